@@ -1,0 +1,52 @@
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
+
+/**
+ * What an adapter renders: either a JSON body or a list of complete SSE frames
+ * (`event: x\ndata: {...}\n\n`). The transport core turns it into a Fetch `Response`,
+ * applying latency, chunk delays and disconnects the same way for every provider.
+ */
+export interface RenderedResponse {
+  status: number;
+  headers: Record<string, string>;
+  json?: unknown;
+  /** Complete SSE frames, each ending in a blank line. */
+  sse?: string[];
+  /** Streaming timing, copied from the step. */
+  stream?: Pick<StreamOptions, 'chunkDelayMs' | 'disconnectAfterChunks'>;
+}
+
+/** The request as a route saw it: URL with any session prefix already removed from `path`. */
+export interface IncomingRequest {
+  method: string;
+  url: URL;
+  /** `url.pathname` without a session prefix. */
+  path: string;
+  headers: Headers;
+  /** The body as text (empty for GET). */
+  bodyText: string;
+}
+
+/** Thrown by `parse` for a mis-shaped request; rendered as the provider's 400. */
+export class BadRequestError extends Error {
+  readonly param: string | null;
+  constructor(message: string, param: string | null = null) {
+    super(message);
+    this.name = 'BadRequestError';
+    this.param = param;
+  }
+}
+
+/** Everything one wire API knows. Provider wire knowledge lives only in implementations of this. */
+export interface ProviderAdapter {
+  readonly id: ProviderId;
+  /** Does this adapter serve this method + path (e.g. POST /v1/chat/completions)? */
+  routes(method: string, path: string): boolean;
+  /** Presence checks of auth and required headers; an error to render, or null when fine. */
+  authenticate(req: IncomingRequest): CanonicalError | null;
+  /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
+  parse(req: IncomingRequest): CanonicalRequest;
+  /** Canonical response → wire response (JSON or SSE as `request.stream` says). */
+  render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse;
+  /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
+  renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
+}

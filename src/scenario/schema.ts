@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { PROVIDER_IDS } from './canonical.ts';
+
+/**
+ * The scenario format: the single source of truth for the JSON files, the builder's output
+ * and the TypeScript types. `npm run schema` writes the JSON Schema to schema/scenario.schema.json.
+ */
+
+export const RegexSchema = z.object({ regex: z.string(), flags: z.string().optional() }).strict();
+
+/** A string constraint: exact value, `{ contains }`, `{ regex }` or `{ equals }`. */
+export const TextMatchSchema = z.union([
+  z.string(),
+  z.object({ equals: z.string() }).strict(),
+  z.object({ contains: z.string() }).strict(),
+  RegexSchema,
+]);
+
+export const MessageMatchSchema = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']).optional(),
+    content: TextMatchSchema.optional(),
+  })
+  .strict();
+
+export const MatchSchema = z
+  .object({
+    provider: z.enum(PROVIDER_IDS as [string, ...string[]]).optional(),
+    path: z.string().optional(),
+    model: TextMatchSchema.optional(),
+    stream: z.boolean().optional(),
+    lastMessage: MessageMatchSchema.optional(),
+    messages: z.array(MessageMatchSchema).optional(),
+    tools: z.array(z.string()).optional(),
+    toolResults: z.union([z.literal(true), z.array(z.string())]).optional(),
+    headers: z.record(z.string(), TextMatchSchema).optional(),
+  })
+  .strict();
+
+export const ToolCallSchema = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const UsageSchema = z
+  .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+  .strict();
+
+export const StreamSchema = z
+  .object({
+    chunkSize: z.number().int().positive().default(8),
+    chunkDelayMs: z.number().nonnegative().default(0),
+    chunks: z.array(z.string()).nullable().default(null),
+    disconnectAfterChunks: z.number().int().nonnegative().nullable().default(null),
+  })
+  .strict();
+
+export const ErrorSpecSchema = z
+  .object({
+    status: z.number().int().min(400).max(599),
+    message: z.string(),
+    type: z.string().optional(),
+    code: z.string().nullable().optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+
+export const FinishReasonSchema = z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'stop_sequence']);
+
+export const RespondSchema = z
+  .object({
+    text: z.string().optional(),
+    toolCalls: z.array(ToolCallSchema).optional(),
+    expectToolResults: z.boolean().optional(),
+    usage: UsageSchema.optional(),
+    finishReason: FinishReasonSchema.optional(),
+    stream: StreamSchema.optional(),
+    latencyMs: z.number().nonnegative().optional(),
+    error: ErrorSpecSchema.optional(),
+    /** Embeddings: fixed vectors, one per input (cycled when fewer). */
+    embeddings: z.array(z.array(z.number())).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    echoHeaders: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export const StepSchema = z
+  .object({
+    match: MatchSchema.optional(),
+    respond: RespondSchema,
+    times: z.number().int().positive().optional(),
+    consume: z.boolean().optional(),
+  })
+  .strict();
+
+export const ScenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().min(1),
+    priority: z.number().default(0),
+    variables: z.record(z.string(), z.string()).default({}),
+    steps: z.array(StepSchema),
+  })
+  .strict();
+
+/** A scenario file holds one scenario or an array of them. */
+export const ScenarioFileSchema = z.union([ScenarioSchema, z.array(ScenarioSchema)]);
+
+export type TextMatch = z.infer<typeof TextMatchSchema>;
+export type MessageMatch = z.infer<typeof MessageMatchSchema>;
+export type Match = z.infer<typeof MatchSchema>;
+export type ToolCallSpec = z.infer<typeof ToolCallSchema>;
+export type ErrorSpec = z.infer<typeof ErrorSpecSchema>;
+export type Respond = z.infer<typeof RespondSchema>;
+export type Step = z.infer<typeof StepSchema>;
+/** A validated scenario (defaults applied). */
+export type Scenario = z.infer<typeof ScenarioSchema>;
+/** A scenario as written by hand (defaults optional). */
+export type ScenarioInput = z.input<typeof ScenarioSchema>;

@@ -1,0 +1,39 @@
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from './canonical.ts';
+
+/** Where a step sits: scenario name and the step's index in it. */
+export interface StepRef {
+  scenario: string;
+  index: number;
+}
+
+/** A step that came close, and the constraints it missed (`model: expected "gpt-4o", got "gpt-4o-mini"`). */
+export interface NearMiss {
+  step: StepRef;
+  failed: string[];
+}
+
+/** The engine's answer to one canonical request. */
+export type Selection =
+  | { kind: 'respond'; step: StepRef; response: CanonicalResponse; latencyMs: number }
+  | { kind: 'error'; step: StepRef | null; error: CanonicalError; latencyMs: number }
+  | { kind: 'no-match'; error: CanonicalError; nearMisses: NearMiss[] };
+
+/** One journal entry: a request as it came in and what answered it. */
+export interface JournalEntry {
+  requestId: string;
+  method: string;
+  path: string;
+  provider: string | null;
+  /** Null when the request could not be parsed. */
+  request: CanonicalRequest | null;
+  status: number;
+  step: StepRef | null;
+  nearMisses: NearMiss[];
+  startedAt: number;
+  durationMs: number;
+}
+
+/** The engine contract the transport core relies on. */
+export interface ScenarioEngineLike {
+  select(request: CanonicalRequest): Selection;
+}

@@ -1,0 +1,40 @@
+/**
+ * The `ghostwire` command: a table of subcommands, each in its own file.
+ * A subcommand receives its arguments and returns an exit code; it prints its own errors.
+ */
+export type Command = (args: string[]) => Promise<number>;
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+// Loaded lazily so `ghostwire serve` does not pay for the proxy's or Vitest's imports.
+const COMMANDS: Record<string, CommandEntry> = {
+  // serve: { summary: 'run the mock LLM on a real port', load: async () => (await import('./serve.ts')).serve },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: ghostwire <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Runs the command line; returns the exit code.
+ * @example
+ *   process.exitCode = await main(['serve', '--scenarios', 'fixtures/scenarios']);
+ */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name ? 0 : 1;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    process.stderr.write(`ghostwire: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  const command = await entry.load();
+  return command(rest);
+}

@@ -1,0 +1,366 @@
+import {
+  ScenarioSchema,
+  type ErrorSpec,
+  type Match,
+  type MessageMatch,
+  type Respond,
+  type Scenario,
+  type ScenarioInput,
+  type TextMatch,
+  type ToolCallSpec,
+} from './schema.ts';
+import type { FinishReason, ProviderId } from './canonical.ts';
+
+/**
+ * The fluent scenario builder. It produces exactly the plain objects a scenario JSON file holds
+ * (validated by ScenarioSchema at build()), so code and files are interchangeable.
+ *
+ * Shape: `scenario(name)` → `.expect(provider)` opens a step and its match constraints →
+ * `.then()` switches to what the step answers → `.expect(...)` opens the next step.
+ * A step opened with `.otherwise()` (or a respondWith* right after `scenario(name)`) has no
+ * match: a catch-all.
+ */
+
+/** A string constraint as the builder accepts it: a RegExp becomes `{ regex, flags }`. */
+export type TextMatchLike = TextMatch | RegExp;
+
+/** Message constraints as the builder accepts them. */
+export interface MessageMatchLike {
+  role?: MessageMatch['role'];
+  content?: TextMatchLike;
+}
+
+/** Match constraints given to expect(); provider helpers build these. */
+export type MatchLike = Omit<Match, 'model' | 'headers' | 'lastMessage' | 'messages'> & {
+  model?: TextMatchLike;
+  lastMessage?: MessageMatchLike;
+  messages?: MessageMatchLike[];
+  headers?: Record<string, TextMatchLike>;
+};
+
+/** A tool call as respondWithToolCalls accepts it (`arguments` defaults to `{}`). */
+export interface ToolCallLike {
+  id?: string;
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+export interface StreamLike {
+  chunkSize?: number;
+  chunkDelayMs?: number;
+  chunks?: string[] | null;
+  disconnectAfterChunks?: number | null;
+}
+
+export interface ErrorOptions {
+  type?: string;
+  code?: string | null;
+  headers?: Record<string, string>;
+}
+
+type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean };
+
+interface BuilderState {
+  name: string;
+  priority?: number;
+  variables?: Record<string, string>;
+  steps: MutableStep[];
+}
+
+function toTextMatch(value: TextMatchLike): TextMatch {
+  if (value instanceof RegExp) return value.flags ? { regex: value.source, flags: value.flags } : { regex: value.source };
+  return value;
+}
+
+function isMessageMatch(value: unknown): value is MessageMatchLike {
+  return typeof value === 'object' && value !== null && !(value instanceof RegExp) && ('role' in value || 'content' in value);
+}
+
+function toMessageMatch(value: TextMatchLike | MessageMatchLike): MessageMatch {
+  if (!isMessageMatch(value)) return { content: toTextMatch(value) };
+  const out: MessageMatch = {};
+  if (value.role !== undefined) out.role = value.role;
+  if (value.content !== undefined) out.content = toTextMatch(value.content);
+  return out;
+}
+
+function toMatch(like: MatchLike): Match {
+  const { model, lastMessage, messages, headers, ...rest } = like;
+  const out: Match = { ...rest };
+  if (model !== undefined) out.model = toTextMatch(model);
+  if (lastMessage !== undefined) out.lastMessage = toMessageMatch(lastMessage);
+  if (messages !== undefined) out.messages = messages.map(toMessageMatch);
+  if (headers !== undefined) {
+    out.headers = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), toTextMatch(v)]));
+  }
+  return out;
+}
+
+function providerMatch(provider: ProviderId, extra: MatchLike = {}): MatchLike {
+  return { provider, ...extra };
+}
+
+/** Matches OpenAI Chat Completions requests. @example scenario('x').expect(openai()) */
+export const openai = (extra?: MatchLike): MatchLike => providerMatch('openai', extra);
+/** Matches OpenAI Responses API requests. @example scenario('x').expect(openaiResponses()) */
+export const openaiResponses = (extra?: MatchLike): MatchLike => providerMatch('openai-responses', extra);
+/** Matches Anthropic Messages requests. @example scenario('x').expect(anthropic()) */
+export const anthropic = (extra?: MatchLike): MatchLike => providerMatch('anthropic', extra);
+/** Matches Gemini generateContent requests. @example scenario('x').expect(gemini()) */
+export const gemini = (extra?: MatchLike): MatchLike => providerMatch('gemini', extra);
+/** Matches embeddings requests (OpenAI embeddings, Gemini embedContent). @example scenario('x').expect(embeddings()) */
+export const embeddings = (extra?: MatchLike): MatchLike => providerMatch('embeddings', extra);
+/** Matches any provider; add constraints with the with* methods. @example scenario('x').expect(anyProvider()).withModel(/^gpt/) */
+export const anyProvider = (extra: MatchLike = {}): MatchLike => ({ ...extra });
+
+/** Methods shared by every stage: open steps, finish. */
+abstract class Stage {
+  protected readonly state: BuilderState;
+
+  constructor(state: BuilderState) {
+    this.state = state;
+  }
+
+  /** Opens a new step that answers requests meeting `match` (e.g. `openai()`). */
+  expect(match: MatchLike = {}): MatchBuilder {
+    const step: MutableStep = { respond: {} };
+    const m = toMatch(match);
+    if (Object.keys(m).length > 0) step.match = m;
+    this.state.steps.push(step);
+    return new MatchBuilder(this.state);
+  }
+
+  /** Opens a new catch-all step (no match constraints). */
+  otherwise(): ResponseBuilder {
+    this.state.steps.push({ respond: {} });
+    return new ResponseBuilder(this.state);
+  }
+
+  /** The scenario as written (no defaults applied): what you would put in a JSON file. */
+  toJSON(): ScenarioInput {
+    const { name, priority, variables, steps } = this.state;
+    return {
+      name,
+      ...(priority !== undefined ? { priority } : {}),
+      ...(variables !== undefined ? { variables: { ...variables } } : {}),
+      steps: steps.map((s) => structuredClone(s)),
+    };
+  }
+
+  /** Validates and returns the scenario, defaults applied (same as parsing the equivalent JSON). */
+  build(): Scenario {
+    return ScenarioSchema.parse(this.toJSON());
+  }
+}
+
+/** The scenario level: priority, variables, then steps. */
+export class ScenarioBuilder extends Stage {
+  /** Higher priority scenarios are tried first (default 0). */
+  priority(n: number): this {
+    this.state.priority = n;
+    return this;
+  }
+
+  /** Variables for `{{name}}` templating in produced text; merged with earlier calls. */
+  variables(vars: Record<string, string>): this {
+    this.state.variables = { ...this.state.variables, ...vars };
+    return this;
+  }
+
+  /** A first step with no match (a catch-all) answering with text. */
+  respondWithText(text: string): ResponseBuilder {
+    return this.otherwise().respondWithText(text);
+  }
+
+  /** A first step with no match (a catch-all) answering with tool calls. */
+  respondWithToolCalls(calls: ToolCallLike[]): ResponseBuilder {
+    return this.otherwise().respondWithToolCalls(calls);
+  }
+
+  /** A first step with no match (a catch-all) answering with an error. */
+  respondWithError(status: number, message: string, opts?: ErrorOptions): ResponseBuilder {
+    return this.otherwise().respondWithError(status, message, opts);
+  }
+
+  /** A first step with no match (a catch-all) answering with embeddings. */
+  respondWithEmbeddings(vectors: number[][]): ResponseBuilder {
+    return this.otherwise().respondWithEmbeddings(vectors);
+  }
+}
+
+/** The match constraints of the current step. */
+export class MatchBuilder extends Stage {
+  private get match(): Match {
+    const step = this.state.steps[this.state.steps.length - 1];
+    step.match ??= {};
+    return step.match;
+  }
+
+  /** The request's model: exact string, `{ contains }`, `{ regex }`, or a RegExp. */
+  withModel(model: TextMatchLike): this {
+    this.match.model = toTextMatch(model);
+    return this;
+  }
+
+  /** Whether the request asks for a stream (default true). */
+  withStream(stream = true): this {
+    this.match.stream = stream;
+    return this;
+  }
+
+  /** The last message: its content (`{ contains: 'weather' }`, a string, a RegExp) or `{ role, content }`. */
+  withLastMessage(match: TextMatchLike | MessageMatchLike): this {
+    this.match.lastMessage = toMessageMatch(match);
+    return this;
+  }
+
+  /** Messages that must each be met by some message of the request (appends). */
+  withMessages(messages: Array<TextMatchLike | MessageMatchLike>): this {
+    this.match.messages = [...(this.match.messages ?? []), ...messages.map(toMessageMatch)];
+    return this;
+  }
+
+  /** One message that some message of the request must meet (appends). */
+  withMessage(message: TextMatchLike | MessageMatchLike): this {
+    return this.withMessages([message]);
+  }
+
+  /** The request offers at least these tools (by name). */
+  withTools(...names: Array<string | string[]>): this {
+    this.match.tools = [...(this.match.tools ?? []), ...names.flat()];
+    return this;
+  }
+
+  /** The request carries tool results: for these tools, or any when none are named. */
+  withToolResults(...names: Array<string | string[]>): this {
+    const flat = names.flat();
+    this.match.toolResults = flat.length === 0 ? true : flat;
+    return this;
+  }
+
+  /** A request header (name case-insensitive) must match. */
+  withHeader(name: string, value: TextMatchLike): this {
+    this.match.headers = { ...this.match.headers, [name.toLowerCase()]: toTextMatch(value) };
+    return this;
+  }
+
+  /** The URL path the request arrived on (after any session prefix), e.g. `/v1/chat/completions`. */
+  withPath(path: string): this {
+    this.match.path = path;
+    return this;
+  }
+
+  /** Switches from what the step matches to what it answers. */
+  then(): ResponseBuilder {
+    return new ResponseBuilder(this.state);
+  }
+}
+
+/** What the current step answers. */
+export class ResponseBuilder extends Stage {
+  private get step(): MutableStep {
+    return this.state.steps[this.state.steps.length - 1];
+  }
+
+  private get respond(): Respond {
+    return this.step.respond;
+  }
+
+  /** Answer with text (`{{variables}}`, `{{model}}`, `{{lastUserMessage}}` are filled in). */
+  respondWithText(text: string): this {
+    this.respond.text = text;
+    return this;
+  }
+
+  /** Answer with tool calls; ids are minted when absent. */
+  respondWithToolCalls(calls: ToolCallLike[]): this {
+    this.respond.toolCalls = calls.map((c): ToolCallSpec => {
+      const out: ToolCallSpec = { name: c.name, arguments: c.arguments ?? {} };
+      return c.id !== undefined ? { id: c.id, ...out } : out;
+    });
+    return this;
+  }
+
+  /** Answer with an error in the provider's own shape. */
+  respondWithError(status: number, message: string, opts: ErrorOptions = {}): this {
+    const error: ErrorSpec = { status, message, headers: opts.headers ?? {} };
+    if (opts.type !== undefined) error.type = opts.type;
+    if (opts.code !== undefined) error.code = opts.code;
+    this.respond.error = error;
+    return this;
+  }
+
+  /** Answer an embeddings request with these vectors (one per input, cycled when fewer). */
+  respondWithEmbeddings(vectors: number[][]): this {
+    this.respond.embeddings = vectors.map((v) => [...v]);
+    return this;
+  }
+
+  /** Reported token usage. */
+  withUsage(usage: { inputTokens: number; outputTokens: number }): this {
+    this.respond.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+    return this;
+  }
+
+  /** Canonical finish reason, rendered per provider (`tool_calls` → `tool_use`, ...). */
+  withFinishReason(reason: FinishReason): this {
+    this.respond.finishReason = reason;
+    return this;
+  }
+
+  /** How to stream the answer when the request streams: chunk size, delays, explicit chunks, a mid-stream cut. */
+  asStream(opts: StreamLike = {}): this {
+    this.respond.stream = { ...opts } as Respond['stream'];
+    return this;
+  }
+
+  /** Wait this long before the first byte. */
+  withLatency(ms: number): this {
+    this.respond.latencyMs = ms;
+    return this;
+  }
+
+  /** The next request must carry results for the tool calls this step produced. */
+  expectToolResults(expect = true): this {
+    this.respond.expectToolResults = expect;
+    return this;
+  }
+
+  /** Extra response headers. */
+  withHeaders(headers: Record<string, string>): this {
+    this.respond.headers = { ...this.respond.headers, ...headers };
+    return this;
+  }
+
+  /** Request headers to copy onto the response (e.g. `x-request-id`). */
+  echoHeaders(...names: Array<string | string[]>): this {
+    this.respond.echoHeaders = [...(this.respond.echoHeaders ?? []), ...names.flat()];
+    return this;
+  }
+
+  /** Answer this many requests before the step is consumed. */
+  times(n: number): this {
+    this.step.times = n;
+    return this;
+  }
+
+  /** Never consume this step (`consume: false`): it answers every matching request. */
+  persistent(): this {
+    this.step.consume = false;
+    return this;
+  }
+}
+
+/**
+ * Starts a scenario.
+ * @example
+ *   const weather = scenario('weather')
+ *     .expect(openai()).withModel('gpt-4o').withLastMessage({ contains: 'weather' })
+ *     .then().respondWithToolCalls([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }])
+ *     .expect(openai()).withToolResults('get_weather')
+ *     .then().respondWithText('Sunny')
+ *     .build();
+ */
+export function scenario(name: string): ScenarioBuilder {
+  return new ScenarioBuilder({ name, steps: [] });
+}

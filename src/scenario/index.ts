@@ -1,0 +1,43 @@
+// The scenario folder's public face: the format (zod schemas and types), the builder and the loader.
+// Engine exports are appended below by the engine's owner.
+
+export {
+  RegexSchema,
+  TextMatchSchema,
+  MessageMatchSchema,
+  MatchSchema,
+  ToolCallSchema,
+  UsageSchema,
+  StreamSchema,
+  ErrorSpecSchema,
+  FinishReasonSchema,
+  RespondSchema,
+  StepSchema,
+  ScenarioSchema,
+  ScenarioFileSchema,
+} from './schema.ts';
+export type {
+  TextMatch,
+  MessageMatch,
+  Match,
+  ToolCallSpec,
+  ErrorSpec,
+  Respond,
+  Step,
+  Scenario,
+  ScenarioInput,
+} from './schema.ts';
+
+export {
+  scenario,
+  openai,
+  openaiResponses,
+  anthropic,
+  gemini,
+  embeddings,
+  anyProvider,
+  ScenarioBuilder,
+  MatchBuilder,
+  ResponseBuilder,
+} from './builder.ts';
+export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder.ts';

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { CanonicalRequest } from './canonical.ts';
+import { cosineSimilarity, embedText } from './embed.ts';
+import { ScenarioEngine } from './engine.ts';
+
+function chat(overrides: Partial<CanonicalRequest> = {}): CanonicalRequest {
+  return {
+    provider: 'openai',
+    path: '/v1/chat/completions',
+    model: 'gpt-4o',
+    stream: false,
+    messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+    tools: [{ name: 'get_weather' }],
+    headers: {},
+    params: {},
+    raw: {},
+    ...overrides,
+  };
+}
+
+const weather = {
+  name: 'weather',
+  variables: { city: 'Paris' },
+  steps: [
+    {
+      match: { lastMessage: { role: 'user' as const, content: { contains: 'weather' } }, tools: ['get_weather'] },
+      respond: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: '{{city}}' } }], expectToolResults: true },
+    },
+    { match: { toolResults: ['get_weather'] }, respond: { text: 'Sunny in {{city}}, said {{model}}' } },
+  ],
+};
+
+describe('ScenarioEngine', () => {
+  it('progresses through steps of a tool loop, templating variables', () => {
+    const engine = new ScenarioEngine([weather]);
+    const first = engine.select(chat());
+    expect(first.kind).toBe('respond');
+    if (first.kind !== 'respond') return;
+    expect(first.response.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(first.response.finishReason).toBe('tool_calls');
+
+    const second = engine.select(
+      chat({
+        messages: [
+          { role: 'user', content: 'What is the weather in Paris?' },
+          { role: 'assistant', content: '', toolCalls: first.response.toolCalls },
+          { role: 'tool', content: '{"temp":21}', toolCallId: 'call_1' },
+        ],
+      }),
+    );
+    expect(second.kind === 'respond' && second.response.text).toBe('Sunny in Paris, said gpt-4o');
+    expect(engine.unconsumed()).toEqual([]);
+  });
+
+  it('rejects a request that does not carry the expected tool results', () => {
+    const engine = new ScenarioEngine([weather]);
+    engine.select(chat());
+    const next = engine.select(chat({ messages: [{ role: 'user', content: 'and tomorrow?' }] }));
+    expect(next.kind).toBe('error');
+    if (next.kind !== 'error') return;
+    expect(next.error.status).toBe(400);
+    expect(next.error.message).toContain('["call_1"]');
+  });
+
+  it('explains near misses when nothing matches', () => {
+    const engine = new ScenarioEngine([
+      { name: 'a', steps: [{ match: { model: 'gpt-4o', stream: true }, respond: { text: 'x' } }] },
+      { name: 'b', steps: [{ match: { provider: 'anthropic' }, respond: { text: 'y' } }] },
+    ]);
+    const result = engine.select(chat({ model: 'gpt-4o-mini' }));
+    expect(result.kind).toBe('no-match');
+    if (result.kind !== 'no-match') return;
+    expect(result.error.status).toBe(404);
+    expect(result.nearMisses[0]).toEqual({ step: { scenario: 'b', index: 0 }, failed: ['provider: expected "anthropic", got "openai"'] });
+    expect(result.error.message).toContain('model: expected "gpt-4o", got "gpt-4o-mini"');
+  });
+
+  it('honours priority, times and consume:false', () => {
+    const engine = new ScenarioEngine([
+      { name: 'low', steps: [{ respond: { text: 'fallback' }, consume: false }] },
+      { name: 'high', priority: 5, steps: [{ respond: { text: 'twice' }, times: 2 }] },
+    ]);
+    const texts = [1, 2, 3, 4].map(() => {
+      const s = engine.select(chat());
+      return s.kind === 'respond' ? s.response.text : s.kind;
+    });
+    expect(texts).toEqual(['twice', 'twice', 'fallback', 'fallback']);
+    expect(engine.unconsumed()).toEqual([]);
+    engine.reset();
+    expect(engine.unconsumed()).toEqual([{ scenario: 'high', index: 0 }]);
+  });
+
+  it('use() adds scenarios tried before existing ones and replaces by name', () => {
+    const engine = new ScenarioEngine([{ name: 'a', steps: [{ respond: { text: 'a' }, consume: false }] }]);
+    engine.use({ name: 'b', steps: [{ respond: { text: 'b' } }] });
+    const first = engine.select(chat());
+    expect(first.kind === 'respond' && first.response.text).toBe('b');
+    engine.use({ name: 'a', steps: [{ respond: { text: 'a2' }, consume: false }] });
+    const second = engine.select(chat());
+    expect(second.kind === 'respond' && second.response.text).toBe('a2');
+  });
+
+  it('matches on every message, headers and lastUserMessage templating', () => {
+    const engine = new ScenarioEngine([
+      {
+        name: 'sys',
+        steps: [
+          {
+            match: { messages: [{ role: 'system', content: { regex: 'tools?' } }], headers: { 'x-run': 'a' } },
+            respond: { text: 'You said: {{lastUserMessage}}', error: undefined },
+          },
+        ],
+      },
+    ]);
+    const miss = engine.select(chat({ headers: { 'x-run': 'b' } }));
+    expect(miss.kind).toBe('no-match');
+    const hit = engine.select(
+      chat({ headers: { 'x-run': 'a' }, messages: [{ role: 'system', content: 'use tools' }, { role: 'user', content: 'hi' }] }),
+    );
+    expect(hit.kind === 'respond' && hit.response.text).toBe('You said: hi');
+  });
+
+  it('injects errors with their headers', () => {
+    const engine = new ScenarioEngine([
+      { name: 'e', steps: [{ respond: { error: { status: 429, message: 'slow down', headers: { 'retry-after': '1' } } } }] },
+    ]);
+    const result = engine.select(chat());
+    expect(result).toMatchObject({ kind: 'error', error: { status: 429, message: 'slow down', headers: { 'retry-after': '1' } } });
+  });
+
+  it('answers embeddings with meaningful default vectors and honours dimensions', () => {
+    const engine = new ScenarioEngine([]);
+    const result = engine.select(
+      chat({ provider: 'embeddings', input: ['list database tables', 'show the tables', 'bake a cake'], dimensions: 256 }),
+    );
+    expect(result.kind).toBe('respond');
+    if (result.kind !== 'respond') return;
+    const [a, b, c] = result.response.embeddings!;
+    expect(a).toHaveLength(256);
+    expect(cosineSimilarity(a, b)).toBeGreaterThan(cosineSimilarity(a, c));
+    expect(embedText('same text', 64)).toEqual(embedText('same text', 64));
+  });
+});

@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
+import { embedText } from './embed.ts';
+import { latestToolResults, matchFailures } from './match.ts';
+import { ScenarioSchema, StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
+import type { NearMiss, Selection, StepRef } from './selection.ts';
+import { fillTemplate, fillTemplateDeep } from './template.ts';
+
+/** How many near misses a no-match error names. */
+const NEAR_MISSES = 3;
+const DEFAULT_EMBEDDING_DIMENSIONS = 1536;
+
+interface StepState {
+  ref: StepRef;
+  step: Step;
+  scenario: Scenario;
+  /** Answers left; Infinity for `consume: false`. */
+  remaining: number;
+  answered: number;
+}
+
+/** Rough token count (about four characters a token), for usage when a step names none. */
+function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
+}
+
+function mintId(bytes = 12): string {
+  return randomBytes(bytes).toString('hex');
+}
+
+/**
+ * The scenario engine: picks the step that answers a canonical request and tracks progression.
+ * Steps are tried in priority order (higher first), then in the order scenarios were given,
+ * then in step order; the first unconsumed step whose `match` holds answers.
+ * @example
+ *   const engine = new ScenarioEngine([{ name: 'hi', steps: [{ respond: { text: 'Hello' } }] }]);
+ *   const selection = engine.select(request); // { kind: 'respond', response: { text: 'Hello', ... } }
+ */
+export class ScenarioEngine {
+  #initial: Scenario[];
+  #scenarios: Scenario[] = [];
+  #states: StepState[] = [];
+  /** Call ids the previous response asked results for (`expectToolResults`). */
+  #pendingToolResults: string[] | null = null;
+
+  constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
+    this.#initial = scenarios.map((s) => ScenarioSchema.parse(s));
+    this.reset();
+  }
+
+  /** The scenarios in play, in the order they are tried within one priority. */
+  get scenarios(): readonly Scenario[] {
+    return this.#scenarios;
+  }
+
+  /** Back to the scenarios given at construction, nothing consumed. */
+  reset(): void {
+    this.#scenarios = [...this.#initial];
+    this.#pendingToolResults = null;
+    this.#rebuild(new Map());
+  }
+
+  /**
+   * Adds scenarios at run time. Like MSW's `server.use`, they are tried before the existing
+   * scenarios of the same priority; a scenario with the name of an existing one replaces it.
+   */
+  use(...scenarios: (Scenario | ScenarioInput)[]): void {
+    const added = scenarios.map((s) => ScenarioSchema.parse(s));
+    const names = new Set(added.map((s) => s.name));
+    const keep = new Map(this.#states.filter((s) => !names.has(s.ref.scenario)).map((s) => [key(s.ref), s]));
+    this.#scenarios = [...added, ...this.#scenarios.filter((s) => !names.has(s.name))];
+    this.#rebuild(keep);
+  }
+
+  #rebuild(previous: Map<string, StepState>): void {
+    const ordered = this.#scenarios
+      .map((scenario, order) => ({ scenario, order }))
+      .sort((a, b) => b.scenario.priority - a.scenario.priority || a.order - b.order);
+    this.#states = ordered.flatMap(({ scenario }) =>
+      scenario.steps.map((step, index) => {
+        const ref = { scenario: scenario.name, index };
+        return (
+          previous.get(key(ref)) ?? {
+            ref,
+            step,
+            scenario,
+            remaining: step.consume === false ? Infinity : (step.times ?? 1),
+            answered: 0,
+          }
+        );
+      }),
+    );
+  }
+
+  /** Steps that still expect to be asked for (persistent `consume: false` steps never do). */
+  unconsumed(): StepRef[] {
+    return this.#states.filter((s) => s.remaining > 0 && s.remaining !== Infinity).map((s) => s.ref);
+  }
+
+  /** A one-line description of a step, for assertion messages. */
+  describe(ref: StepRef): string {
+    const state = this.#states.find((s) => key(s.ref) === key(ref));
+    if (!state) return `${ref.scenario}#${ref.index}`;
+    const { match, respond } = state.step;
+    const what = respond.error
+      ? `error ${respond.error.status}`
+      : respond.toolCalls?.length
+        ? `tool calls ${respond.toolCalls.map((c) => c.name).join(', ')}`
+        : `text ${JSON.stringify((respond.text ?? '').slice(0, 40))}`;
+    return `${ref.scenario}#${ref.index} (match ${JSON.stringify(match ?? {})} → ${what}; answered ${state.answered}x)`;
+  }
+
+  /** Picks the answer to `request` and advances progression. */
+  select(request: CanonicalRequest): Selection {
+    const violation = this.#checkPendingToolResults(request);
+    if (violation) return { kind: 'error', step: null, error: violation, latencyMs: 0 };
+
+    const misses: NearMiss[] = [];
+    for (const state of this.#states) {
+      if (state.remaining <= 0) continue;
+      const failed = matchFailures(state.step.match, request);
+      if (failed.length > 0) {
+        misses.push({ step: state.ref, failed });
+        continue;
+      }
+      state.remaining -= 1;
+      state.answered += 1;
+      return this.#answer(state, request);
+    }
+    if (request.provider === 'embeddings') return this.#defaultEmbeddings(request);
+    return noMatch(request, misses);
+  }
+
+  #checkPendingToolResults(request: CanonicalRequest): CanonicalError | null {
+    const pending = this.#pendingToolResults;
+    if (!pending || request.provider === 'embeddings') return null;
+    this.#pendingToolResults = null;
+    const carried = latestToolResults(request).map((m) => m.toolCallId);
+    const missing = pending.filter((id) => !carried.includes(id));
+    if (missing.length === 0) return null;
+    return {
+      status: 400,
+      message:
+        `ghostwire: the previous response asked for tool results (expectToolResults) for call ids ` +
+        `${JSON.stringify(pending)}, but this request carries no result for ${JSON.stringify(missing)}` +
+        ` (results carried: ${JSON.stringify(carried)})`,
+      type: 'invalid_request_error',
+      headers: {},
+    };
+  }
+
+  #answer(state: StepState, request: CanonicalRequest): Selection {
+    const { respond } = state.step;
+    const values = templateValues(state.scenario, request);
+    const latencyMs = respond.latencyMs ?? 0;
+    if (respond.error) {
+      const { status, message, type, code, headers } = respond.error;
+      const error: CanonicalError = { status, message: fillTemplate(message, values), type, code, headers };
+      return { kind: 'error', step: state.ref, error, latencyMs };
+    }
+    const text = fillTemplate(respond.text ?? '', values);
+    const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
+      id: call.id ?? `call_${mintId(12)}`,
+      name: call.name,
+      arguments: fillTemplateDeep(call.arguments, values),
+    }));
+    if (respond.expectToolResults && toolCalls.length > 0) this.#pendingToolResults = toolCalls.map((c) => c.id);
+    const stream = StreamSchema.parse(respond.stream ?? {});
+    if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
+    const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
+    const response: CanonicalResponse = {
+      id: mintId(),
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      text,
+      toolCalls,
+      usage: respond.usage ?? { inputTokens: estimateTokens(requestText(request)), outputTokens: estimateTokens(produced) },
+      finishReason: respond.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      stream,
+      headers: responseHeaders(respond.headers, respond.echoHeaders, request),
+    };
+    if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
+    return { kind: 'respond', step: state.ref, response, latencyMs };
+  }
+
+  #defaultEmbeddings(request: CanonicalRequest): Selection {
+    const response: CanonicalResponse = {
+      id: mintId(),
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      text: '',
+      toolCalls: [],
+      usage: { inputTokens: estimateTokens((request.input ?? []).join(' ')), outputTokens: 0 },
+      finishReason: 'stop',
+      stream: StreamSchema.parse({}),
+      headers: {},
+      embeddings: embeddingsFor(request, undefined),
+    };
+    return { kind: 'respond', step: { scenario: '(default embeddings)', index: 0 }, response, latencyMs: 0 };
+  }
+}
+
+function key(ref: StepRef): string {
+  return `${ref.scenario}\u0000${ref.index}`;
+}
+
+function requestText(request: CanonicalRequest): string {
+  if (request.input) return request.input.join(' ');
+  return request.messages.map((m) => m.content).join(' ');
+}
+
+function templateValues(scenario: Scenario, request: CanonicalRequest): Record<string, string> {
+  const lastUser = request.messages.findLast((m) => m.role === 'user');
+  return { ...scenario.variables, model: request.model, lastUserMessage: lastUser?.content ?? '' };
+}
+
+function responseHeaders(
+  fixed: Record<string, string> | undefined,
+  echo: string[] | undefined,
+  request: CanonicalRequest,
+): Record<string, string> {
+  const headers: Record<string, string> = { ...fixed };
+  for (const name of echo ?? []) {
+    const value = request.headers[name.toLowerCase()];
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+function embeddingsFor(request: CanonicalRequest, fixed: number[][] | undefined): number[][] {
+  const inputs = request.input ?? [];
+  if (fixed && fixed.length > 0) return inputs.map((_, i) => fixed[i % fixed.length]);
+  return inputs.map((text) => embedText(text, request.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS));
+}
+
+function noMatch(request: CanonicalRequest, misses: NearMiss[]): Selection {
+  const nearMisses = [...misses].sort((a, b) => a.failed.length - b.failed.length).slice(0, NEAR_MISSES);
+  const lines = nearMisses.map((m) => `  ${m.step.scenario}#${m.step.index}: ${m.failed.join('; ')}`);
+  const message =
+    `ghostwire: no scenario step matched this ${request.provider} request (model "${request.model}").` +
+    (nearMisses.length > 0 ? `\nClosest steps:\n${lines.join('\n')}` : ' No unconsumed steps are left.');
+  return {
+    kind: 'no-match',
+    nearMisses,
+    error: { status: 404, message, type: 'not_found_error', code: 'no_matching_step', headers: {}, details: { nearMisses } },
+  };
+}

@@ -41,3 +41,22 @@ export {
   ResponseBuilder,
 } from './builder.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder.ts';
+
+export { ScenarioEngine } from './engine.ts';
+export { matchFailures, textMatches, latestToolResults, toolResultName } from './match.ts';
+export { embedText, cosineSimilarity } from './embed.ts';
+export { fillTemplate } from './template.ts';
+export { PROVIDER_IDS } from './canonical.ts';
+export type {
+  ProviderId,
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalError,
+  CanonicalMessage,
+  CanonicalTool,
+  CanonicalToolCall,
+  CanonicalUsage,
+  FinishReason,
+  StreamOptions,
+} from './canonical.ts';
+export type { Selection, StepRef, NearMiss, JournalEntry, ScenarioEngineLike } from './selection.ts';

@@ -49,4 +49,11 @@ export interface ProviderAdapter {
   render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
+  /**
+   * Optional: answers a model-listing request (`GET /v1/models`, `/v1/models/{id}`, Gemini's
+   * `/v1beta/models`) in this provider's shape over `models` (the names the scenarios mention),
+   * auth checks included; null when the listing is another provider's (told apart by headers).
+   * The transport core asks each adapter in turn before routing.
+   */
+  listModels?(req: IncomingRequest, models: readonly string[]): RenderedResponse | null;
 }

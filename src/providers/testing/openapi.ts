@@ -12,6 +12,33 @@ const SPEC_ID = 'https://ghostwire.local/openai-openapi.json';
 /** Where the spec lives: `../shared/specs/` next to the repository root. */
 export const OPENAI_SPEC_PATH = resolve(import.meta.dirname, '../../../../shared/specs/openai-openapi.json');
 
+/**
+ * Rewrites OpenAPI 3.0's `nullable: true` (still used in places of this 3.1 document) into 3.1
+ * terms, so null is accepted where the API sends it (e.g. `usage: null` in stream chunks).
+ */
+function nullableTo31(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableTo31);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' || k === '$defs' ? mapValues(v) : nullableTo31(v);
+  if (out.nullable === undefined) return out;
+  const nullable = out.nullable === true;
+  delete out.nullable;
+  if (!nullable) return out;
+  if (typeof out.type === 'string') {
+    out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+    return out;
+  }
+  const { description, ...rest } = out;
+  return { description, anyOf: [rest, { type: 'null' }] };
+}
+
+function mapValues(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, nullableTo31(x)]));
+}
+
 /** A validator over the spec's `components.schemas`, compiled lazily per schema name. */
 export class OpenAPIValidator {
   readonly #ajv: Ajv2020;
@@ -21,10 +48,11 @@ export class OpenAPIValidator {
   constructor(specPath: string = OPENAI_SPEC_PATH) {
     const spec = JSON.parse(readFileSync(specPath, 'utf8')) as { components: { schemas: Record<string, unknown> } };
     this.#schemas = spec.components.schemas;
+    const components = nullableTo31(spec.components);
     // The spec mixes OpenAPI 3.0 habits (`nullable`, `discriminator`, `x-*`) with 3.1;
     // strict mode would reject those keywords, and custom formats (`unixtime`) are not checked.
     this.#ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-    this.#ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
+    this.#ajv.addSchema({ $id: SPEC_ID, components }, SPEC_ID);
   }
 
   /**

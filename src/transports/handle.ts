@@ -1,0 +1,139 @@
+/**
+ * The transport core: Fetch `Request` in, Fetch `Response` out. MSW handlers and the node:http
+ * server are thin layers on it. It knows no provider: it routes to an adapter, asks the engine,
+ * and applies what every provider shares — latency, chunk delays, disconnects, request ids,
+ * the journal — in one place.
+ */
+import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
+import { mintRequestId } from '../providers/ids.ts';
+import { findAdapter } from '../providers/registry.ts';
+import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
+import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
+import { sseBody } from './sse-body.ts';
+
+export interface HandlerOptions {
+  engine: ScenarioEngineLike;
+  adapters: readonly ProviderAdapter[];
+  /** Every request is appended here (the MockLLM's `requests`). */
+  journal: { push(entry: JournalEntry): unknown };
+}
+
+export interface HandleOptions {
+  /** The path to route on, when the transport removed a prefix (sessions); defaults to the URL's path. */
+  path?: string;
+}
+
+/** `(request) => Promise<Response>`; the optional second argument overrides the routed path. */
+export type Handler = (request: Request, options?: HandleOptions) => Promise<Response>;
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+function internalError(err: unknown): CanonicalError {
+  const message = err instanceof Error ? err.message : String(err);
+  return { status: 500, message: `ghostwire: ${message}`, headers: {} };
+}
+
+interface Outcome {
+  rendered: RenderedResponse;
+  canonical: CanonicalRequest | null;
+  step: StepRef | null;
+  nearMisses: NearMiss[];
+  latencyMs: number;
+}
+
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest): Outcome {
+  let selection: Selection;
+  try {
+    selection = engine.select(canonical);
+  } catch (err) {
+    return { rendered: adapter.renderError(internalError(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
+  }
+  if (selection.kind === 'respond') {
+    const rendered = adapter.render(selection.response, canonical);
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
+  }
+  if (selection.kind === 'error') {
+    const rendered = adapter.renderError(selection.error, canonical);
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
+  }
+  return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
+}
+
+async function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest): Promise<Outcome> {
+  const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+  const authError = adapter.authenticate(incoming);
+  if (authError) return { rendered: adapter.renderError(authError), ...none };
+  let canonical: CanonicalRequest;
+  try {
+    canonical = adapter.parse(incoming);
+  } catch (err) {
+    if (err instanceof BadRequestError) {
+      return { rendered: adapter.renderError({ status: 400, message: err.message, param: err.param, headers: {} }), ...none };
+    }
+    return { rendered: adapter.renderError(internalError(err)), ...none };
+  }
+  return selectAndRender(adapter, engine, canonical);
+}
+
+function unknownRoute(method: string, path: string): RenderedResponse {
+  const message = `ghostwire: no mock API at ${method} ${path}`;
+  return { status: 404, headers: {}, json: { error: { message, type: 'invalid_request_error', param: null, code: 'unknown_url' } } };
+}
+
+function toResponse(rendered: RenderedResponse, requestId: string, signal: AbortSignal | undefined): Response {
+  const headers = new Headers(rendered.headers);
+  headers.set('x-request-id', requestId);
+  if (rendered.sse) {
+    headers.set('content-type', 'text/event-stream; charset=utf-8');
+    headers.set('cache-control', 'no-cache');
+    const { chunkDelayMs = 0, disconnectAfterChunks = null } = rendered.stream ?? {};
+    return new Response(sseBody(rendered.sse, chunkDelayMs, disconnectAfterChunks, signal), { status: rendered.status, headers });
+  }
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify(rendered.json ?? null), { status: rendered.status, headers });
+}
+
+/**
+ * Builds the core handler over an engine and a list of adapters.
+ * @example
+ *   const handle = createHandler({ engine, adapters: defaultAdapters(), journal: [] });
+ *   const res = await handle(new Request('https://api.openai.com/v1/chat/completions', { method: 'POST', body }));
+ */
+export function createHandler(options: HandlerOptions): Handler {
+  const { engine, adapters, journal } = options;
+  return async (request: Request, handleOptions: HandleOptions = {}): Promise<Response> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const url = new URL(request.url);
+    const path = handleOptions.path ?? url.pathname;
+    const requestId = request.headers.get('x-request-id') || mintRequestId();
+    const adapter = findAdapter(adapters, request.method, path);
+    let outcome: Outcome;
+    if (!adapter) {
+      outcome = { rendered: unknownRoute(request.method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    } else {
+      const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+      outcome = await outcomeFor(adapter, engine, { method: request.method, url, path, headers: request.headers, bodyText });
+    }
+    await sleep(outcome.latencyMs, request.signal);
+    journal.push({
+      requestId,
+      method: request.method,
+      path,
+      provider: adapter?.id ?? null,
+      request: outcome.canonical,
+      status: outcome.rendered.status,
+      step: outcome.step,
+      nearMisses: outcome.nearMisses,
+      startedAt,
+      durationMs: performance.now() - t0,
+    });
+    return toResponse(outcome.rendered, requestId, request.signal);
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * `createMockLLM`: the scenario engine, the adapters and the journal behind one `handle(request)`.
+ * Transports (MSW, the node:http server, sessions) each hold a MockLLM and call its handle.
+ */
+import type { ProviderAdapter } from '../providers/adapter.ts';
+import { defaultAdapters } from '../providers/registry.ts';
+import { ScenarioEngine } from '../scenario/engine.ts';
+import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
+import type { JournalEntry, StepRef } from '../scenario/selection.ts';
+import { createHandler, type HandleOptions, type Handler } from './handle.ts';
+
+/** Anything with `build()` — the fluent builder, passed without calling `build()` yourself. */
+export interface BuildsScenario {
+  build(): Scenario;
+}
+
+/** One scenario as an object (JSON, builder output) or an unbuilt builder. */
+export type ScenarioLike = Scenario | ScenarioInput | BuildsScenario;
+
+/** Scenarios: one or many. */
+export type ScenarioList = ScenarioLike | readonly ScenarioLike[];
+
+export interface MockLLMOptions {
+  scenarios?: ScenarioList;
+  /** Wire APIs to serve; all built-in ones by default. */
+  adapters?: ProviderAdapter[];
+}
+
+function built(s: ScenarioLike): Scenario | ScenarioInput {
+  return typeof (s as BuildsScenario).build === 'function' ? (s as BuildsScenario).build() : (s as Scenario | ScenarioInput);
+}
+
+/** Normalizes a ScenarioList to an array of scenario objects. */
+export function scenarioArray(list: ScenarioList | undefined): (Scenario | ScenarioInput)[] {
+  if (list === undefined) return [];
+  return (Array.isArray(list) ? list : [list as ScenarioLike]).map(built);
+}
+
+/** A fake LLM provider: answers requests from scenarios and journals every request. */
+export class MockLLM {
+  readonly engine: ScenarioEngine;
+  readonly #journal: JournalEntry[] = [];
+  readonly #handler: Handler;
+
+  constructor(options: MockLLMOptions = {}) {
+    this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
+    this.#handler = createHandler({ engine: this.engine, adapters: options.adapters ?? defaultAdapters(), journal: this.#journal });
+  }
+
+  /**
+   * Answers one Fetch request (any provider's wire API). Bound, so it can be passed around.
+   * @example
+   *   const res = await mock.handle(new Request('https://api.openai.com/v1/chat/completions', init));
+   */
+  readonly handle = (request: Request, options?: HandleOptions): Promise<Response> => this.#handler(request, options);
+
+  /** Every request so far, in arrival order, with its canonical form and what answered it. */
+  get requests(): readonly JournalEntry[] {
+    return this.#journal;
+  }
+
+  /** Steps that were expected to be asked for and were not (yet). */
+  unconsumed(): StepRef[] {
+    return this.engine.unconsumed();
+  }
+
+  /**
+   * Throws an error listing every step never asked for.
+   * @example
+   *   afterEach(() => mock.assertAllConsumed());
+   */
+  assertAllConsumed(): void {
+    const left = this.unconsumed();
+    if (left.length === 0) return;
+    const lines = left.map((ref) => `  - ${this.engine.describe(ref)}`);
+    throw new Error(`ghostwire: ${left.length} scenario step(s) were never asked for:\n${lines.join('\n')}`);
+  }
+
+  /** Back to the initial scenarios, nothing consumed, journal emptied. */
+  reset(): void {
+    this.engine.reset();
+    this.#journal.length = 0;
+  }
+
+  /** Adds scenarios at run time, tried before existing ones of the same priority (like MSW's `use`). */
+  use(...scenarios: ScenarioLike[]): void {
+    this.engine.use(...scenarioArray(scenarios));
+  }
+}
+
+/**
+ * Creates a mock LLM over scenario objects.
+ * @example
+ *   const mock = createMockLLM({ scenarios: [{ name: 'hi', steps: [{ respond: { text: 'Hello' } }] }] });
+ *   const res = await mock.handle(request);
+ */
+export function createMockLLM(options: MockLLMOptions = {}): MockLLM {
+  return new MockLLM(options);
+}

@@ -1,0 +1,71 @@
+/**
+ * The body of a streamed answer: pre-encoded SSE frames, paced by `chunkDelayMs`, cut by
+ * `disconnectAfterChunks`. Shared by every transport so timing behaves the same everywhere.
+ */
+
+const encoder = new TextEncoder();
+
+/** The error a cut stream ends with; clients see it as a network error. */
+export class SimulatedDisconnectError extends Error {
+  constructor(after: number) {
+    super(`ghostwire: connection cut after ${after} SSE frame(s) (disconnectAfterChunks)`);
+    this.name = 'SimulatedDisconnectError';
+  }
+}
+
+/**
+ * A ReadableStream of the frames. With no delay and no cut, the frames go out as one chunk:
+ * clients parse SSE incrementally either way, and one write is much cheaper.
+ * @example
+ *   new Response(sseBody(frames, 10, null), { headers: { 'content-type': 'text/event-stream' } });
+ */
+export function sseBody(frames: readonly string[], chunkDelayMs: number, disconnectAfterChunks: number | null, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const cut = disconnectAfterChunks !== null && disconnectAfterChunks < frames.length ? disconnectAfterChunks : null;
+  if (chunkDelayMs <= 0 && cut === null) {
+    const bytes = encoder.encode(frames.join(''));
+    return new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+  }
+  let next = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  let cancelled = false;
+  const stop = () => {
+    cancelled = true;
+    clearTimeout(timer);
+    wake?.();
+  };
+  // One listener for the whole stream (a listener per frame would pile up on long streams).
+  signal?.addEventListener('abort', stop, { once: true });
+  // highWaterMark 1 with one frame per chunk: `pull` runs only once the previous frame was taken,
+  // so a cut never discards a frame still sitting in the queue.
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (cut !== null && next >= cut) {
+          signal?.removeEventListener('abort', stop);
+          controller.error(new SimulatedDisconnectError(cut));
+          return;
+        }
+        if (next > 0 && chunkDelayMs > 0) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            timer = setTimeout(resolve, chunkDelayMs);
+          });
+        }
+        if (cancelled) return;
+        controller.enqueue(encoder.encode(frames[next++]));
+        if (next >= frames.length) {
+          signal?.removeEventListener('abort', stop);
+          controller.close();
+        }
+      },
+      cancel: stop,
+    },
+    { highWaterMark: 1 },
+  );
+}

@@ -16,6 +16,8 @@ export interface HandlerOptions {
   adapters: readonly ProviderAdapter[];
   /** Every request is appended here (the MockLLM's `requests`). */
   journal: { push(entry: JournalEntry): unknown };
+  /** Model names the scenarios mention, for adapters that answer model listings (`GET /v1/models`). */
+  models?: () => readonly string[];
 }
 
 export interface HandleOptions {
@@ -86,6 +88,23 @@ function unknownRoute(method: string, path: string): RenderedResponse {
   return { status: 404, headers: {}, json: { error: { message, type: 'invalid_request_error', param: null, code: 'unknown_url' } } };
 }
 
+/** Model listings are answered by the adapters directly: no scenario step is involved. */
+function listModels(
+  adapters: readonly ProviderAdapter[],
+  incoming: IncomingRequest,
+  models: (() => readonly string[]) | undefined,
+): { adapter: ProviderAdapter; rendered: RenderedResponse } | null {
+  if (incoming.method !== 'GET') return null;
+  let names: readonly string[] | undefined;
+  for (const adapter of adapters) {
+    if (!adapter.listModels) continue;
+    names ??= models?.() ?? [];
+    const rendered = adapter.listModels(incoming, names);
+    if (rendered) return { adapter, rendered };
+  }
+  return null;
+}
+
 function toResponse(rendered: RenderedResponse, requestId: string, signal: AbortSignal | undefined): Response {
   const headers = new Headers(rendered.headers);
   headers.set('x-request-id', requestId);
@@ -113,13 +132,17 @@ export function createHandler(options: HandlerOptions): Handler {
     const url = new URL(request.url);
     const path = handleOptions.path ?? url.pathname;
     const requestId = request.headers.get('x-request-id') || mintRequestId();
-    const adapter = findAdapter(adapters, request.method, path);
+    const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+    const incoming: IncomingRequest = { method: request.method, url, path, headers: request.headers, bodyText };
+    const listing = listModels(adapters, incoming, options.models);
+    const adapter = listing?.adapter ?? findAdapter(adapters, request.method, path);
     let outcome: Outcome;
-    if (!adapter) {
+    if (listing) {
+      outcome = { rendered: listing.rendered, canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    } else if (!adapter) {
       outcome = { rendered: unknownRoute(request.method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else {
-      const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-      outcome = await outcomeFor(adapter, engine, { method: request.method, url, path, headers: request.headers, bodyText });
+      outcome = await outcomeFor(adapter, engine, incoming);
     }
     await sleep(outcome.latencyMs, request.signal);
     journal.push({

@@ -44,7 +44,12 @@ export class MockLLM {
 
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
-    this.#handler = createHandler({ engine: this.engine, adapters: options.adapters ?? defaultAdapters(), journal: this.#journal });
+    this.#handler = createHandler({
+      engine: this.engine,
+      adapters: options.adapters ?? defaultAdapters(),
+      journal: this.#journal,
+      models: () => this.models(),
+    });
   }
 
   /**
@@ -57,6 +62,19 @@ export class MockLLM {
   /** Every request so far, in arrival order, with its canonical form and what answered it. */
   get requests(): readonly JournalEntry[] {
     return this.#journal;
+  }
+
+  /** Model names the scenarios match exactly (what `GET /v1/models` lists), in first-seen order. */
+  models(): string[] {
+    const names = new Set<string>();
+    for (const s of this.engine.scenarios) {
+      for (const step of s.steps) {
+        const m = step.match?.model;
+        if (typeof m === 'string') names.add(m);
+        else if (m && 'equals' in m) names.add(m.equals);
+      }
+    }
+    return [...names];
   }
 
   /** Steps that were expected to be asked for and were not (yet). */

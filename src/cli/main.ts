@@ -12,6 +12,7 @@ interface CommandEntry {
 // Loaded lazily so `ghostwire serve` does not pay for the proxy's or Vitest's imports.
 const COMMANDS: Record<string, CommandEntry> = {
   // serve: { summary: 'run the mock LLM on a real port', load: async () => (await import('./serve.ts')).serve },
+  scenario: { summary: 'check <file|dir>: validate scenario files', load: async () => (await import('./scenario-check.ts')).scenarioCommand },
 };
 
 function usage(): string {

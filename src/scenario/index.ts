@@ -42,6 +42,19 @@ export {
 } from './builder.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder.ts';
 
+export {
+  loadScenarios,
+  loadScenariosFromEnv,
+  readScenarioFiles,
+  listScenarioFiles,
+  parseScenarioText,
+  mergeScenarios,
+  formatIssue,
+  ScenarioLoadError,
+} from './loader.ts';
+export type { ScenarioIssue, ScenarioReadResult } from './loader.ts';
+export { scenarioJsonSchema, renderScenarioJsonSchema } from './json-schema.ts';
+
 export { ScenarioEngine } from './engine.ts';
 export { matchFailures, textMatches, latestToolResults, toolResultName } from './match.ts';
 export { embedText, cosineSimilarity } from './embed.ts';

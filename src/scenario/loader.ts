@@ -1,0 +1,218 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { ScenarioSchema, type Scenario } from './schema.ts';
+import { scanJson } from './json-locate.ts';
+import { explainIssues, formatPath, type PathIssue } from './issues.ts';
+
+/**
+ * Loading scenario files.
+ *
+ * - A path is a file or a directory; a directory contributes every `*.json` below it (recursively,
+ *   skipping dot-entries), sorted by relative path compared code unit by code unit.
+ * - A file holds one scenario or an array of scenarios. A `"$schema"` property is allowed and dropped.
+ * - Merging by name, in load order: when a later scenario has the name of an earlier one it replaces
+ *   it in the earlier one's position — its steps and priority replace the earlier ones wholesale,
+ *   its variables are merged over the earlier variables (later keys win). Two scenarios of the same
+ *   name inside one file are an error.
+ * - Every file is read and validated before anything is returned; any problem in any file throws
+ *   one ScenarioLoadError listing every problem found (never a half-loaded set).
+ */
+
+/** One problem: the file, where in it (JSON path, line and column when known) and what was expected. */
+export interface ScenarioIssue {
+  file: string;
+  /** `steps[2].respond.toolCalls[0].name`, or `(top level)`; empty for problems with the file itself. */
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** Renders one issue as `file:line:column: path: message`. */
+export function formatIssue(issue: ScenarioIssue): string {
+  const where = issue.line !== undefined ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
+  return issue.path ? `${where}: ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
+}
+
+/** Thrown when any scenario file is missing, is not JSON, or does not match the scenario format. */
+export class ScenarioLoadError extends Error {
+  readonly issues: ScenarioIssue[];
+
+  constructor(issues: ScenarioIssue[]) {
+    const files = new Set(issues.map((i) => i.file)).size;
+    const head = `invalid scenarios: ${issues.length} problem${issues.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
+    super(`${head}\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    this.name = 'ScenarioLoadError';
+    this.issues = issues;
+  }
+}
+
+/** What reading a set of paths found: the files, the merged scenarios, and every problem. */
+export interface ScenarioReadResult {
+  files: string[];
+  scenarios: Scenario[];
+  /** Scenarios as they appear in each file, before merging (for counts). */
+  perFile: Array<{ file: string; scenarios: Scenario[] }>;
+  issues: ScenarioIssue[];
+}
+
+function listJsonFiles(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(join(dir, rel))) {
+      if (name.startsWith('.')) continue;
+      const childRel = rel ? `${rel}/${name}` : name;
+      const stat = statSync(join(dir, childRel));
+      if (stat.isDirectory()) walk(childRel);
+      else if (stat.isFile() && name.endsWith('.json')) found.push(childRel);
+    }
+  };
+  walk('');
+  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((rel) => join(dir, rel));
+}
+
+/** Expands paths (files or directories) to the scenario files, in load order. */
+export function listScenarioFiles(paths: string | string[]): { files: string[]; issues: ScenarioIssue[] } {
+  const files: string[] = [];
+  const issues: ScenarioIssue[] = [];
+  for (const p of Array.isArray(paths) ? paths : [paths]) {
+    let stat;
+    try {
+      stat = statSync(p);
+    } catch {
+      issues.push({ file: p, path: '', message: 'no such file or directory' });
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const inDir = listJsonFiles(p);
+      if (inDir.length === 0) issues.push({ file: p, path: '', message: 'no *.json scenario files in this directory' });
+      files.push(...inDir);
+    } else {
+      files.push(p);
+    }
+  }
+  return { files, issues };
+}
+
+/** Checks regexes compile; zod only knows they are strings. */
+function regexIssues(value: unknown, path: Array<string | number>, out: PathIssue[]): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => regexIssues(v, [...path, i], out));
+  if (value === null || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  if (typeof obj.regex === 'string') {
+    try {
+      new RegExp(obj.regex, typeof obj.flags === 'string' ? obj.flags : undefined);
+    } catch (err) {
+      out.push({ path: [...path, 'regex'], message: `expected a valid regular expression: ${(err as Error).message}` });
+    }
+  }
+  for (const [k, v] of Object.entries(obj)) if (k !== 'regex') regexIssues(v, [...path, k], out);
+}
+
+/**
+ * Validates one file's text; never throws. `file` is only used in the issues.
+ * @example
+ *   const { scenarios, issues } = parseScenarioText('{"name":"a","steps":[]}', 'a.json');
+ */
+export function parseScenarioText(text: string, file: string): { scenarios: Scenario[]; issues: ScenarioIssue[] } {
+  const scan = scanJson(text);
+  if (!scan.ok) {
+    const { line, column, message } = scan.error;
+    return { scenarios: [], issues: [{ file, path: '', line, column, message: `invalid JSON: ${message}` }] };
+  }
+  const located = (p: PathIssue): ScenarioIssue => ({ file, path: formatPath(p.path), message: p.message, ...scan.locate(p.path) });
+  const json = scan.value;
+  const isArray = Array.isArray(json);
+  const items: unknown[] = isArray ? json : [json];
+  const pathIssues: PathIssue[] = [];
+  const scenarios: Scenario[] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    const prefix = isArray ? [i] : [];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      pathIssues.push({ path: prefix, message: `expected a scenario object${isArray ? '' : ' or an array of scenarios'}, got ${item === null ? 'null' : Array.isArray(item) ? 'an array' : typeof item}` });
+      return;
+    }
+    const before = pathIssues.length;
+    const r = ScenarioSchema.safeParse(item);
+    if (!r.success) pathIssues.push(...explainIssues(ScenarioSchema, item, r.error.issues, prefix));
+    regexIssues(item, prefix, pathIssues);
+    if (pathIssues.length > before || !r.success) return;
+    const { $schema: _drop, ...scenario } = r.data;
+    const first = seen.get(scenario.name);
+    if (first !== undefined) {
+      pathIssues.push({ path: [...prefix, 'name'], message: `duplicate scenario name ${JSON.stringify(scenario.name)} (also at [${first}]); merge them or rename one` });
+      return;
+    }
+    seen.set(scenario.name, i);
+    scenarios.push(scenario);
+  });
+  // Reported in file order, so the list reads top to bottom like the file.
+  const issues = pathIssues.map(located).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { scenarios: pathIssues.length ? [] : scenarios, issues };
+}
+
+/** Merges scenarios by name in order (see the module comment). */
+export function mergeScenarios(lists: Scenario[][]): Scenario[] {
+  const out: Scenario[] = [];
+  const at = new Map<string, number>();
+  for (const s of lists.flat()) {
+    const i = at.get(s.name);
+    if (i === undefined) {
+      at.set(s.name, out.length);
+      out.push(s);
+    } else {
+      out[i] = { ...s, variables: { ...out[i].variables, ...s.variables } };
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads and validates files and directories without throwing; the CLI's `scenario check` uses it.
+ * @example
+ *   const { files, scenarios, issues } = readScenarioFiles('fixtures/scenarios');
+ */
+export function readScenarioFiles(paths: string | string[]): ScenarioReadResult {
+  const { files, issues } = listScenarioFiles(paths);
+  const perFile: ScenarioReadResult['perFile'] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      issues.push({ file, path: '', message: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+      continue;
+    }
+    const parsed = parseScenarioText(text, file);
+    issues.push(...parsed.issues);
+    perFile.push({ file, scenarios: parsed.scenarios });
+  }
+  const scenarios = issues.length ? [] : mergeScenarios(perFile.map((f) => f.scenarios));
+  return { files, scenarios, perFile, issues };
+}
+
+/**
+ * Loads scenarios from a file, a directory, or several of them (merged by name in order).
+ * Throws ScenarioLoadError listing every problem of every file.
+ * @example
+ *   const scenarios = loadScenarios('fixtures/scenarios');
+ *   const mock = createMockLLM({ scenarios });
+ */
+export function loadScenarios(fileOrDir: string | string[]): Scenario[] {
+  const { scenarios, issues } = readScenarioFiles(fileOrDir);
+  if (issues.length) throw new ScenarioLoadError(issues);
+  return scenarios;
+}
+
+/**
+ * Loads the scenarios named by `MOCKLLM_SCENARIOS` (a file or directory; several joined by the
+ * platform's path delimiter, `:` on POSIX). Returns [] when it is unset or empty.
+ * @example
+ *   const scenarios = loadScenariosFromEnv(); // MOCKLLM_SCENARIOS=fixtures/scenarios
+ */
+export function loadScenariosFromEnv(env: Record<string, string | undefined> = process.env): Scenario[] {
+  const value = env.MOCKLLM_SCENARIOS?.trim();
+  if (!value) return [];
+  return loadScenarios(value.split(delimiter).filter(Boolean));
+}

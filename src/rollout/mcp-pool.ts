@@ -1,0 +1,271 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { raceAbort } from './deadline.ts';
+import { Semaphore } from './semaphore.ts';
+
+/** How to reach an MCP server over HTTP: Streamable HTTP (the default) or the older SSE transport. */
+export type McpTransportKind = 'streamable-http' | 'sse';
+
+export type { CallToolResult, McpToolInfo };
+
+/** What an MCPTool needs from a connection, pooled or given by the caller. */
+export interface McpConnection {
+  /** The server's tools, listed once per connection and cached. */
+  tools(signal: AbortSignal): Promise<McpToolInfo[]>;
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  /** Gives the connection back; the last holder's release closes it. */
+  release(): Promise<void>;
+}
+
+/** Options for {@link McpClientPool}. */
+export interface McpClientPoolOptions {
+  /** Calls in flight at once per server, across every tool sharing the pool. Default 8. */
+  maxConcurrency?: number;
+  /** How the MCP client introduces itself. */
+  clientInfo?: { name: string; version: string };
+}
+
+interface Session {
+  client: Client;
+  transport: Transport;
+  closed: boolean;
+  tools?: Promise<McpToolInfo[]>;
+}
+
+/** Connection-level failures after which the session is gone and a retry cannot double-run a call. */
+function isRetryableDrop(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
+  return /ECONNREFUSED|Not connected|Connection closed/i.test(text);
+}
+
+/** Failures that leave the session in doubt: drop it so the next use reconnects. */
+function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return true;
+  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
+  return /fetch failed|ECONNRESET|EPIPE|socket|terminated|SSE error/i.test(text);
+}
+
+/** One server's shared client: connects on demand, reconnects after a drop, caps concurrency. */
+class PoolEntry {
+  readonly url: string;
+  readonly kind: McpTransportKind;
+  readonly semaphore: Semaphore;
+  readonly #clientInfo: { name: string; version: string };
+  readonly #onEmpty: () => void;
+  #session: Promise<Session> | undefined;
+  #settled: Session | undefined;
+  refs = 0;
+  connects = 0;
+
+  constructor(url: string, kind: McpTransportKind, semaphore: Semaphore, clientInfo: { name: string; version: string }, onEmpty: () => void) {
+    this.url = url;
+    this.kind = kind;
+    this.semaphore = semaphore;
+    this.#clientInfo = clientInfo;
+    this.#onEmpty = onEmpty;
+  }
+
+  async run<T>(signal: AbortSignal, op: (session: Session) => Promise<T>): Promise<T> {
+    const release = await this.semaphore.acquire(signal);
+    try {
+      const session = await this.#connected(signal);
+      try {
+        return await raceAbort(op(session), signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (session.closed || isRetryableDrop(error)) {
+          // The server lost the session (restart, drop) before handling the request: start a new one and retry once.
+          this.#discard(session);
+          return await raceAbort(op(await this.#connected(signal)), signal);
+        }
+        if (isConnectionFailure(error)) this.#discard(session);
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  #connected(signal: AbortSignal): Promise<Session> {
+    const current = this.#session;
+    if (current) {
+      return raceAbort(current, signal).then((session) => {
+        if (!session.closed) return session;
+        this.#discard(session);
+        return this.#connected(signal);
+      });
+    }
+    const attempt = this.#connect(signal);
+    this.#session = attempt;
+    attempt.then(
+      (session) => {
+        if (this.#session === attempt) this.#settled = session;
+      },
+      () => {
+        if (this.#session === attempt) this.#session = undefined;
+      },
+    );
+    return raceAbort(attempt, signal);
+  }
+
+  async #connect(signal: AbortSignal): Promise<Session> {
+    this.connects++;
+    const url = new URL(this.url);
+    const transport = this.kind === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
+    const client = new Client(this.#clientInfo, { capabilities: {} });
+    const session: Session = { client, transport, closed: false };
+    client.onclose = () => {
+      session.closed = true;
+    };
+    try {
+      await raceAbort(client.connect(transport, { signal }), signal);
+      return session;
+    } catch (error) {
+      session.closed = true;
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  #discard(session: Session): void {
+    session.closed = true;
+    // Only forget the session if it is still the current one: another caller may already have reconnected.
+    if (this.#settled === session) {
+      this.#session = undefined;
+      this.#settled = undefined;
+    }
+    void session.client.close().catch(() => undefined);
+  }
+
+  tools(signal: AbortSignal): Promise<McpToolInfo[]> {
+    return this.run(signal, async (session) => {
+      session.tools ??= listAllTools(session.client, signal);
+      session.tools.catch(() => {
+        session.tools = undefined;
+      });
+      return session.tools;
+    });
+  }
+
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    return this.run(signal, (session) =>
+      session.client.callTool({ name, arguments: args }, undefined, { signal, timeout: 2 ** 31 - 1 }) as Promise<CallToolResult>,
+    );
+  }
+
+  async close(): Promise<void> {
+    const pending = this.#session;
+    this.#session = undefined;
+    this.#settled = undefined;
+    const session = await pending?.catch(() => undefined);
+    if (!session || session.closed) return;
+    session.closed = true;
+    if (session.transport instanceof StreamableHTTPClientTransport) {
+      // Be polite: end the server-side session; never let a dead server stall close().
+      await raceAbort(session.transport.terminateSession(), AbortSignal.timeout(1000)).catch(() => undefined);
+    }
+    await session.client.close().catch(() => undefined);
+  }
+
+  async releaseRef(): Promise<void> {
+    this.refs--;
+    if (this.refs > 0) return;
+    this.#onEmpty();
+    await this.close();
+  }
+}
+
+async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: 2 ** 31 - 1 });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/**
+ * Shares one MCP client per server URL among every tool that uses the pool, with
+ * a cap on concurrent calls per server. The pool is a plain object owned by
+ * whoever created it (a ToolRegistry creates one for the tools it makes); there
+ * is no process-wide pool.
+ *
+ * @example
+ * const pool = new McpClientPool({ maxConcurrency: 4 });
+ * const a = new MCPTool({ serverUrl, pool });
+ * const b = new MCPTool({ serverUrl, pool }); // same connection as a
+ * await pool.close();
+ */
+export class McpClientPool {
+  readonly maxConcurrency: number;
+  readonly #clientInfo: { name: string; version: string };
+  readonly #entries = new Map<string, PoolEntry>();
+  #connects = 0;
+  #closed = false;
+
+  constructor(options: McpClientPoolOptions = {}) {
+    this.maxConcurrency = options.maxConcurrency ?? 8;
+    new Semaphore(this.maxConcurrency); // validates the limit now rather than at first use
+    this.#clientInfo = options.clientInfo ?? { name: 'ghostwire-rollout', version: '0.1.0' };
+  }
+
+  /**
+   * A connection to `url`, shared with every other holder of the same URL and
+   * transport. No I/O happens until the first call.
+   *
+   * @example
+   * const conn = pool.acquire('http://127.0.0.1:3000/mcp');
+   * const tools = await conn.tools(AbortSignal.timeout(5000));
+   * await conn.release();
+   */
+  acquire(url: string, kind: McpTransportKind = 'streamable-http'): McpConnection {
+    if (this.#closed) throw new Error('McpClientPool is closed');
+    const key = `${kind} ${url}`;
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      const created: PoolEntry = new PoolEntry(url, kind, new Semaphore(this.maxConcurrency), this.#clientInfo, () => {
+        if (this.#entries.get(key) === created) this.#entries.delete(key);
+        this.#connects += created.connects;
+      });
+      entry = created;
+      this.#entries.set(key, entry);
+    }
+    entry.refs++;
+    const held = entry;
+    let released = false;
+    return {
+      tools: (signal) => held.tools(signal),
+      callTool: (name, args, signal) => held.callTool(name, args, signal),
+      release: async () => {
+        if (released) return;
+        released = true;
+        await held.releaseRef();
+      },
+    };
+  }
+
+  /** Figures for tests and logs: servers held, connections opened so far, peak concurrency per server. */
+  stats(): { servers: number; connects: number; peakConcurrency: Record<string, number> } {
+    let connects = this.#connects;
+    const peakConcurrency: Record<string, number> = {};
+    for (const entry of this.#entries.values()) {
+      connects += entry.connects;
+      peakConcurrency[entry.url] = entry.semaphore.peak;
+    }
+    return { servers: this.#entries.size, connects, peakConcurrency };
+  }
+
+  /** Closes every connection; later `acquire` calls fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(entries.map((entry) => entry.close()));
+  }
+}

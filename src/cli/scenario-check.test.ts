@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { scenarioCommand, type CommandIO } from './scenario-check.ts';
@@ -36,9 +39,23 @@ describe('ghostwire scenario check', () => {
     expect(out.split('\n')[0]).toBe('ok: 2 files, 1 scenario (1 merged by name), 2 steps');
   });
 
+  it('prints warnings but still passes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ghostwire-check-'));
+    try {
+      const file = join(dir, 'w.json');
+      writeFileSync(file, JSON.stringify({ name: 'w', steps: [{ respond: { text: 'a' }, consume: false }, { respond: { text: 'b' } }] }, null, 2));
+      const { code, out, err } = await check(['check', file]);
+      expect(code).toBe(0);
+      expect(out.split('\n')[0]).toBe('ok: 1 file, 1 scenario, 2 steps');
+      expect(err).toBe(`warning: ${file}:10:5: steps[1]: never answers: steps[0] before it matches every request and is never consumed\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--json gives a machine-readable report', async () => {
     const good = await check(['check', '--json', 'fixtures/scenarios/errors.json']);
-    expect(JSON.parse(good.out)).toEqual({ ok: true, files: 1, scenarios: [{ name: 'errors', priority: 10, steps: 4 }], issues: [] });
+    expect(JSON.parse(good.out)).toEqual({ ok: true, files: 1, scenarios: [{ name: 'errors', priority: 10, steps: 4 }], issues: [], warnings: [] });
     const bad = await check(['check', 'fixtures/scenarios-bad/truncated.json', '--json']);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out).issues).toEqual([
@@ -52,9 +69,9 @@ describe('ghostwire scenario check', () => {
     const unknownSub = await check(['lint', 'x']);
     expect(unknownSub.code).toBe(2);
     expect(unknownSub.err).toContain('unknown subcommand "lint"');
-    const unknownOpt = await check(['check', '--strict', 'fixtures/scenarios']);
+    const unknownOpt = await check(['check', '--bogus', 'fixtures/scenarios']);
     expect(unknownOpt.code).toBe(2);
-    expect(unknownOpt.err).toContain('unknown option --strict');
+    expect(unknownOpt.err).toContain('unknown option --bogus');
   });
 
   it('works through the real bin (spawned with this Node)', async () => {

@@ -19,7 +19,8 @@ const USAGE = `usage: ghostwire scenario check [--json] <file|dir>...
 
 Validates scenario files (a directory: every *.json below it, in name order) and
 prints what they hold, or every problem with file:line:column, JSON path and
-what was expected. Exit code 0 when all are valid, 1 otherwise.
+what was expected. Warnings (steps that can never answer, ignored settings)
+do not fail the check. Exit code 0 when all are valid, 1 otherwise.
 `;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -51,12 +52,16 @@ export async function scenarioCheck(args: string[], io: CommandIO = defaultIO): 
           files: result.files.length,
           scenarios: result.scenarios.map((s) => ({ name: s.name, priority: s.priority, steps: s.steps.length })),
           issues: result.issues,
+          warnings: result.warnings,
         },
         null,
         2,
       )}\n`,
     );
     return result.issues.length ? 1 : 0;
+  }
+  if (result.warnings.length > 0) {
+    io.err(`${result.warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n')}\n`);
   }
   if (result.issues.length > 0) {
     const files = new Set(result.issues.map((i) => i.file)).size;

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ScenarioSchema, type Scenario } from './schema.ts';
 import { scanJson } from './json-locate.ts';
 import { explainIssues, formatPath, type PathIssue } from './issues.ts';
+import { lintScenario } from './lint.ts';
 
 /**
  * Loading scenario files.
@@ -54,11 +55,18 @@ export interface ScenarioReadResult {
   /** Scenarios as they appear in each file, before merging (for counts). */
   perFile: Array<{ file: string; scenarios: Scenario[] }>;
   issues: ScenarioIssue[];
+  /** Valid but suspicious (a step that can never answer, an ignored setting); loading does not fail. */
+  warnings: ScenarioIssue[];
 }
 
 function listJsonFiles(dir: string): string[] {
   const found: string[] = [];
+  // Real paths of directories entered, so a symlink cycle cannot recurse forever.
+  const entered = new Set<string>();
   const walk = (rel: string): void => {
+    const real = realpathSync(join(dir, rel));
+    if (entered.has(real)) return;
+    entered.add(real);
     for (const name of readdirSync(join(dir, rel))) {
       if (name.startsWith('.')) continue;
       const childRel = rel ? `${rel}/${name}` : name;
@@ -114,17 +122,21 @@ function regexIssues(value: unknown, path: Array<string | number>, out: PathIssu
  * @example
  *   const { scenarios, issues } = parseScenarioText('{"name":"a","steps":[]}', 'a.json');
  */
-export function parseScenarioText(text: string, file: string): { scenarios: Scenario[]; issues: ScenarioIssue[] } {
+export function parseScenarioText(
+  text: string,
+  file: string,
+): { scenarios: Scenario[]; issues: ScenarioIssue[]; warnings: ScenarioIssue[] } {
   const scan = scanJson(text);
   if (!scan.ok) {
     const { line, column, message } = scan.error;
-    return { scenarios: [], issues: [{ file, path: '', line, column, message: `invalid JSON: ${message}` }] };
+    return { scenarios: [], issues: [{ file, path: '', line, column, message: `invalid JSON: ${message}` }], warnings: [] };
   }
   const located = (p: PathIssue): ScenarioIssue => ({ file, path: formatPath(p.path), message: p.message, ...scan.locate(p.path) });
   const json = scan.value;
   const isArray = Array.isArray(json);
   const items: unknown[] = isArray ? json : [json];
   const pathIssues: PathIssue[] = [];
+  const pathWarnings: PathIssue[] = [];
   const scenarios: Scenario[] = [];
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
@@ -146,10 +158,13 @@ export function parseScenarioText(text: string, file: string): { scenarios: Scen
     }
     seen.set(scenario.name, i);
     scenarios.push(scenario);
+    pathWarnings.push(...lintScenario(scenario).map((w) => ({ ...w, path: [...prefix, ...w.path] })));
   });
   // Reported in file order, so the list reads top to bottom like the file.
-  const issues = pathIssues.map(located).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { scenarios: pathIssues.length ? [] : scenarios, issues };
+  const byPosition = (a: ScenarioIssue, b: ScenarioIssue): number => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
+  const issues = pathIssues.map(located).sort(byPosition);
+  const warnings = pathWarnings.map(located).sort(byPosition);
+  return { scenarios: pathIssues.length ? [] : scenarios, issues, warnings };
 }
 
 /** Merges scenarios by name in order (see the module comment). */
@@ -176,6 +191,7 @@ export function mergeScenarios(lists: Scenario[][]): Scenario[] {
 export function readScenarioFiles(paths: string | string[]): ScenarioReadResult {
   const { files, issues } = listScenarioFiles(paths);
   const perFile: ScenarioReadResult['perFile'] = [];
+  const warnings: ScenarioIssue[] = [];
   for (const file of files) {
     let text: string;
     try {
@@ -186,10 +202,11 @@ export function readScenarioFiles(paths: string | string[]): ScenarioReadResult 
     }
     const parsed = parseScenarioText(text, file);
     issues.push(...parsed.issues);
+    warnings.push(...parsed.warnings);
     perFile.push({ file, scenarios: parsed.scenarios });
   }
   const scenarios = issues.length ? [] : mergeScenarios(perFile.map((f) => f.scenarios));
-  return { files, scenarios, perFile, issues };
+  return { files, scenarios, perFile, issues, warnings };
 }
 
 /**

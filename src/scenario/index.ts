@@ -54,6 +54,7 @@ export {
 } from './loader.ts';
 export type { ScenarioIssue, ScenarioReadResult } from './loader.ts';
 export { scenarioJsonSchema, renderScenarioJsonSchema } from './json-schema.ts';
+export { lintScenario } from './lint.ts';
 
 export { ScenarioEngine } from './engine.ts';
 export { matchFailures, textMatches, latestToolResults, toolResultName } from './match.ts';

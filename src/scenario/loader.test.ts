@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +77,30 @@ describe('loadScenarios: happy path', () => {
     const result = readScenarioFiles(dir);
     expect(result.files.map((f) => f.slice(dir.length + 1))).toEqual(['a.json', 'a/z.json', 'b.json', 'c/d/e.json']);
     expect(result.scenarios.map((s) => s.name)).toEqual(['a', 'az', 'b', 'cde']);
+  });
+
+  it('follows symlinked directories once and survives a symlink cycle', () => {
+    write('real/a.json', { name: 'a', steps: [] });
+    symlinkSync(join(dir, 'real'), join(dir, 'real', 'loop'));
+    expect(readScenarioFiles(join(dir, 'real')).files.map((f) => f.slice(dir.length + 1))).toEqual(['real/a.json']);
+  });
+
+  it('round-trips: builder.toJSON() written to a file loads as builder.build()', () => {
+    const b = scenario('round')
+      .priority(1)
+      .variables({ who: 'world' })
+      .expect(openai())
+      .withModel(/^gpt/i)
+      .withHeader('X-Run', { contains: 'a' })
+      .then()
+      .respondWithText('hello {{who}}')
+      .asStream({ chunks: ['hel', 'lo'] })
+      .times(2)
+      .otherwise()
+      .respondWithError(503, 'down', { type: 'server_error', headers: { 'retry-after': '2' } })
+      .persistent();
+    const file = write('round.json', { $schema: '../schema/scenario.schema.json', ...b.toJSON() });
+    expect(loadScenarios(file)).toStrictEqual([b.build()]);
   });
 
   it('loads from MOCKLLM_SCENARIOS (several paths with the path delimiter) and [] when unset', () => {

@@ -49,6 +49,36 @@ describe('schema/scenario.schema.json', () => {
     }
   });
 
+  it('the JSON Schema and zod agree on a table of valid and invalid scenarios', () => {
+    const validate = validator();
+    const step = (respond: unknown, extra: Record<string, unknown> = {}) => ({ name: 's', steps: [{ respond, ...extra }] });
+    const samples: Array<[unknown, boolean]> = [
+      [step({}), true],
+      [step({ text: 'x' }, { match: { model: { regex: '^a', flags: 'i' } } }), true],
+      [step({ text: 'x' }, { match: { model: { regex: '^a', flag: 'i' } } }), false],
+      [step({ text: 'x' }, { match: { toolResults: true } }), true],
+      [step({ text: 'x' }, { match: { toolResults: false } }), false],
+      [step({ toolCalls: [{ name: 'f' }] }), true],
+      [step({ toolCalls: [{ name: 'f', arguments: [] }] }), false],
+      [step({ error: { status: 429, message: 'm', code: null } }), true],
+      [step({ error: { status: 600, message: 'm' } }), false],
+      [step({ stream: { chunkSize: 2, chunks: null } }), true],
+      [step({ stream: { chunkSize: 1.5 } }), false],
+      [step({ finishReason: 'tool_use' }), false],
+      [step({ embeddings: [[0.1, 2]] }), true],
+      [step({}, { times: 3, consume: true }), true],
+      [step({}, { times: -1 }), false],
+      [[step({}), { ...step({}), name: 't' }], true],
+      [[], true],
+      [{ name: 's' }, false],
+      ['text', false],
+    ];
+    for (const [json, valid] of samples) {
+      expect(ScenarioFileSchema.safeParse(json).success, `zod: ${JSON.stringify(json)}`).toBe(valid);
+      expect(validate(json), `JSON Schema: ${JSON.stringify(json)}`).toBe(valid);
+    }
+  });
+
   it('the JSON Schema rejects the schema-level mistakes in fixtures/scenarios-bad, as zod does', () => {
     const validate = validator();
     // wrong-fields.json also has a bad regex, which only the loader checks; the rest is structural.

@@ -3,7 +3,12 @@
  * `routes(method, path)` holds. Each provider adds one line here.
  */
 import type { ProviderAdapter } from './adapter.ts';
+import { anthropicAdapter } from './anthropic.ts';
+import { geminiEmbeddingsAdapter } from './gemini-embeddings.ts';
+import { geminiAdapter } from './gemini.ts';
 import { openAIChatAdapter } from './openai-chat.ts';
+import { openAIEmbeddingsAdapter } from './openai-embeddings.ts';
+import { openAIResponsesAdapter } from './openai-responses.ts';
 
 /**
  * A fresh list of every built-in adapter.
@@ -13,6 +18,11 @@ import { openAIChatAdapter } from './openai-chat.ts';
 export function defaultAdapters(): ProviderAdapter[] {
   return [
     openAIChatAdapter(),
+    openAIResponsesAdapter(),
+    anthropicAdapter(),
+    geminiAdapter(),
+    openAIEmbeddingsAdapter(),
+    geminiEmbeddingsAdapter(),
   ];
 }
 

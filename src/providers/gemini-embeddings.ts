@@ -1,0 +1,110 @@
+/**
+ * The Gemini embeddings adapter (provider id `embeddings`): `models/{m}:embedContent`
+ * (`{ content }` → `{ embedding: { values } }`) and `models/{m}:batchEmbedContents`
+ * (`{ requests: [...] }` → `{ embeddings: [{ values }] }`, what `@google/genai`'s embedContent calls).
+ * `outputDimensionality` becomes the canonical `dimensions`; vectors come from the engine.
+ */
+import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from './adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
+import { googleAuthError } from './gemini.ts';
+import { geminiRoute } from './gemini-parse.ts';
+import { renderGoogleError } from './gemini-render.ts';
+import { headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from './wire-json.ts';
+
+const EMBED_METHODS = new Set(['embedContent', 'batchEmbedContents']);
+
+function invalid(path: string, expected: string, got: unknown): BadRequestError {
+  return new BadRequestError(`Invalid value at '${path}': expected ${expected}, got ${typeName(got)}`, path);
+}
+
+/** The text of one EmbedContentRequest's `content` (its text parts joined). */
+function contentText(content: unknown, path: string): string {
+  if (content === undefined) throw new BadRequestError(`* ${path}: content is not specified`, path);
+  if (!isObject(content)) throw invalid(path, 'a Content object ({ parts: [...] })', content);
+  if (!Array.isArray(content.parts)) throw invalid(`${path}.parts`, 'a list of parts', content.parts);
+  return content.parts
+    .filter((p): p is Json => isObject(p) && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+function dimensionsOf(request: Json, path: string): number | undefined {
+  const d = request.outputDimensionality ?? request.output_dimensionality;
+  if (d === undefined || d === null) return undefined;
+  if (!Number.isInteger(d) || (d as number) < 1) throw invalid(`${path}.output_dimensionality`, 'a positive integer', d);
+  return d as number;
+}
+
+/**
+ * Parses an embedContent or batchEmbedContents request.
+ * @example
+ *   parseGeminiEmbeddingsRequest(req).input // ['text one', 'text two'] for a batch of two
+ */
+export function parseGeminiEmbeddingsRequest(req: IncomingRequest): CanonicalRequest {
+  const route = geminiRoute(req.path);
+  if (!route || !EMBED_METHODS.has(route.method)) throw new BadRequestError(`Not a Gemini embeddings path: ${req.path}`);
+  const body = parseJsonObject(req.bodyText);
+  let input: string[];
+  let dimensions: number | undefined;
+  if (route.method === 'embedContent') {
+    input = [contentText(body.content, 'content')];
+    dimensions = dimensionsOf(body, 'request');
+  } else {
+    if (!Array.isArray(body.requests)) throw invalid('requests', 'a list of EmbedContentRequest objects', body.requests);
+    if (body.requests.length === 0) throw new BadRequestError('* BatchEmbedContentsRequest.requests: requests is empty', 'requests');
+    input = body.requests.map((r: unknown, i) => {
+      if (!isObject(r)) throw invalid(`requests[${i}]`, 'an EmbedContentRequest object', r);
+      return contentText(r.content, `requests[${i}].content`);
+    });
+    dimensions = dimensionsOf(body.requests[0] as Json, 'requests[0]');
+  }
+  const canonical: CanonicalRequest = {
+    provider: 'embeddings',
+    path: req.path,
+    model: route.model,
+    stream: false,
+    messages: input.map((content) => ({ role: 'user', content })),
+    tools: [],
+    headers: headerRecord(req.headers),
+    params: restParams(body, ['content', 'requests']),
+    input,
+    raw: body,
+  };
+  if (dimensions !== undefined) canonical.dimensions = dimensions;
+  return canonical;
+}
+
+/**
+ * The embedContent / batchEmbedContents response body for the request's method.
+ * @example
+ *   renderGeminiEmbeddings(response, request) // { embeddings: [{ values: [...] }], usageMetadata: {...} }
+ */
+export function renderGeminiEmbeddings(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const vectors = response.embeddings ?? [];
+  const usageMetadata = { promptTokenCount: response.usage.inputTokens, totalTokenCount: response.usage.inputTokens };
+  if (geminiRoute(request.path)?.method === 'embedContent') return { embedding: { values: vectors[0] ?? [] }, usageMetadata };
+  return { embeddings: vectors.map((values) => ({ values })), usageMetadata };
+}
+
+/**
+ * Creates the Gemini embeddings adapter.
+ * @example
+ *   geminiEmbeddingsAdapter().routes('POST', '/v1beta/models/gemini-embedding-001:batchEmbedContents'); // true
+ */
+export function geminiEmbeddingsAdapter(): ProviderAdapter {
+  return {
+    id: 'embeddings',
+    routes(method: string, path: string): boolean {
+      const route = method === 'POST' ? geminiRoute(path) : null;
+      return route !== null && EMBED_METHODS.has(route.method);
+    },
+    authenticate: (req: IncomingRequest) => googleAuthError(req),
+    parse: (req: IncomingRequest) => parseGeminiEmbeddingsRequest(req),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => ({
+      status: 200,
+      headers: { ...response.headers },
+      json: renderGeminiEmbeddings(response, request),
+    }),
+    renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Gemini `generateContent` / `streamGenerateContent` request → canonical request. The model comes
+ * from the URL (`/v1beta/models/{model}:generateContent`); `systemInstruction` becomes a system
+ * message, `functionResponse` parts become tool messages answering the matching `functionCall`.
+ */
+import { BadRequestError, type IncomingRequest } from './adapter.ts';
+import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../scenario/canonical.ts';
+import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from './wire-json.ts';
+
+/** `/{version}/models/{model}:{method}`; tuned models live under `tunedModels/`. */
+const GEMINI_PATH = /^\/(v1|v1beta|v1alpha)\/((?:models|tunedModels)\/[^/:]+):([A-Za-z]+)$/;
+
+export interface GeminiRoute {
+  version: string;
+  /** The model id without `models/`. */
+  model: string;
+  method: string;
+}
+
+/**
+ * Splits a Gemini method path, or null when the path is not one.
+ * @example
+ *   geminiRoute('/v1beta/models/gemini-2.5-flash:generateContent') // { version: 'v1beta', model: 'gemini-2.5-flash', method: 'generateContent' }
+ */
+export function geminiRoute(path: string): GeminiRoute | null {
+  const m = GEMINI_PATH.exec(path);
+  if (!m) return null;
+  return { version: m[1], model: decodeURIComponent(m[2]).replace(/^models\//, ''), method: m[3] };
+}
+
+function invalid(path: string, expected: string, got: unknown): BadRequestError {
+  return new BadRequestError(`Invalid value at '${path}': expected ${expected}, got ${typeName(got)}`, path);
+}
+
+/** Text of a Content's parts (for system instructions). */
+function contentText(content: unknown, path: string): string {
+  if (typeof content === 'string') return content;
+  if (!isObject(content)) throw invalid(path, 'a Content object ({ parts: [...] })', content);
+  if (!Array.isArray(content.parts)) throw invalid(`${path}.parts`, 'a list of parts', content.parts);
+  return content.parts
+    .filter((p): p is Json => isObject(p) && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/** Calls made so far, so a functionResponse without an id answers the latest unanswered call of that name. */
+class CallLedger {
+  #open: CanonicalToolCall[] = [];
+  #count = 0;
+
+  add(name: string, id: unknown, args: unknown): CanonicalToolCall {
+    // Gemini often omits call ids; a stable synthetic one lets results point back at their call.
+    const call = { id: typeof id === 'string' && id.length > 0 ? id : `${name}#${this.#count}`, name, arguments: args ?? {} };
+    this.#count += 1;
+    this.#open.push(call);
+    return call;
+  }
+
+  answer(name: string, id: unknown): string {
+    const index =
+      typeof id === 'string' && id.length > 0
+        ? this.#open.findIndex((c) => c.id === id)
+        : this.#open.findLastIndex((c) => c.name === name);
+    if (index < 0) return typeof id === 'string' && id.length > 0 ? id : name;
+    const [call] = this.#open.splice(index, 1);
+    return call.id;
+  }
+}
+
+function parseContents(value: unknown): CanonicalMessage[] {
+  if (value === undefined) throw new BadRequestError('* GenerateContentRequest.contents: contents is not specified', 'contents');
+  if (!Array.isArray(value)) throw invalid('contents', 'a list of Content objects', value);
+  const ledger = new CallLedger();
+  const messages: CanonicalMessage[] = [];
+  value.forEach((content, i) => {
+    const p = `contents[${i}]`;
+    if (!isObject(content)) throw invalid(p, 'a Content object', content);
+    const role = content.role ?? 'user';
+    if (role !== 'user' && role !== 'model' && role !== 'function') {
+      throw new BadRequestError(`Please use a valid role: user, model. Got '${String(role)}' at '${p}.role'.`, `${p}.role`);
+    }
+    if (!Array.isArray(content.parts)) throw invalid(`${p}.parts`, 'a list of parts', content.parts);
+    const texts: string[] = [];
+    const calls: CanonicalToolCall[] = [];
+    const results: CanonicalMessage[] = [];
+    content.parts.forEach((part, j) => {
+      const pp = `${p}.parts[${j}]`;
+      if (!isObject(part)) throw invalid(pp, 'a Part object', part);
+      if (part.thought === true) return;
+      if (typeof part.text === 'string') texts.push(part.text);
+      if (part.functionCall !== undefined) {
+        const fc = part.functionCall;
+        if (!isObject(fc) || typeof fc.name !== 'string') throw invalid(`${pp}.function_call.name`, 'a string', isObject(fc) ? fc.name : fc);
+        calls.push(ledger.add(fc.name, fc.id, fc.args));
+      }
+      if (part.functionResponse !== undefined) {
+        const fr = part.functionResponse;
+        if (!isObject(fr) || typeof fr.name !== 'string') {
+          throw invalid(`${pp}.function_response.name`, 'a string', isObject(fr) ? fr.name : fr);
+        }
+        results.push({ role: 'tool', content: asText(fr.response ?? {}), toolCallId: ledger.answer(fr.name, fr.id), toolName: fr.name });
+      }
+    });
+    messages.push(...results);
+    if (role === 'model') {
+      const msg: CanonicalMessage = { role: 'assistant', content: texts.join('\n') };
+      if (calls.length > 0) msg.toolCalls = calls;
+      messages.push(msg);
+    } else if (texts.length > 0 || results.length === 0) {
+      messages.push({ role: 'user', content: texts.join('\n') });
+    }
+  });
+  return messages;
+}
+
+function parseTools(value: unknown): CanonicalTool[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid('tools', 'a list of Tool objects', value);
+  const tools: CanonicalTool[] = [];
+  value.forEach((tool, i) => {
+    if (!isObject(tool)) throw invalid(`tools[${i}]`, 'a Tool object', tool);
+    const decls = tool.functionDeclarations ?? tool.function_declarations;
+    if (decls === undefined) return;
+    if (!Array.isArray(decls)) throw invalid(`tools[${i}].function_declarations`, 'a list', decls);
+    decls.forEach((d, j) => {
+      const p = `tools[${i}].function_declarations[${j}]`;
+      if (!isObject(d) || typeof d.name !== 'string') throw invalid(`${p}.name`, 'a string', isObject(d) ? d.name : d);
+      const canonical: CanonicalTool = { name: d.name };
+      if (typeof d.description === 'string') canonical.description = d.description;
+      const params = d.parametersJsonSchema ?? d.parameters;
+      if (params !== undefined) canonical.parameters = params;
+      tools.push(canonical);
+    });
+  });
+  return tools;
+}
+
+/**
+ * Parses a Gemini generate request; `stream` is true for `:streamGenerateContent`.
+ * @example
+ *   parseGeminiRequest(req).model // 'gemini-2.5-flash', from the URL
+ */
+export function parseGeminiRequest(req: IncomingRequest): CanonicalRequest {
+  const route = geminiRoute(req.path);
+  if (!route) throw new BadRequestError(`Not a Gemini generate path: ${req.path}`);
+  const body = parseJsonObject(req.bodyText);
+  const messages = parseContents(body.contents);
+  const system = body.systemInstruction ?? body.system_instruction;
+  if (system !== undefined && system !== null) messages.unshift({ role: 'system', content: contentText(system, 'system_instruction') });
+  if (body.generationConfig !== undefined && !isObject(body.generationConfig)) {
+    throw invalid('generation_config', 'a GenerationConfig object', body.generationConfig);
+  }
+  return {
+    provider: 'gemini',
+    path: req.path,
+    model: route.model,
+    stream: route.method === 'streamGenerateContent',
+    messages,
+    tools: parseTools(body.tools),
+    headers: headerRecord(req.headers),
+    params: restParams(body, ['contents', 'systemInstruction', 'system_instruction', 'tools']),
+    raw: body,
+  };
+}

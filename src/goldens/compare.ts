@@ -1,0 +1,133 @@
+import jsonpatch from 'fast-json-patch';
+import { Masker, isPlainObject } from './masks.ts';
+import { pointerToPath } from './json-path.ts';
+
+/** Equality used for property matchers (Vitest's `this.equals`, which understands asymmetric matchers). */
+export type Equals = (a: unknown, b: unknown) => boolean;
+
+export interface CompareOptions {
+  masker?: Masker;
+  /** `{ usage: { totalTokens: expect.any(Number) } }`: checked against the actual value, then left out of the comparison. */
+  propertyMatchers?: Record<string, unknown>;
+  equals?: Equals;
+}
+
+export interface CompareResult {
+  pass: boolean;
+  /** Readable JSON-patch diff from expected to actual (empty when equal). */
+  diff: string;
+  /** The raw patch operations, expected → actual. */
+  operations: jsonpatch.Operation[];
+}
+
+const MATCHED = '<matched by property matcher>';
+
+/**
+ * A JSON round trip: what would be stored in a golden (drops undefined and functions, Dates become strings).
+ * @example toJsonValue({ a: undefined, d: new Date(0) }) // { d: '1970-01-01T00:00:00.000Z' }
+ */
+export function toJsonValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null');
+}
+
+/**
+ * Semantic comparison of an expected (golden) value and an actual value: masks applied to both,
+ * property matchers checked, and a readable JSON-patch diff when they differ.
+ * @example compareValues({ id: 'a', text: 'hi' }, { id: 'b', text: 'hi' }).pass // true: ids are masked
+ */
+export function compareValues(expected: unknown, actual: unknown, options: CompareOptions = {}): CompareResult {
+  const masker = options.masker ?? new Masker();
+  let left = masker.apply(toJsonValue(expected));
+  let right = masker.apply(toJsonValue(actual));
+  const lines: string[] = [];
+  if (options.propertyMatchers) {
+    const equals = options.equals ?? ((a, b) => JSON.stringify(a) === JSON.stringify(b));
+    for (const [path, matcher] of leaves(options.propertyMatchers, [])) {
+      const got = get(actual, path);
+      if (!equals(got, matcher)) {
+        lines.push(`  ✗ ${pointerToPath(pointer(path))}: ${describe(got)} does not match ${describeMatcher(matcher)}`);
+      }
+      left = set(left, path, MATCHED);
+      right = set(right, path, MATCHED);
+    }
+  }
+  const operations = jsonpatch.compare(left as object, right as object);
+  for (const op of operations) lines.push(renderOp(op, left));
+  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) {
+    if (JSON.stringify(left) !== JSON.stringify(right) && operations.length === 0) {
+      lines.push(`  ~ $: ${describe(left)} → ${describe(right)}`);
+    }
+  }
+  return { pass: lines.length === 0, diff: lines.join('\n'), operations };
+}
+
+function renderOp(op: jsonpatch.Operation, expected: unknown): string {
+  const where = pointerToPath(op.path);
+  switch (op.op) {
+    case 'add':
+      return `  + ${where}: ${describe(op.value)}`;
+    case 'remove':
+      return `  - ${where}: ${describe(safeGet(expected, op.path))}`;
+    case 'replace':
+      return `  ~ ${where}: ${describe(safeGet(expected, op.path))} → ${describe(op.value)}`;
+    default:
+      return `  ${op.op} ${where}`;
+  }
+}
+
+function safeGet(doc: unknown, ptr: string): unknown {
+  try {
+    return jsonpatch.getValueByPointer(doc, ptr);
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return 'undefined';
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+function describeMatcher(matcher: unknown): string {
+  const m = matcher as { toString?: () => string; toAsymmetricMatcher?: () => string };
+  if (m && typeof m.toAsymmetricMatcher === 'function') return m.toAsymmetricMatcher();
+  if (m && typeof (matcher as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') return String(m.toString?.());
+  return describe(matcher);
+}
+
+function isAsymmetric(value: unknown): boolean {
+  return !!value && typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function';
+}
+
+function leaves(tree: unknown, path: Array<string | number>): Array<[Array<string | number>, unknown]> {
+  if (isAsymmetric(tree) || !(isPlainObject(tree) || Array.isArray(tree))) return [[path, tree]];
+  const out: Array<[Array<string | number>, unknown]> = [];
+  const entries = Array.isArray(tree) ? tree.map((v, i) => [i, v] as const) : Object.entries(tree);
+  for (const [k, v] of entries) out.push(...leaves(v, [...path, k]));
+  return out;
+}
+
+function get(value: unknown, path: Array<string | number>): unknown {
+  let cur: unknown = value;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur;
+}
+
+function set(value: unknown, path: Array<string | number>, leaf: unknown): unknown {
+  if (path.length === 0) return leaf;
+  if (value === null || typeof value !== 'object') return value;
+  const [head, ...rest] = path;
+  const copy: Record<string | number, unknown> = Array.isArray(value) ? [...value] : { ...value };
+  if (!(head in copy)) return value;
+  copy[head] = set(copy[head], rest, leaf);
+  return copy;
+}
+
+function pointer(path: Array<string | number>): string {
+  return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}

@@ -1,0 +1,41 @@
+import type { GoldenFile } from './schema.ts';
+import { sameJson } from './normalize.ts';
+
+/**
+ * Where a re-recorded golden differs from the previous recording in behaviour: the tool-call sequence
+ * (names and arguments, in order) or the final answer. Empty when nothing drifted.
+ * @example describeDrift(oldGolden, newGolden) // ['final answer: "Sunny" → "Rainy"']
+ */
+export function describeDrift(before: GoldenFile, after: GoldenFile): string[] {
+  const drift: string[] = [];
+  const callsBefore = toolCalls(before);
+  const callsAfter = toolCalls(after);
+  const names = (calls: typeof callsBefore): string => calls.map((c) => c.name).join(' → ') || '(none)';
+  if (names(callsBefore) !== names(callsAfter)) {
+    drift.push(`tool calls: ${names(callsBefore)}  ⇒  ${names(callsAfter)}`);
+  } else {
+    callsBefore.forEach((c, i) => {
+      if (!sameJson(c.arguments, callsAfter[i].arguments)) {
+        drift.push(`tool call ${i + 1} (${c.name}) arguments: ${JSON.stringify(c.arguments)} ⇒ ${JSON.stringify(callsAfter[i].arguments)}`);
+      }
+    });
+  }
+  const answerBefore = finalAnswer(before);
+  const answerAfter = finalAnswer(after);
+  if (answerBefore !== answerAfter) drift.push(`final answer: ${JSON.stringify(answerBefore)} ⇒ ${JSON.stringify(answerAfter)}`);
+  return drift;
+}
+
+/** Every tool call the model made across the conversation, in order. */
+export function toolCalls(golden: GoldenFile): Array<{ name: string; arguments: unknown }> {
+  return golden.interactions.flatMap((i) => (i.summary?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments })));
+}
+
+/** The text of the last answer that carried text. */
+export function finalAnswer(golden: GoldenFile): string | null {
+  for (let i = golden.interactions.length - 1; i >= 0; i--) {
+    const text = golden.interactions[i].summary?.text;
+    if (text) return text;
+  }
+  return null;
+}

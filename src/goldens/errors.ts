@@ -1,0 +1,42 @@
+/** Errors of the goldens module, each naming the file and where in it. */
+
+/** A golden file that is not valid JSON or does not fit the schema. */
+export class GoldenFormatError extends Error {
+  readonly file: string;
+  readonly jsonPath: string;
+  constructor(file: string, jsonPath: string, message: string) {
+    super(`${file}: ${jsonPath}: ${message}`);
+    this.name = 'GoldenFormatError';
+    this.file = file;
+    this.jsonPath = jsonPath;
+  }
+}
+
+/** A golden that contains a configured secret: refused on write and on replay. */
+export class GoldenLeakError extends Error {
+  readonly file: string;
+  readonly jsonPath: string;
+  readonly secretLabel: string;
+  constructor(file: string, jsonPath: string, secretLabel: string, action: 'write' | 'replay') {
+    super(
+      `${file}: refusing to ${action} a golden that contains the secret ${secretLabel} at ${jsonPath}. ` +
+        `Add the value to the plugin's "redact" list (or remove it from the file) and record again.`,
+    );
+    this.name = 'GoldenLeakError';
+    this.file = file;
+    this.jsonPath = jsonPath;
+    this.secretLabel = secretLabel;
+  }
+}
+
+/** A replayed request that matches no recorded interaction. */
+export class GoldenMismatchError extends Error {
+  readonly file: string;
+  readonly diff: string;
+  constructor(file: string, message: string, diff: string) {
+    super(`${message}\n${diff}`);
+    this.name = 'GoldenMismatchError';
+    this.file = file;
+    this.diff = diff;
+  }
+}

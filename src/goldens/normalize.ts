@@ -1,0 +1,81 @@
+import type { RecordedRequest } from './schema.ts';
+
+/** What identifies a request when replaying: method, URL and body, minus the ignored paths. */
+export interface NormalizedRequest {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+/**
+ * Normalizes a recorded (or incoming, already redacted) request for matching.
+ * `ignorePaths` are JSON paths into the body (`$.user`, `$.metadata.*`, `$.messages[*].id`).
+ * @example normalizeRequest(rec, ['$.user'])
+ */
+export function normalizeRequest(request: RecordedRequest, ignorePaths: readonly string[] = []): NormalizedRequest {
+  const url = new URL(request.url);
+  url.searchParams.sort();
+  return { method: request.method.toUpperCase(), url: url.toString(), body: dropPaths(request.body, ignorePaths.map(compilePath)) };
+}
+
+type Segment = string | number | '*';
+
+function compilePath(path: string): Segment[] {
+  if (!path.startsWith('$')) throw new Error(`ignorePaths: "${path}" must be a JSON path starting with "$" (e.g. "$.user")`);
+  const segments: Segment[] = [];
+  const re = /\.([^.[\]]+)|\[(\d+|\*|"[^"]*")\]/g;
+  let m: RegExpExecArray | null;
+  let consumed = 1;
+  while ((m = re.exec(path)) !== null) {
+    if (m.index !== consumed) break;
+    consumed = m.index + m[0].length;
+    if (m[1] !== undefined) segments.push(m[1] === '*' ? '*' : m[1]);
+    else if (m[2] === '*') segments.push('*');
+    else if (m[2].startsWith('"')) segments.push(JSON.parse(m[2]) as string);
+    else segments.push(Number(m[2]));
+  }
+  if (consumed !== path.length) throw new Error(`ignorePaths: cannot parse "${path}" after position ${consumed}`);
+  return segments;
+}
+
+function dropPaths(value: unknown, paths: Segment[][]): unknown {
+  let out = value;
+  for (const path of paths) out = drop(out, path);
+  return out;
+}
+
+function drop(value: unknown, path: Segment[]): unknown {
+  if (path.length === 0 || value === null || typeof value !== 'object') return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) {
+    if (head === '*') return rest.length === 0 ? [] : value.map((v) => drop(v, rest));
+    if (typeof head !== 'number' || head >= value.length) return value;
+    if (rest.length === 0) return value.filter((_, i) => i !== head);
+    return value.map((v, i) => (i === head ? drop(v, rest) : v));
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = head === '*' ? Object.keys(obj) : [String(head)];
+  const copy: Record<string, unknown> = { ...obj };
+  for (const key of keys) {
+    if (!(key in copy)) continue;
+    if (rest.length === 0) delete copy[key];
+    else copy[key] = drop(copy[key], rest);
+  }
+  return copy;
+}
+
+/** Key-order-independent equality of two JSON values. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => sameJson(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao);
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => k in bo && sameJson(ao[k], bo[k]));
+}

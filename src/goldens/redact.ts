@@ -1,0 +1,93 @@
+/**
+ * Redaction: secrets are removed from a recording before it is ever serialized.
+ * Headers by name, URL query parameters by name, and any listed value wherever it occurs.
+ */
+
+export const REDACTED = '[REDACTED]';
+
+/** Header names whose values never reach a golden. */
+export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'api-key',
+  'cookie',
+  'set-cookie',
+];
+
+/** URL query parameters whose values never reach a golden (Gemini's `?key=`). */
+export const DEFAULT_REDACTED_QUERY: readonly string[] = ['key', 'api_key', 'apikey'];
+
+export interface RedactionOptions {
+  /** Extra header names to redact (case-insensitive). */
+  headers?: readonly string[];
+  /** Extra query parameter names to redact. */
+  query?: readonly string[];
+  /** Literal values to replace wherever they occur (tokens, account ids, ...). */
+  values?: readonly string[];
+}
+
+/** A redactor built once per run from the options. */
+export class Redactor {
+  readonly headerNames: ReadonlySet<string>;
+  readonly queryNames: ReadonlySet<string>;
+  readonly values: readonly string[];
+
+  constructor(options: RedactionOptions = {}) {
+    this.headerNames = new Set([...DEFAULT_REDACTED_HEADERS, ...(options.headers ?? [])].map((h) => h.toLowerCase()));
+    this.queryNames = new Set([...DEFAULT_REDACTED_QUERY, ...(options.query ?? [])]);
+    // Longest first so a value containing another is replaced whole.
+    this.values = [...(options.values ?? [])].filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
+  }
+
+  /**
+   * Lower-cases names and replaces secret header values.
+   * @example new Redactor().headers({ Authorization: 'Bearer sk-1' }) // { authorization: '[REDACTED]' }
+   */
+  headers(input: Headers | Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    const entries = input instanceof Headers ? [...input.entries()] : Object.entries(input);
+    for (const [name, value] of entries.sort(([a], [b]) => a.localeCompare(b))) {
+      const lower = name.toLowerCase();
+      out[lower] = this.headerNames.has(lower) ? REDACTED : this.text(value);
+    }
+    return out;
+  }
+
+  /**
+   * Replaces secret query parameter values in a URL.
+   * @example new Redactor().url('https://x/v1/m?key=abc') // 'https://x/v1/m?key=%5BREDACTED%5D'
+   */
+  url(raw: string): string {
+    const url = new URL(raw);
+    for (const name of [...url.searchParams.keys()]) {
+      if (this.queryNames.has(name)) url.searchParams.set(name, REDACTED);
+    }
+    return this.text(url.toString());
+  }
+
+  /** Replaces every listed value inside a string. */
+  text(value: string): string {
+    let out = value;
+    for (const secret of this.values) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
+  }
+
+  /** Deeply replaces every listed value inside strings (and object keys) of a JSON value. */
+  deep<T>(value: T): T {
+    if (this.values.length === 0) return value;
+    return walk(value, (s) => this.text(s)) as T;
+  }
+}
+
+function walk(value: unknown, f: (s: string) => string): unknown {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, f));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[f(k)] = walk(v, f);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,111 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { captureRequest } from './capture.ts';
+import { compareValues } from './compare.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { Masker } from './masks.ts';
+import { normalizeRequest, sameJson, type NormalizedRequest } from './normalize.ts';
+import type { Redactor } from './redact.ts';
+import type { Interaction, RecordedResponse } from './schema.ts';
+
+export interface ReplayerOptions {
+  /** The golden's path, for error messages. */
+  file: string;
+  redactor: Redactor;
+  ignorePaths?: readonly string[];
+  /** `compressed` (default): no delays; `real`: events at their recorded offsets. */
+  timing?: 'compressed' | 'real';
+}
+
+const NO_MASKS = new Masker({ defaults: false });
+const encoder = new TextEncoder();
+
+/**
+ * Serves recorded interactions: each incoming request must match a not-yet-used interaction's whole
+ * normalized request (method, URL, body); the first such interaction in recorded order answers.
+ * @example const response = await new Replayer(golden.interactions, { file, redactor }).serve(request)
+ */
+export class Replayer {
+  private readonly interactions: readonly Interaction[];
+  private readonly normalized: NormalizedRequest[];
+  private readonly used: boolean[];
+  private readonly options: ReplayerOptions;
+
+  constructor(interactions: readonly Interaction[], options: ReplayerOptions) {
+    this.interactions = interactions;
+    this.options = options;
+    this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths));
+    this.used = interactions.map(() => false);
+  }
+
+  /** How many recorded interactions were served. */
+  get servedCount(): number {
+    return this.used.filter(Boolean).length;
+  }
+
+  /** Interactions never asked for (the code under test now makes fewer calls). */
+  unused(): number[] {
+    return this.used.flatMap((u, i) => (u ? [] : [i]));
+  }
+
+  /**
+   * Answers a request from the golden, or throws GoldenMismatchError with a diff against the closest recorded request.
+   * @example await replayer.serve(new Request('https://api.openai.com/v1/chat/completions', { method: 'POST', body }))
+   */
+  async serve(request: Request): Promise<Response> {
+    const incoming = normalizeRequest(await captureRequest(request, this.options.redactor), this.options.ignorePaths);
+    const index = this.normalized.findIndex((n, i) => !this.used[i] && sameJson(n, incoming));
+    if (index === -1) throw this.mismatch(incoming);
+    this.used[index] = true;
+    return this.respond(this.interactions[index].response);
+  }
+
+  private mismatch(incoming: NormalizedRequest): GoldenMismatchError {
+    const { file } = this.options;
+    if (this.interactions.length === 0) {
+      return new GoldenMismatchError(file, `golden ${file} has no recorded interactions; ${incoming.method} ${incoming.url} cannot be replayed.`, 'Record it with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1).');
+    }
+    // Closest: fewest differences, preferring interactions not yet used, then recorded order.
+    let best = { index: 0, diff: '', score: Infinity };
+    this.normalized.forEach((recorded, i) => {
+      const result = compareValues(recorded, incoming, { masker: NO_MASKS });
+      const score = result.operations.length + (this.used[i] ? 0.5 : 0);
+      if (score < best.score) best = { index: i, diff: result.diff, score };
+    });
+    const state = this.used[best.index] ? ' (already used)' : '';
+    return new GoldenMismatchError(
+      file,
+      `golden ${file}: no recorded interaction matches ${incoming.method} ${incoming.url}. ` +
+        `Closest is interaction ${best.index}${state}; differences (- recorded, + actual):`,
+      best.diff || '  (identical request, but every matching interaction was already used: the code made more calls than recorded)',
+    );
+  }
+
+  private respond(recorded: RecordedResponse): Response {
+    const headers = new Headers(recorded.headers);
+    if (!recorded.events) {
+      const body = recorded.body === null || recorded.body === undefined ? null : typeof recorded.body === 'string' ? recorded.body : JSON.stringify(recorded.body);
+      return new Response(recorded.status === 204 || recorded.status === 304 ? null : body, { status: recorded.status, headers });
+    }
+    const events = recorded.events;
+    const real = this.options.timing === 'real';
+    const started = performance.now();
+    let next = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (next < events.length) {
+          const event = events[next++];
+          if (real) {
+            const wait = event.offsetMs - (performance.now() - started);
+            if (wait > 0) await sleep(wait);
+          }
+          controller.enqueue(encoder.encode(event.data));
+          return;
+        }
+        if (recorded.trailing) controller.enqueue(encoder.encode(recorded.trailing));
+        if (recorded.interrupted) controller.error(new TypeError('terminated: the recorded stream was cut here'));
+        else controller.close();
+      },
+    });
+    return new Response(stream, { status: recorded.status, headers });
+  }
+}

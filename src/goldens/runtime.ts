@@ -1,0 +1,79 @@
+import { compileKeys, resolveGoldensConfig, type ResolvedGoldensConfig } from './config.ts';
+import { collectSecrets } from './leak-scanner.ts';
+import { Masker } from './masks.ts';
+import { Redactor } from './redact.ts';
+import { GoldenSession, type GoldensContext, type SessionOutcome } from './session.ts';
+
+/** The part of a Vitest task the runtime needs (kept structural so this file does not depend on Vitest). */
+export interface TaskLike {
+  name: string;
+  suite?: { name: string; suite?: unknown } | null;
+  file: { filepath: string; name?: string };
+}
+
+/** Vitest's `currentTestName`: suite names and the test name joined by " > ". */
+export function fullTestName(task: TaskLike): string {
+  const names = [task.name];
+  let current = task.suite as { name: string; suite?: unknown } | null | undefined;
+  while (current) {
+    if (current.name && current !== (task.file as unknown)) names.unshift(current.name);
+    current = current.suite as typeof current;
+  }
+  return names.join(' > ');
+}
+
+/**
+ * The goldens state of one test worker: the resolved options and one session per running test.
+ * The setup file creates it; the `golden` fixture and the `toMatchGolden` matcher find it through `goldensRuntime()`.
+ * @example const session = goldensRuntime().session(task.file.filepath, fullTestName(task))
+ */
+export class GoldensRuntime {
+  readonly ctx: GoldensContext;
+  private readonly sessions = new Map<string, GoldenSession>();
+
+  constructor(config: ResolvedGoldensConfig, env: Record<string, string | undefined> = process.env) {
+    this.ctx = {
+      config,
+      secrets: collectSecrets(config.redact, env),
+      redactor: new Redactor({ headers: config.redactHeaders, values: config.redact }),
+      masker: new Masker({ defaults: config.masks.defaults, keys: compileKeys(config.masks.keys), paths: config.masks.paths }),
+    };
+  }
+
+  /** The session of a test, created on first use (`onCreate` then registers its end with the test). */
+  session(testFile: string, testName: string, onCreate?: () => void): GoldenSession {
+    const key = `${testFile}\u0000${testName}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = new GoldenSession(this.ctx, { testFile, testName });
+      this.sessions.set(key, session);
+      onCreate?.();
+    }
+    return session;
+  }
+
+  /** Ends a test's session (if it had one): writes or throws as the session decides. */
+  async finish(testFile: string, testName: string, passed: boolean): Promise<SessionOutcome | null> {
+    const key = `${testFile}\u0000${testName}`;
+    const session = this.sessions.get(key);
+    if (!session) return null;
+    this.sessions.delete(key);
+    return session.finish(passed);
+  }
+}
+
+const SLOT = Symbol.for('ghostwire.goldens.runtime');
+
+/**
+ * The worker's runtime. Installed by the plugin's setup file with the plugin's options; without the
+ * plugin, one with default options is created on first use (root = cwd, mode from the environment).
+ * @example goldensRuntime().ctx.config.effectiveMode // 'replay'
+ */
+export function goldensRuntime(install?: () => GoldensRuntime): GoldensRuntime {
+  // The setup file, fixture and matcher are separate modules of one worker; a global slot (as Vitest
+  // does for `expect`) lets them share one runtime without import-order coupling.
+  const slot = globalThis as unknown as Record<symbol, GoldensRuntime | undefined>;
+  if (install) slot[SLOT] = install();
+  slot[SLOT] ??= new GoldensRuntime(resolveGoldensConfig({}, { root: process.cwd(), env: process.env, update: false }));
+  return slot[SLOT];
+}

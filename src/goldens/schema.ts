@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * The golden file format: one human-readable JSON file per test, validated by zod.
+ * The types are derived from the schemas, so the file and the code cannot drift apart.
+ */
+
+export const GOLDEN_FORMAT_VERSION = 1;
+
+/** One SSE frame exactly as it arrived (bytes as a UTF-8 string, ending in its blank line) and when. */
+export const SseEventSchema = z
+  .object({
+    /** Milliseconds since the request was sent when this frame was complete. */
+    offsetMs: z.number().nonnegative(),
+    data: z.string(),
+  })
+  .strict();
+
+export const ToolCallViewSchema = z
+  .object({ id: z.string().nullable(), name: z.string(), arguments: z.unknown() })
+  .strict();
+
+export const TokenUsageSchema = z
+  .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+  .strict();
+
+/** The readable view of an answer (assembled from the SSE events, or read from the JSON body). */
+export const AnswerSummarySchema = z
+  .object({
+    text: z.string(),
+    toolCalls: z.array(ToolCallViewSchema),
+    finishReason: z.string().nullable(),
+  })
+  .strict();
+
+export const RecordedRequestSchema = z
+  .object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    /** Parsed JSON when the body was JSON, the text otherwise, null when empty. */
+    body: z.unknown(),
+  })
+  .strict();
+
+export const RecordedResponseSchema = z
+  .object({
+    status: z.number().int(),
+    headers: z.record(z.string(), z.string()),
+    /** JSON (or text) body; absent for SSE. */
+    body: z.unknown().optional(),
+    /** SSE frames, byte-exact, with arrival offsets. */
+    events: z.array(SseEventSchema).optional(),
+    /** Bytes that arrived after the last complete frame (a cut stream), kept so replay is exact. */
+    trailing: z.string().optional(),
+    /** The connection broke before the body was complete. */
+    interrupted: z.boolean().optional(),
+  })
+  .strict();
+
+export const InteractionSchema = z
+  .object({
+    /** The wire API the request was for (`openai`, `anthropic`, ...), null when unknown. */
+    provider: z.string().nullable(),
+    request: RecordedRequestSchema,
+    response: RecordedResponseSchema,
+    /** Readable view of the answer beside the raw body/events. */
+    summary: AnswerSummarySchema.nullable(),
+    usage: TokenUsageSchema.nullable(),
+    /** Wall time from request sent to response complete. */
+    durationMs: z.number().nonnegative(),
+  })
+  .strict();
+
+export const GoldenFileSchema = z
+  .object({
+    formatVersion: z.literal(GOLDEN_FORMAT_VERSION),
+    /** The test that owns the golden: file relative to the project root and full test name. */
+    test: z.object({ file: z.string(), name: z.string() }).strict(),
+    recordedAt: z.iso.datetime(),
+    provider: z.string().nullable(),
+    model: z.string().nullable(),
+    /** What went in, as the test declared it with `golden.input(...)` (null when not declared). */
+    input: z.unknown(),
+    interactions: z.array(InteractionSchema),
+    /** Expected outputs by name (`toMatchGolden(name?)`; the default name is `output`). */
+    expected: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+export type SseEvent = z.infer<typeof SseEventSchema>;
+export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+export type AnswerSummary = z.infer<typeof AnswerSummarySchema>;
+export type RecordedRequest = z.infer<typeof RecordedRequestSchema>;
+export type RecordedResponse = z.infer<typeof RecordedResponseSchema>;
+export type Interaction = z.infer<typeof InteractionSchema>;
+export type GoldenFile = z.infer<typeof GoldenFileSchema>;

@@ -1,0 +1,242 @@
+import { existsSync } from 'node:fs';
+import { http, bypass, passthrough } from 'msw';
+import { setupServer, type SetupServer } from 'msw/node';
+import { PROVIDER_ORIGINS, type GoldenMode, type ResolvedGoldensConfig } from './config.ts';
+import { compareValues, toJsonValue } from './compare.ts';
+import { describeDrift } from './drift.ts';
+import { GoldenMismatchError } from './errors.ts';
+import type { Secret } from './leak-scanner.ts';
+import type { Masker } from './masks.ts';
+import { goldenPathFor, relativeTestFile } from './paths.ts';
+import type { Redactor } from './redact.ts';
+import { Recorder } from './recorder.ts';
+import { Replayer } from './replayer.ts';
+import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction } from './schema.ts';
+import { readGoldenSync, writeGolden } from './store.ts';
+import { requestModel, type WireApi } from '../providers/stream-summary.ts';
+
+/** What every session of a run shares. */
+export interface GoldensContext {
+  config: ResolvedGoldensConfig;
+  secrets: Secret[];
+  redactor: Redactor;
+  masker: Masker;
+}
+
+export type GoldenAction = 'written' | 'updated' | 'replayed';
+
+/** What a finished session did, for the reporter. */
+export interface SessionOutcome {
+  /** The golden, relative to the project root. */
+  file: string;
+  action: GoldenAction | null;
+  drift: string[];
+}
+
+export interface ExpectationResult {
+  pass: boolean;
+  message: string;
+}
+
+/**
+ * One test's golden: loads it, intercepts provider traffic (replaying or recording), holds the expected
+ * outputs `toMatchGolden` compares against, and writes the file atomically when the test passed.
+ * @example
+ *   const session = new GoldenSession(ctx, { testFile, testName });
+ *   await session.intercept();
+ *   // ... the test runs ...
+ *   await session.finish(true);
+ */
+export class GoldenSession {
+  readonly file: string;
+  readonly relativeFile: string;
+  readonly mode: Exclude<GoldenMode, 'record-missing'>;
+  private readonly ctx: GoldensContext;
+  private readonly testFile: string;
+  private readonly testName: string;
+  private previous: GoldenFile | null | undefined;
+  private readonly expected: Record<string, unknown> = {};
+  private readonly seen = new Set<string>();
+  private inputValue: unknown = null;
+  private upstreamUrl: string | null;
+  private server: SetupServer | null = null;
+  private recorder: Recorder | null = null;
+  private replayer: Replayer | null = null;
+  private readonly failures: Error[] = [];
+  private expectedChanged = false;
+
+  constructor(ctx: GoldensContext, test: { testFile: string; testName: string; file?: string }) {
+    this.ctx = ctx;
+    const { root, goldensDir, effectiveMode } = ctx.config;
+    this.testFile = relativeTestFile(root, test.testFile);
+    this.testName = test.testName;
+    this.file = test.file ?? goldenPathFor(root, goldensDir, test.testFile, test.testName);
+    this.relativeFile = relativeTestFile(root, this.file);
+    this.mode = effectiveMode === 'record-missing' ? (existsSync(this.file) ? 'replay' : 'record') : effectiveMode;
+    this.upstreamUrl = ctx.config.upstream ?? process.env.GHOSTWIRE_UPSTREAM ?? null;
+  }
+
+  /** The golden on disk (validated and leak-scanned), or null. Loaded once. */
+  golden(): GoldenFile | null {
+    if (this.previous === undefined) this.previous = readGoldenSync(this.file, this.ctx.secrets);
+    return this.previous;
+  }
+
+  /** Declares the test's input; stored in the golden. */
+  setInput(value: unknown): void {
+    this.inputValue = toJsonValue(value);
+  }
+
+  /** Record mode: forward to this base URL instead of the real provider. */
+  setUpstream(url: string | null): void {
+    this.upstreamUrl = url;
+  }
+
+  /** Starts intercepting the providers' hosts (and configured ones) for this test. */
+  async intercept(): Promise<void> {
+    if (this.server) return;
+    if (this.mode === 'record') this.recorder = new Recorder(this.ctx.redactor);
+    else {
+      const golden = this.golden();
+      this.replayer = new Replayer(golden?.interactions ?? [], {
+        file: this.relativeFile,
+        redactor: this.ctx.redactor,
+        ignorePaths: this.ctx.config.ignorePaths,
+        timing: this.ctx.config.timing,
+      });
+    }
+    const origins = new Set([...PROVIDER_ORIGINS, ...this.ctx.config.hosts.map((h) => new URL(h).origin)]);
+    this.server = setupServer(http.all('*', ({ request }) => this.route(request, origins)));
+    this.server.listen({ onUnhandledRequest: 'error' });
+  }
+
+  private async route(request: Request, origins: Set<string>): Promise<Response> {
+    const url = new URL(request.url);
+    if (!origins.has(url.origin)) {
+      if (isLocal(url.hostname) || this.mode === 'record') return passthrough();
+      return this.fail(new GoldenMismatchError(this.relativeFile, `replay mode: ${request.method} ${url.origin}${url.pathname} would leave the process.`, 'Add its origin to the plugin\'s "hosts" option to record and replay it.'));
+    }
+    if (this.recorder) return this.recorder.handle(request, (r) => this.forward(r));
+    if (!existsSync(this.file) && !this.golden()) {
+      return this.fail(new GoldenMismatchError(this.relativeFile, `no golden recorded for "${this.testName}" (${this.relativeFile}); ${request.method} ${url.pathname} cannot be replayed.`, 'Record it locally with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1) and commit the file.'));
+    }
+    try {
+      return await this.replayer!.serve(request);
+    } catch (error) {
+      return this.fail(error as Error);
+    }
+  }
+
+  private async forward(request: Request): Promise<Response> {
+    let target = request.url;
+    if (this.upstreamUrl) {
+      const original = new URL(request.url);
+      const base = new URL(this.upstreamUrl);
+      target = `${base.origin}${base.pathname.replace(/\/$/, '')}${original.pathname}${original.search}`;
+    }
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.clone().arrayBuffer();
+    const headers = new Headers(request.headers);
+    headers.delete('host');
+    return fetch(bypass(target, { method: request.method, headers, body, signal: request.signal }));
+  }
+
+  /** Remembers the failure (so the test fails even if the code swallows the error) and answers with a 400 the SDKs do not retry. */
+  private fail(error: Error): Response {
+    this.failures.push(error);
+    return Response.json({ error: { message: error.message, type: 'ghostwire_golden_mismatch' } }, { status: 400 });
+  }
+
+  /**
+   * `toMatchGolden`: compares (replay), stores (record, update, or missing locally) an expected output.
+   * @example session.expect('output', run, { propertyMatchers: undefined, equals })
+   */
+  expect(name: string, actual: unknown, options: { propertyMatchers?: Record<string, unknown>; equals: (a: unknown, b: unknown) => boolean }): ExpectationResult {
+    this.seen.add(name);
+    const value = toJsonValue(actual);
+    if (options.propertyMatchers) {
+      const check = compareValues(value, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals });
+      if (!check.pass) return { pass: false, message: `${this.relativeFile} › ${name}: property matchers failed:\n${check.diff}` };
+    }
+    const golden = this.mode === 'record' ? null : this.golden();
+    const stored = golden?.expected[name];
+    if (this.mode === 'record' || this.mode === 'update' || stored === undefined) {
+      if (this.mode === 'replay' && this.ctx.config.ci) {
+        return {
+          pass: false,
+          message: `${this.relativeFile} › ${name}: missing golden output, and CI does not write goldens. Run the test locally (or \`ghostwire test --record-goldens\`) and commit ${this.relativeFile}.`,
+        };
+      }
+      if (stored === undefined || !compareValues(stored, value, { masker: this.ctx.masker }).pass) this.expectedChanged = true;
+      this.expected[name] = value;
+      return { pass: true, message: `${this.relativeFile} › ${name}: stored` };
+    }
+    const result = compareValues(stored, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals });
+    return {
+      pass: result.pass,
+      message: result.pass
+        ? `${this.relativeFile} › ${name}: matches the golden`
+        : `${this.relativeFile} › ${name} differs from the golden (- golden, + actual):\n${result.diff}\n\nIf the change is intended, update with \`vitest -u\` (expected outputs) or re-record with \`ghostwire test --record-goldens\`.`,
+    };
+  }
+
+  /** Stops interception and waits for recordings in flight. */
+  async close(): Promise<Interaction[]> {
+    const recorded = this.recorder ? await this.recorder.settled() : [];
+    this.server?.close();
+    this.server = null;
+    return recorded;
+  }
+
+  /**
+   * Ends the session: throws the first replay failure; when the test passed, writes the golden
+   * (record, new expected outputs, or `-u` changes). A failed test writes nothing.
+   */
+  async finish(passed: boolean): Promise<SessionOutcome> {
+    const recorded = await this.close();
+    const outcome: SessionOutcome = { file: this.relativeFile, action: null, drift: [] };
+    if (this.failures.length > 0) {
+      const [first] = this.failures;
+      if (this.failures.length > 1) first.message += `\n(and ${this.failures.length - 1} more unmatched request(s))`;
+      throw first;
+    }
+    if (!passed) return outcome;
+    if (this.mode === 'record') {
+      const previous = existsSync(this.file) ? this.golden() : null;
+      const next = this.build(recorded, { ...this.expected }, this.inputValue);
+      await writeGolden(this.file, next, this.ctx.secrets);
+      return { ...outcome, action: 'written', drift: previous ? describeDrift(previous, next) : [] };
+    }
+    const golden = this.golden();
+    if (this.expectedChanged) {
+      const base = golden ?? this.build([], {}, this.inputValue);
+      const expected = this.mode === 'update' ? this.derived(base.expected) : { ...base.expected, ...this.expected };
+      await writeGolden(this.file, { ...base, expected, input: this.mode === 'update' && this.inputValue !== null ? this.inputValue : base.input }, this.ctx.secrets);
+      return { ...outcome, action: golden ? 'updated' : 'written' };
+    }
+    return golden && (this.replayer?.servedCount || this.seen.size > 0) ? { ...outcome, action: 'replayed' } : outcome;
+  }
+
+  /** `-u`: the outputs seen in this run replace the stored ones; names no longer asserted are dropped. */
+  private derived(stored: Record<string, unknown>): Record<string, unknown> {
+    return this.seen.size === 0 ? stored : Object.fromEntries([...this.seen].map((n) => [n, n in this.expected ? this.expected[n] : stored[n]]));
+  }
+
+  private build(interactions: Interaction[], expected: Record<string, unknown>, input: unknown): GoldenFile {
+    const first = interactions.find((i) => i.provider !== null);
+    const model = first ? requestModel(first.provider as WireApi | null, new URL(first.request.url).pathname, first.request.body) : null;
+    return {
+      formatVersion: GOLDEN_FORMAT_VERSION,
+      test: { file: this.testFile, name: this.testName },
+      recordedAt: new Date().toISOString(),
+      provider: first?.provider ?? null,
+      model,
+      input,
+      interactions,
+      expected,
+    };
+  }
+}
+
+function isLocal(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
+}

@@ -1,0 +1,58 @@
+import { onTestFinished, type TestContext } from 'vitest';
+import { goldensRuntime } from '../goldens/runtime.ts';
+import type { ResolvedGoldensConfig } from '../goldens/config.ts';
+import type { SessionOutcome } from '../goldens/session.ts';
+
+/** What `toMatchGolden` accepts besides the received value. */
+export type PropertyMatchers = Record<string, unknown>;
+
+declare module 'vitest' {
+  interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
+    /**
+     * Compares the value with the expected output stored in this test's golden (default name `output`).
+     * Ids, timestamps and durations are masked; a difference prints a JSON-patch diff. A missing golden
+     * output is written locally and fails in CI. Property matchers (`{ usage: expect.any(Object) }`) work.
+     * @example expect(run).toMatchGolden()
+     * @example expect(run.summary).toMatchGolden('summary', { tokens: expect.any(Number) })
+     */
+    toMatchGolden: (nameOrMatchers?: string | PropertyMatchers, propertyMatchers?: PropertyMatchers) => R;
+  }
+  interface ProvidedContext {
+    /** Goldens options resolved by the ghostwire plugin for this run. */
+    ghostwire: ResolvedGoldensConfig;
+  }
+  interface TaskMeta {
+    /** What the test did with its golden; read by the goldens reporter. */
+    ghostwire?: SessionOutcome;
+  }
+}
+
+/**
+ * Registers the session's end on the test: when the test is over, the golden is written (or the
+ * replay failure thrown) and the outcome attached to the task for the reporter.
+ */
+export function finishOnTestEnd(testFile: string, testName: string, register: (fn: (ctx: TestContext) => Promise<void>) => void): void {
+  register(async (ctx) => {
+    const passed = ctx.task.result?.state !== 'fail';
+    const outcome = await goldensRuntime().finish(testFile, testName, passed);
+    if (outcome?.action) (ctx.task.meta as { ghostwire?: SessionOutcome }).ghostwire = outcome;
+  });
+}
+
+/** The matcher function registered with `expect.extend({ toMatchGolden })`. */
+export function toMatchGolden(
+  this: { testPath?: string; currentTestName?: string; equals: (a: unknown, b: unknown) => boolean; isNot: boolean },
+  received: unknown,
+  nameOrMatchers?: string | PropertyMatchers,
+  maybeMatchers?: PropertyMatchers,
+): { pass: boolean; message: () => string } {
+  const name = typeof nameOrMatchers === 'string' ? nameOrMatchers : 'output';
+  const propertyMatchers = typeof nameOrMatchers === 'object' && nameOrMatchers !== null ? nameOrMatchers : maybeMatchers;
+  if (!this.testPath || !this.currentTestName) throw new Error('toMatchGolden() must be called inside a running test');
+  if (this.isNot) throw new Error('toMatchGolden() cannot be negated: a golden records what the output is, not what it is not');
+  const runtime = goldensRuntime();
+  const { testPath, currentTestName } = this;
+  const session = runtime.session(testPath, currentTestName, () => finishOnTestEnd(testPath, currentTestName, (fn) => onTestFinished(fn)));
+  const result = session.expect(name, received, { propertyMatchers, equals: (a, b) => this.equals(a, b) });
+  return { pass: result.pass, message: () => result.message };
+}

@@ -1,0 +1,119 @@
+/**
+ * call_tool: validate the arguments, call downstream with a timeout, record the call, and on
+ * failure (error, timeout, empty or invalid result) attach fallback suggestions as a separate field.
+ */
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CircuitOpenError } from './breaker.ts';
+import type { CatalogTool } from './catalog.ts';
+import type { Downstream } from './downstream.ts';
+import type { FallbackResolver, FallbackSuggestion } from './fallback.ts';
+import type { MetricsRecorder } from './metrics.ts';
+import type { ArgsValidator } from './validate-args.ts';
+
+export interface CallContext {
+  downstream(server: string): Downstream;
+  /** Connects and indexes the server on first use; returns its tool. */
+  resolveTool(server: string, tool: string): Promise<CatalogTool>;
+  metrics: MetricsRecorder;
+  fallbacks: FallbackResolver;
+  validator: ArgsValidator;
+  callTimeoutMs: number;
+  autoRetryFallback: boolean;
+}
+
+export interface CallOptions {
+  include_fallbacks?: boolean;
+}
+
+/** A failed call as the caller sees it. */
+export interface CallFailure {
+  success: false;
+  server: string;
+  tool: string;
+  error: string;
+  /** Why it failed: error (tool said so), timeout, empty, invalid, unavailable, connection, arguments, unknown_tool. */
+  kind: string;
+  fallback_suggestions: FallbackSuggestion[];
+  fallback_result?: { server: string; tool: string; success: boolean; result?: CallToolResult; error?: string };
+}
+
+class CallError extends Error {
+  readonly kind: string;
+  constructor(kind: string, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n').trim();
+}
+
+function isEmpty(result: CallToolResult): boolean {
+  if (result.structuredContent !== undefined) return false;
+  const content = result.content ?? [];
+  return content.length === 0 || content.every((c) => c.type === 'text' && c.text.trim() === '');
+}
+
+function classify(err: unknown, timeoutMs: number): CallError {
+  if (err instanceof CallError) return err;
+  if (err instanceof CircuitOpenError) return new CallError('unavailable', err.message);
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return new CallError('timeout', `tool call timed out after ${timeoutMs} ms`);
+  if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) return new CallError('connection', `server connection closed during the call: ${err.message}`);
+  if (err instanceof McpError && /output schema|structured content/i.test(err.message)) return new CallError('invalid', err.message);
+  const message = err instanceof Error ? err.message : String(err);
+  return new CallError(/cannot connect|connection/i.test(message) ? 'connection' : 'error', message);
+}
+
+/** One downstream call, recorded. Throws CallError on failure. */
+async function callOnce(ctx: CallContext, server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const def = await ctx.resolveTool(server, tool);
+  const problems = ctx.validator.check(def.hash, def.inputSchema, args);
+  if (problems.length) {
+    // The caller's mistake, not the tool's: not counted against its reliability.
+    throw new CallError('arguments', `arguments do not match the input schema of ${server}/${tool}: ${problems.join('; ')}`);
+  }
+  const started = performance.now();
+  let result: CallToolResult;
+  try {
+    result = await ctx.downstream(server).callTool(tool, args, ctx.callTimeoutMs);
+    if (result.isError) throw new CallError('error', textOf(result) || 'the tool reported an error without a message');
+    if (isEmpty(result)) throw new CallError('empty', 'the tool returned an empty result');
+  } catch (err) {
+    const failure = classify(err, ctx.callTimeoutMs);
+    ctx.metrics.record({ server, tool, success: false, latencyMs: performance.now() - started, error: failure.message.slice(0, 1000) });
+    ctx.metrics.flush();
+    throw failure;
+  }
+  ctx.metrics.record({ server, tool, success: true, latencyMs: performance.now() - started });
+  ctx.metrics.flush();
+  return result;
+}
+
+/**
+ * Calls a downstream tool through the proxy.
+ * @example
+ *   const result = await callTool(ctx, 'fs', 'read_file', { path: 'a.txt' });
+ */
+export async function callTool(ctx: CallContext, server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  try {
+    return await callOnce(ctx, server, tool, args);
+  } catch (err) {
+    const failure = err instanceof CallError ? err : classify(err, ctx.callTimeoutMs);
+    const body: CallFailure = { success: false, server, tool, error: failure.message, kind: failure.kind, fallback_suggestions: [] };
+    const wantsFallbacks = options.include_fallbacks !== false && !['arguments', 'unknown_tool', 'unknown_server'].includes(failure.kind);
+    if (wantsFallbacks) body.fallback_suggestions = await ctx.fallbacks.find(server, tool).catch(() => []);
+    const first = body.fallback_suggestions[0];
+    if (ctx.autoRetryFallback && first) {
+      try {
+        const result = await callOnce(ctx, first.server, first.tool, args);
+        body.fallback_result = { server: first.server, tool: first.tool, success: true, result };
+      } catch (fallbackErr) {
+        body.fallback_result = { server: first.server, tool: first.tool, success: false, error: (fallbackErr as Error).message };
+      }
+    }
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+  }
+}
+
+export { CallError };

@@ -1,0 +1,133 @@
+/**
+ * The tool catalog: every downstream tool's schema and hash, persisted so listings and search work
+ * before a server is connected, and so a refresh knows what changed (seed Phase 5).
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { computeSchemaHash, type ToolDefinition } from './hashing.ts';
+import { transaction } from './store.ts';
+
+export interface CatalogTool {
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  hash: string;
+  /** Epoch ms of the last time this tool's hash changed (or it appeared). */
+  lastSchemaChange: number;
+}
+
+export interface RefreshSummary {
+  server: string;
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: string[];
+}
+
+interface Row {
+  server_name: string;
+  tool_name: string;
+  description: string;
+  input_schema: string;
+  schema_hash: string;
+  last_schema_change: number;
+}
+
+const fromRow = (r: Row): CatalogTool => ({
+  server: r.server_name,
+  name: r.tool_name,
+  description: r.description,
+  inputSchema: JSON.parse(r.input_schema) as Record<string, unknown>,
+  hash: r.schema_hash,
+  lastSchemaChange: r.last_schema_change,
+});
+
+/**
+ * Stored tool schemas and their hashes, with an in-memory copy.
+ * @example
+ *   const catalog = new ToolCatalog(db);
+ *   const summary = catalog.apply('fs', toolsFromServer);
+ */
+export class ToolCatalog {
+  private readonly db: DatabaseSync;
+  private readonly now: () => number;
+  private readonly byServer = new Map<string, Map<string, CatalogTool>>();
+
+  constructor(db: DatabaseSync, now: () => number = Date.now) {
+    this.db = db;
+    this.now = now;
+    const rows = db.prepare('SELECT * FROM tool_schemas ORDER BY server_name, tool_name').all() as unknown as Row[];
+    for (const row of rows) this.serverMap(row.server_name).set(row.tool_name, fromRow(row));
+  }
+
+  private serverMap(server: string): Map<string, CatalogTool> {
+    let map = this.byServer.get(server);
+    if (!map) { map = new Map(); this.byServer.set(server, map); }
+    return map;
+  }
+
+  /** Whether anything is known about this server's tools. */
+  has(server: string): boolean {
+    return (this.byServer.get(server)?.size ?? 0) > 0;
+  }
+
+  tools(server?: string): CatalogTool[] {
+    if (server !== undefined) return [...(this.byServer.get(server)?.values() ?? [])];
+    return [...this.byServer.values()].flatMap((m) => [...m.values()]);
+  }
+
+  get(server: string, tool: string): CatalogTool | undefined {
+    return this.byServer.get(server)?.get(tool);
+  }
+
+  getHash(server: string, tool: string): string | undefined {
+    return this.get(server, tool)?.hash;
+  }
+
+  getAllHashes(server: string): Record<string, string> {
+    return Object.fromEntries(this.tools(server).map((t) => [t.name, t.hash]));
+  }
+
+  /**
+   * Replaces a server's tool list, writing only what changed. `force` treats every tool as updated.
+   */
+  apply(server: string, tools: ToolDefinition[], force = false): RefreshSummary {
+    const summary: RefreshSummary = { server, added: [], updated: [], removed: [], unchanged: [] };
+    const current = this.serverMap(server);
+    const now = this.now();
+    const seen = new Set<string>();
+    const upsert = this.db.prepare(`INSERT INTO tool_schemas(server_name, tool_name, description, input_schema, schema_hash, last_schema_change, last_checked_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server_name, tool_name) DO UPDATE SET description = excluded.description,
+      input_schema = excluded.input_schema, schema_hash = excluded.schema_hash, last_schema_change = excluded.last_schema_change,
+      last_checked_at = excluded.last_checked_at`);
+    const remove = this.db.prepare('DELETE FROM tool_schemas WHERE server_name = ? AND tool_name = ?');
+    transaction(this.db, () => {
+      for (const def of tools) {
+        seen.add(def.name);
+        const hash = computeSchemaHash(def);
+        const old = current.get(def.name);
+        if (old && old.hash === hash && !force) { summary.unchanged.push(def.name); continue; }
+        (old ? summary.updated : summary.added).push(def.name);
+        const tool: CatalogTool = {
+          server, name: def.name, description: def.description ?? '', inputSchema: def.inputSchema ?? { type: 'object' },
+          hash, lastSchemaChange: old && old.hash === hash ? old.lastSchemaChange : now,
+        };
+        current.set(def.name, tool);
+        upsert.run(server, tool.name, tool.description, JSON.stringify(tool.inputSchema), hash, tool.lastSchemaChange, now);
+      }
+      for (const name of [...current.keys()]) {
+        if (seen.has(name)) continue;
+        current.delete(name);
+        remove.run(server, name);
+        summary.removed.push(name);
+      }
+    });
+    return summary;
+  }
+
+  /** Forgets a server no longer configured. */
+  dropServer(server: string): void {
+    this.byServer.delete(server);
+    this.db.prepare('DELETE FROM tool_schemas WHERE server_name = ?').run(server);
+  }
+}

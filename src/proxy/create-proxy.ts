@@ -1,0 +1,101 @@
+/**
+ * createProxy(config): the public entry. Builds the core from a config object or file, picks the
+ * embeddings API and ranking LLM from the config (or takes injected ones), and serves MCP over
+ * stdio, Streamable HTTP, or any transport.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, type ProxyConfigInput } from './config.ts';
+import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
+import { listenHttp, type HttpListener } from './http.ts';
+import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
+import { createProxyMcpServer } from './mcp-server.ts';
+import { ProxyCore, type ProxyDeps } from './proxy.ts';
+
+export interface CreateProxyOptions extends ProxyDeps {
+  /** Where API keys are looked up (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Start background work (preconnects, metrics roll-up) at once. Default true. */
+  start?: boolean;
+}
+
+/** The embeddings API the config names, or undefined when there is neither key nor endpoint. */
+export function embedderFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): Embedder | undefined {
+  const r = config.recommend_tools;
+  const apiKey = env[r.embeddings.api_key_env];
+  if (!apiKey && !r.embeddings.base_url) return undefined;
+  const dimensions = r.embedding_dimensions ?? EMBEDDING_MODELS[r.embedding_model];
+  return createOpenAIEmbedder({ model: r.embedding_model, dimensions, apiKey, baseURL: r.embeddings.base_url });
+}
+
+/** The ranking LLM the config names, if any. */
+export function llmFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): RankingLLM | undefined {
+  const llm = config.recommend_tools.llm;
+  if (!llm) return undefined;
+  if (llm.provider !== 'openai') {
+    // Anthropic and Gemini go through the ghost's provider layer once wired; until then say so.
+    return { complete: async () => { throw new Error(`ranking provider "${llm.provider}" is not supported yet; use "openai" (any OpenAI-compatible endpoint)`); } };
+  }
+  return createOpenAIRankingLLM({ model: llm.model, baseURL: llm.base_url, apiKey: env[llm.api_key_env ?? 'OPENAI_API_KEY'] });
+}
+
+/**
+ * The MCP proxy: an MCP server in front of the configured downstream servers.
+ * @example
+ *   const proxy = createProxy({ mcpServers: { fs: { command: process.execPath, args: ['fs.ts'] } } }, { storePath: '/tmp/p.db' });
+ *   const { url } = await proxy.listen({ port: 0 });
+ *   await proxy.close();
+ */
+export class McpProxy {
+  readonly core: ProxyCore;
+  private readonly listeners: HttpListener[] = [];
+  private readonly onExit = (): void => this.core.killChildren();
+  private closed = false;
+
+  constructor(core: ProxyCore) {
+    this.core = core;
+    // Children never outlive the proxy, even when the process exits without calling close().
+    process.once('exit', this.onExit);
+  }
+
+  /** Serves MCP on this process's stdin/stdout. */
+  async serveStdio(): Promise<void> {
+    await this.connect(new StdioServerTransport());
+  }
+
+  /** Serves MCP on any transport (e.g. an in-memory pair in tests). */
+  async connect(transport: Transport): Promise<void> {
+    await createProxyMcpServer(this.core).connect(transport);
+  }
+
+  /** Serves Streamable HTTP at `/mcp` (127.0.0.1, a free port by default). */
+  async listen(options: { host?: string; port?: number } = {}): Promise<HttpListener> {
+    const listener = await listenHttp(() => createProxyMcpServer(this.core), options);
+    this.listeners.push(listener);
+    return listener;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.listeners.map((l) => l.close()));
+    await this.core.close();
+    process.removeListener('exit', this.onExit);
+  }
+}
+
+/**
+ * Creates the proxy from a config object or a `.mcp.json` path.
+ * @example
+ *   const proxy = createProxy('.mcp.json');
+ *   await proxy.serveStdio();
+ */
+export function createProxy(config: ProxyConfigInput | ProxyConfig | string, options: CreateProxyOptions = {}): McpProxy {
+  const parsed = typeof config === 'string' ? loadProxyConfig(config) : parseProxyConfig(config);
+  const env = options.env ?? process.env;
+  const embedder = options.embedder === undefined ? embedderFromConfig(parsed, env) : options.embedder;
+  const llm = options.llm === undefined ? llmFromConfig(parsed, env) : options.llm;
+  const core = new ProxyCore(parsed, { ...options, embedder, llm });
+  if (options.start !== false) core.start();
+  return new McpProxy(core);
+}

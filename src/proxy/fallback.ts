@@ -1,0 +1,84 @@
+/**
+ * Self-healing (seed Phase 4): when a tool fails, similar tools ranked by
+ * similarity × success rate × recency, preferring the same server, leaving out tools that keep failing.
+ */
+import type { MetricsRecorder, ToolMetrics } from './metrics.ts';
+import type { ToolSearch } from './search.ts';
+
+export interface FallbackSuggestion {
+  server: string;
+  tool: string;
+  similarity: number;
+  /** Observed success rate; null when the tool was never called. */
+  success_rate: number | null;
+  score: number;
+  reason: string;
+}
+
+const DAY_MS = 86_400_000;
+const SAME_SERVER_BONUS = 1.1;
+
+/** Laplace-smoothed success rate: an unknown tool counts as a coin flip leaning to success. */
+export function reliability(m: ToolMetrics | undefined): number {
+  if (!m || m.call_count === 0) return 0.75;
+  return (m.success_count + 1) / (m.call_count + 2);
+}
+
+/** 1 for a success just now, decaying toward 0.5 over weeks; 0.75 when never called. */
+export function recency(m: ToolMetrics | undefined, now: number): number {
+  if (!m || m.call_count === 0) return 0.75;
+  if (!m.last_success_at) return 0.5;
+  const ageDays = (now - Date.parse(m.last_success_at)) / DAY_MS;
+  return 0.5 + 0.5 * Math.exp(-Math.max(0, ageDays) / 7);
+}
+
+export interface FallbackOptions {
+  maxFallbacks: number;
+  /** Servers whose breaker is open are never suggested. */
+  isAvailable: (server: string) => boolean;
+  now: () => number;
+}
+
+/**
+ * Suggests alternatives for a failed tool.
+ * @example
+ *   const resolver = new FallbackResolver(search, metrics, { maxFallbacks: 3, isAvailable: () => true, now: Date.now });
+ *   await resolver.find('fs', 'read_file');
+ */
+export class FallbackResolver {
+  private readonly search: ToolSearch;
+  private readonly metrics: MetricsRecorder;
+  private readonly options: FallbackOptions;
+
+  constructor(search: ToolSearch, metrics: MetricsRecorder, options: FallbackOptions) {
+    this.search = search;
+    this.metrics = metrics;
+    this.options = options;
+  }
+
+  async find(server: string, tool: string, limit = this.options.maxFallbacks): Promise<FallbackSuggestion[]> {
+    if (limit <= 0) return [];
+    const similar = await this.search.similarTo(server, tool, Math.max(10, limit * 4));
+    const byTool = new Map(this.metrics.get().map((m) => [`${m.server}/${m.tool}`, m]));
+    const now = this.options.now();
+    const out: FallbackSuggestion[] = [];
+    for (const hit of similar) {
+      if (hit.similarity <= 0 || !this.options.isAvailable(hit.server)) continue;
+      const m = byTool.get(`${hit.server}/${hit.tool}`);
+      // A tool that keeps failing is no alternative, however similar.
+      if (m && m.call_count >= 3 && m.success_rate < 0.3) continue;
+      const sameServer = hit.server === server;
+      const score = hit.similarity * reliability(m) * recency(m, now) * (sameServer ? SAME_SERVER_BONUS : 1);
+      const brief = hit.description.split(/(?<=\.)\s/)[0].slice(0, 120);
+      out.push({
+        server: hit.server,
+        tool: hit.tool,
+        similarity: hit.similarity,
+        success_rate: m && m.call_count > 0 ? Math.round(m.success_rate * 1000) / 1000 : null,
+        score: Math.round(score * 10_000) / 10_000,
+        reason: `Similar functionality${sameServer ? ' on the same server' : ''}: ${brief}`,
+      });
+    }
+    return out.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+}

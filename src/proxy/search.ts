@@ -1,0 +1,153 @@
+/**
+ * Tool search (seed Phase 3): cosine similarity over stored embeddings when an embeddings API is
+ * configured, otherwise BM25 over names, descriptions and parameter names, saying so in the answer.
+ */
+import type { CatalogTool, ToolCatalog } from './catalog.ts';
+import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings.ts';
+import { descriptionHash, parameterNames, searchText } from './hashing.ts';
+import { LexicalIndex } from './lexical.ts';
+
+export interface SearchOptions {
+  top_k?: number;
+  min_similarity?: number;
+  server?: string;
+  /** Leaves out tools for which this returns false (e.g. servers whose breaker is open). */
+  allow?: (server: string, tool: string) => boolean;
+}
+
+export interface SearchHit {
+  server: string;
+  tool: string;
+  description: string;
+  similarity: number;
+}
+
+export interface SearchAnswer {
+  mode: 'semantic' | 'lexical';
+  note?: string;
+  results: SearchHit[];
+}
+
+export const LEXICAL_NOTE = 'No embeddings API configured (set OPENAI_API_KEY or recommend_tools.embeddings.base_url): results come from local lexical BM25 search over tool names, descriptions and parameter names.';
+
+/**
+ * Searches the catalog.
+ * @example
+ *   const search = new ToolSearch(catalog, { embedder, store });
+ *   await search.sync();
+ *   const answer = await search.search('read a file', { top_k: 5 });
+ */
+export class ToolSearch {
+  readonly catalog: ToolCatalog;
+  readonly embedder?: Embedder;
+  readonly store?: EmbeddingStore;
+  /** Texts sent to the embeddings API so far (for re-index accounting). */
+  embeddedTexts = 0;
+  private lexical?: LexicalIndex;
+  /** Whether stored embeddings may lag the catalog (checked in full on next search). */
+  private unsynced = true;
+
+  constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }) {
+    this.catalog = catalog;
+    this.embedder = semantic?.embedder;
+    this.store = semantic?.store;
+  }
+
+  get mode(): 'semantic' | 'lexical' {
+    return this.embedder ? 'semantic' : 'lexical';
+  }
+
+  /** The catalog changed outside sync(): indexes are brought up to date on next use. */
+  invalidate(): void {
+    this.lexical = undefined;
+    this.unsynced = true;
+  }
+
+  private lexicalIndex(): LexicalIndex {
+    this.lexical ??= new LexicalIndex(this.catalog.tools().map((t) => ({
+      id: toolId(t.server, t.name), name: t.name, description: t.description, params: parameterNames(t.inputSchema),
+    })));
+    return this.lexical;
+  }
+
+  /**
+   * Embeds tools whose description hash differs from the stored one (all of `tools` when forced);
+   * drops embeddings of `removed`. Returns how many texts were embedded.
+   */
+  async sync(only?: CatalogTool[], force = false, removed: string[] = []): Promise<number> {
+    this.lexical = undefined;
+    if (!this.embedder || !this.store) return 0;
+    const store = this.store;
+    const tools = only ?? this.catalog.tools();
+    if (!only) {
+      // A full sync also forgets embeddings of tools that left the catalog.
+      const live = new Set(tools.map((t) => toolId(t.server, t.name)));
+      removed = [...removed, ...store.ids().filter((id) => !live.has(id))];
+    }
+    if (removed.length) store.delete(removed);
+    const todo = tools
+      .map((t) => ({ id: toolId(t.server, t.name), hash: descriptionHash(t), text: searchText(t) }))
+      .filter((t) => force || store.hashOf(t.id) !== t.hash);
+    if (todo.length > 0) {
+      const vectors = await this.embedder.embed(todo.map((t) => t.text));
+      this.embeddedTexts += todo.length;
+      store.put(todo.map((t, i) => ({ id: t.id, descriptionHash: t.hash, vector: vectors[i] })));
+    }
+    if (!only) this.unsynced = false;
+    return todo.length;
+  }
+
+  /** Top tools for a query. Falls back to lexical search, with a note, when embedding fails. */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchAnswer> {
+    const k = options.top_k ?? 10;
+    const min = options.min_similarity ?? 0;
+    const allow = (id: string): boolean => {
+      const [server, tool] = splitToolId(id);
+      if (options.server !== undefined && server !== options.server) return false;
+      return !options.allow || options.allow(server, tool);
+    };
+    let note: string | undefined;
+    if (this.embedder && this.store) {
+      try {
+        if (this.unsynced) await this.sync();
+        const [vector] = await this.embedder.embed([query]);
+        const hits = this.store.index.search(vector, k, min, allow);
+        return { mode: 'semantic', results: hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined) };
+      } catch (err) {
+        note = `Embeddings API failed (${(err as Error).message}); results come from local lexical BM25 search.`;
+      }
+    }
+    const hits = this.lexicalIndex().search(query, k * 2, allow).filter((h) => h.similarity >= min).slice(0, k);
+    return {
+      mode: 'lexical',
+      note: note ?? LEXICAL_NOTE,
+      results: hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined),
+    };
+  }
+
+  /** Tools most similar to a given tool (for fallbacks), itself excluded. */
+  async similarTo(server: string, tool: string, k: number): Promise<SearchHit[]> {
+    const self = this.catalog.get(server, tool);
+    if (!self) return [];
+    const id = toolId(server, tool);
+    const notSelf = (other: string): boolean => other !== id;
+    if (this.embedder && this.store) {
+      try {
+        if (this.unsynced) await this.sync();
+        const v = this.store.index.vector(id);
+        if (v) return this.store.index.search(v, k, 0, notSelf).map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => !!h);
+      } catch {
+        // fall through to lexical similarity
+      }
+    }
+    return this.lexicalIndex().search(searchText(self), k, notSelf)
+      .map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => !!h);
+  }
+
+  private hit(id: string, similarity: number): SearchHit | undefined {
+    const [server, tool] = splitToolId(id);
+    const t = this.catalog.get(server, tool);
+    if (!t) return undefined;
+    return { server, tool, description: t.description, similarity: Math.round(similarity * 10_000) / 10_000 };
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The shared server's routing, in Fetch terms: `/__ghostwire/...` goes to the admin API,
+ * `/s/{id}/...` to session `id`'s MockLLM with the prefix removed, anything else to the
+ * default session. Knows no provider.
+ */
+import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
+import { SessionRegistry } from './sessions.ts';
+
+/**
+ * A `(request) => Promise<Response>` over a session registry.
+ * @example
+ *   const route = createRouter(sessions);
+ *   const res = await route(new Request(`${url}/s/abc/v1/chat/completions`, init));
+ */
+export function createRouter(sessions: SessionRegistry): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const pathname = new URL(request.url).pathname;
+    if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(request, pathname, sessions);
+    const { id, path } = SessionRegistry.route(pathname);
+    const session = sessions.get(id);
+    if (!session) {
+      const message = `ghostwire: no session ${JSON.stringify(id)} (create it with POST ${ADMIN_PREFIX}sessions)`;
+      return new Response(JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: 'unknown_session' } }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    return session.mock.handle(request, { path });
+  };
+}

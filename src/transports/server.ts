@@ -1,0 +1,103 @@
+/**
+ * `startMockLLMServer`: the transport core on a real port (127.0.0.1 by default), for clients
+ * outside the test's process. Same paths as the real APIs under `url`; sessions under
+ * `url/s/{id}`; the admin API under `url/__ghostwire/`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
+import { toFetchRequest, writeFetchResponse } from './node-http.ts';
+import { createRouter } from './router.ts';
+import { SessionRegistry } from './sessions.ts';
+
+export { ADMIN_PREFIX } from './admin.ts';
+export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError } from './sessions.ts';
+export type { Session } from './sessions.ts';
+
+export interface MockLLMServerOptions {
+  /** Scenarios of the default session (ignored when `mock` is given). */
+  scenarios?: ScenarioList;
+  /** Serve this MockLLM as the default session (e.g. one the test already holds). */
+  mock?: MockLLM;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface MockLLMServer {
+  /** `http://host:port`: point a client's base URL here (`${url}/v1` for OpenAI). */
+  url: string;
+  port: number;
+  host: string;
+  /** The default session's mock. */
+  mock: MockLLM;
+  /** Sessions for parallel isolation: `sessions.create({ scenarios })` → reach it at `${url}/s/${id}`. */
+  sessions: SessionRegistry;
+  /** The session's base URL. */
+  sessionUrl(id: string): string;
+  /** Stops listening and ends open connections (streams included). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock LLM on a real port.
+ * @example
+ *   const server = await startMockLLMServer({ scenarios: [hello] });
+ *   const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${server.url}/v1` });
+ *   await server.close();
+ */
+export async function startMockLLMServer(options: MockLLMServerOptions = {}): Promise<MockLLMServer> {
+  const host = options.host ?? '127.0.0.1';
+  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios });
+  const sessions = new SessionRegistry(mock);
+  const route = createRouter(sessions);
+  let origin = '';
+  const sockets = new Set<Socket>();
+
+  const server: Server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    toFetchRequest(req, origin, controller.signal)
+      .then(route)
+      .then((response) => writeFetchResponse(res, response))
+      .catch((err: unknown) => {
+        if (res.headersSent) res.destroy();
+        else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
+      });
+  });
+  server.keepAliveTimeout = 10_000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${hostInUrl}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: origin,
+    port,
+    host,
+    mock,
+    sessions,
+    sessionUrl: (id: string) => `${origin}/s/${id}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}

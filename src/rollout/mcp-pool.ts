@@ -38,6 +38,8 @@ interface Session {
 /** Connection-level failures after which the session is gone and a retry cannot double-run a call. */
 function isRetryableDrop(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404;
+  // The SSE transport reports an unknown session as a plain Error.
+  if (/Error POSTing to endpoint \(HTTP 404\)/.test((error as Error)?.message ?? '')) return true;
   const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
   return /ECONNREFUSED|Not connected|Connection closed/i.test(text);
 }
@@ -58,6 +60,7 @@ class PoolEntry {
   readonly #onEmpty: () => void;
   #session: Promise<Session> | undefined;
   #settled: Session | undefined;
+  #closed = false;
   refs = 0;
   connects = 0;
 
@@ -77,6 +80,7 @@ class PoolEntry {
         return await raceAbort(op(session), signal);
       } catch (error) {
         if (signal.aborted) throw error;
+        if (this.#closed) throw new Error('the MCP connection was closed', { cause: error });
         if (session.closed || isRetryableDrop(error)) {
           // The server lost the session (restart, drop) before handling the request: start a new one and retry once.
           this.#discard(session);
@@ -91,6 +95,7 @@ class PoolEntry {
   }
 
   #connected(signal: AbortSignal): Promise<Session> {
+    if (this.#closed) return Promise.reject(new Error('the MCP connection was closed'));
     const current = this.#session;
     if (current) {
       return raceAbort(current, signal).then((session) => {
@@ -120,6 +125,11 @@ class PoolEntry {
     const session: Session = { client, transport, closed: false };
     client.onclose = () => {
       session.closed = true;
+    };
+    client.onerror = (error) => {
+      // A broken SSE stream, or a server that no longer knows the session, means the session is gone:
+      // the next use reconnects (and closing this client stops the SSE stream reconnecting on its own).
+      if (this.kind === 'sse' || (error instanceof StreamableHTTPError && error.code === 404)) session.closed = true;
     };
     try {
       await raceAbort(client.connect(transport, { signal }), signal);
@@ -158,6 +168,7 @@ class PoolEntry {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const pending = this.#session;
     this.#session = undefined;
     this.#settled = undefined;

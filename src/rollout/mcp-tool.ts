@@ -241,6 +241,7 @@ function directConnection(client: McpClientLike): McpConnection {
 
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error.cause as { code?: string } | undefined)?.code;
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  // Node's fetch hides the useful part (ECONNREFUSED, UND_ERR_SOCKET) in the cause.
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
 }

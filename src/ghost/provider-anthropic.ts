@@ -1,0 +1,112 @@
+// Anthropic messages behind the LLMProvider interface (official `@anthropic-ai/sdk`, unmodified).
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { DEFAULT_MODELS, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { Retrier } from './retry.ts';
+import { normalizeSchema } from './schema-normalize.ts';
+
+/** Builds Anthropic's `system` and alternating messages: tool results and following user text share one user turn. */
+export function toAnthropicMessages(messages: readonly GhostMessage[]): { system: string; messages: MessageParam[] } {
+  const system: string[] = [];
+  const out: MessageParam[] = [];
+  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]): void => {
+    const last = out[out.length - 1];
+    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') system.push(m.content);
+    else if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
+    else if (m.role === 'tool') {
+      push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
+    } else {
+      const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+      push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(no content)' }]);
+    }
+  }
+  return { system: system.join('\n\n'), messages: out };
+}
+
+function finish(reason: string | null | undefined): CompletionFinishReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * The Anthropic messages provider.
+ * @example
+ * const llm = new AnthropicProvider({ provider: 'anthropic', apiKey: 'sk-ant-test', baseURL: server.url });
+ */
+export class AnthropicProvider implements LLMProvider {
+  readonly name = 'anthropic' as const;
+  readonly defaultModel: string;
+  private readonly client: Anthropic;
+  private readonly retrier: Retrier;
+
+  constructor(options: ProviderOptions) {
+    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.anthropic;
+    this.retrier = new Retrier('anthropic', options.retry, options.fetch);
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      fetch: this.retrier.fetch,
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 120_000,
+      defaultHeaders: options.headers,
+    });
+  }
+
+  tools(tools: readonly ProviderTool[]): Tool[] {
+    return tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: normalizeSchema(t.parameters, 'anthropic') as Tool['input_schema'],
+    }));
+  }
+
+  async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
+    const wire = toAnthropicMessages(messages);
+    const body = {
+      model: options.model ?? this.defaultModel,
+      max_tokens: options.maxTokens ?? 4096,
+      messages: wire.messages,
+      ...(wire.system ? { system: wire.system } : {}),
+      ...(tools.length ? { tools: this.tools(tools) } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    };
+    const { value: response, retries } = await this.retrier.run(
+      () => this.client.messages.create(body, { signal: options.signal }),
+      options.signal,
+    );
+    const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    const toolCalls = response.content.flatMap((b) =>
+      b.type === 'tool_use'
+        ? [{ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown>, rawArguments: JSON.stringify(b.input ?? {}) }]
+        : [],
+    );
+    const u = response.usage;
+    const prompt = (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0);
+    const completion = u?.output_tokens ?? 0;
+    return {
+      text,
+      toolCalls,
+      usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
+      finishReason: finish(response.stop_reason),
+      model: response.model,
+      retries,
+    };
+  }
+}

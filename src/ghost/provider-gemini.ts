@@ -1,0 +1,139 @@
+// Gemini generateContent behind the LLMProvider interface (official `@google/genai`, unmodified).
+import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse, type Part, type Schema } from '@google/genai';
+import { DEFAULT_MODELS, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type GhostToolCall, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { Retrier } from './retry.ts';
+import { normalizeSchema } from './schema-normalize.ts';
+
+/** Builds Gemini's systemInstruction and contents: function responses and following user text share one user turn. */
+export function toGeminiContents(messages: readonly GhostMessage[]): { systemInstruction: string; contents: Content[] } {
+  const system: string[] = [];
+  const contents: Content[] = [];
+  const push = (role: 'user' | 'model', parts: Part[]): void => {
+    const last = contents[contents.length - 1];
+    if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
+    else contents.push({ role, parts });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') system.push(m.content);
+    else if (m.role === 'user') push('user', [{ text: m.content }]);
+    else if (m.role === 'tool') {
+      const response = m.isError ? { error: m.content } : { result: m.content };
+      const id = m.toolCallId && !m.toolCallId.startsWith(SYNTHETIC_PREFIX) ? { id: m.toolCallId } : {};
+      push('user', [{ functionResponse: { ...id, name: m.toolName ?? '', response } }]);
+    } else {
+      const parts: Part[] = m.content ? [{ text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) {
+        parts.push({ functionCall: { ...(c.syntheticId ? {} : { id: c.id }), name: c.name, args: c.arguments } });
+      }
+      push('model', parts.length ? parts : [{ text: '' }]);
+    }
+  }
+  return { systemInstruction: system.join('\n\n'), contents };
+}
+
+const SYNTHETIC_PREFIX = 'ghost-call-';
+
+function finish(reason: string | undefined, hasCalls: boolean): CompletionFinishReason {
+  if (hasCalls) return 'tool_calls';
+  switch (reason) {
+    case undefined:
+    case 'STOP':
+      return 'stop';
+    case 'MAX_TOKENS':
+      return 'length';
+    case 'SAFETY':
+    case 'RECITATION':
+    case 'BLOCKLIST':
+    case 'PROHIBITED_CONTENT':
+    case 'SPII':
+    case 'IMAGE_SAFETY':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * The Gemini provider.
+ * @example
+ * const llm = new GeminiProvider({ provider: 'gemini', apiKey: 'test', baseURL: server.url });
+ */
+export class GeminiProvider implements LLMProvider {
+  readonly name = 'gemini' as const;
+  readonly defaultModel: string;
+  private readonly client: GoogleGenAI;
+  private readonly retrier: Retrier;
+  /** Gemini may omit call ids; minted ids count up per provider instance so runs stay deterministic. */
+  private minted = 0;
+
+  constructor(options: ProviderOptions) {
+    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.gemini;
+    this.retrier = new Retrier('gemini', options.retry, options.fetch);
+    // No retryOptions: the SDK then makes one attempt and our Retrier owns the policy.
+    this.client = new GoogleGenAI({
+      apiKey: options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY ?? 'missing-api-key',
+      httpOptions: {
+        ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
+        fetch: this.retrier.fetch,
+        timeout: options.requestTimeoutMs ?? 120_000,
+        ...(options.headers ? { headers: options.headers } : {}),
+      },
+    });
+  }
+
+  declarations(tools: readonly ProviderTool[]): FunctionDeclaration[] {
+    return tools.map((t) => {
+      const parameters = normalizeSchema(t.parameters, 'gemini') as Schema;
+      // A tool without parameters is declared without a schema: Gemini rejects an empty OBJECT.
+      const empty = !parameters.properties || Object.keys(parameters.properties).length === 0;
+      return { name: t.name, description: t.description, ...(empty ? {} : { parameters }) };
+    });
+  }
+
+  async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
+    const { systemInstruction, contents } = toGeminiContents(messages);
+    const request = {
+      model: options.model ?? this.defaultModel,
+      contents,
+      config: {
+        ...(systemInstruction ? { systemInstruction } : {}),
+        ...(tools.length ? { tools: [{ functionDeclarations: this.declarations(tools) }] } : {}),
+        ...(options.maxTokens !== undefined ? { maxOutputTokens: options.maxTokens } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.signal ? { abortSignal: options.signal } : {}),
+      },
+    };
+    const { value: response, retries } = await this.retrier.run(() => this.client.models.generateContent(request), options.signal);
+    return this.normalize(response, retries, request.model);
+  }
+
+  private normalize(response: GenerateContentResponse, retries: number, model: string): Completion {
+    const candidate = response.candidates?.[0];
+    const parts = candidate?.content?.parts ?? [];
+    const text = parts.flatMap((p) => (typeof p.text === 'string' && !p.thought ? [p.text] : [])).join('');
+    const toolCalls: GhostToolCall[] = parts.flatMap((p) => {
+      const call = p.functionCall;
+      if (!call) return [];
+      const args = call.args ?? {};
+      const synthetic = !call.id;
+      return [{
+        id: call.id ?? `${SYNTHETIC_PREFIX}${++this.minted}`,
+        name: call.name ?? '',
+        arguments: args,
+        rawArguments: JSON.stringify(args),
+        ...(synthetic ? { syntheticId: true } : {}),
+      }];
+    });
+    const u = response.usageMetadata;
+    const prompt = u?.promptTokenCount ?? 0;
+    const completion = (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0);
+    return {
+      text,
+      toolCalls,
+      usage: { promptTokens: prompt, completionTokens: completion, totalTokens: u?.totalTokenCount ?? prompt + completion },
+      finishReason: finish(candidate?.finishReason, toolCalls.length > 0),
+      model: response.modelVersion ?? model,
+      retries,
+    };
+  }
+}

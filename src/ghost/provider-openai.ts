@@ -1,0 +1,120 @@
+// OpenAI chat completions behind the LLMProvider interface (official `openai` SDK, unmodified).
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { DEFAULT_MODELS, parseArguments, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { Retrier } from './retry.ts';
+import { normalizeSchema, strictCompatible } from './schema-normalize.ts';
+
+function toWire(message: GhostMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content || null,
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.rawArguments || JSON.stringify(c.arguments) },
+              })),
+            }
+          : {}),
+      };
+  }
+}
+
+function finish(reason: string | null | undefined): CompletionFinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * The OpenAI chat completions provider.
+ * @example
+ * const llm = new OpenAIProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: server.url + '/v1' });
+ */
+export class OpenAIProvider implements LLMProvider {
+  readonly name = 'openai' as const;
+  readonly defaultModel: string;
+  private readonly client: OpenAI;
+  private readonly retrier: Retrier;
+  private readonly strict: boolean;
+
+  constructor(options: ProviderOptions) {
+    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.openai;
+    this.retrier = new Retrier('openai', options.retry, options.fetch);
+    this.strict = options.strict ?? false;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      fetch: this.retrier.fetch,
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 120_000,
+      defaultHeaders: options.headers,
+    });
+  }
+
+  tools(tools: readonly ProviderTool[]): ChatCompletionTool[] {
+    return tools.map((t) => {
+      const strict = this.strict && strictCompatible(t.parameters);
+      return {
+        type: 'function',
+        function: {
+          name: t.name,
+          description: t.description,
+          parameters: normalizeSchema(t.parameters, 'openai', { strict }),
+          ...(strict ? { strict: true } : {}),
+        },
+      };
+    });
+  }
+
+  async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
+    const body = {
+      model: options.model ?? this.defaultModel,
+      messages: messages.map(toWire),
+      ...(tools.length ? { tools: this.tools(tools) } : {}),
+      ...(options.maxTokens !== undefined ? { max_completion_tokens: options.maxTokens } : {}),
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+    };
+    const { value: response, retries } = await this.retrier.run(
+      () => this.client.chat.completions.create(body, { signal: options.signal }),
+      options.signal,
+    );
+    const choice = response.choices[0];
+    const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function' ? [{ id: call.id, name: call.function.name, ...parseArguments(call.function.arguments) }] : [],
+    );
+    const usage = response.usage;
+    return {
+      text: choice?.message.content ?? '',
+      toolCalls,
+      usage: {
+        promptTokens: usage?.prompt_tokens ?? 0,
+        completionTokens: usage?.completion_tokens ?? 0,
+        totalTokens: usage?.total_tokens ?? (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
+      },
+      finishReason: finish(choice?.finish_reason),
+      model: response.model,
+      retries,
+    };
+  }
+}

@@ -1,0 +1,114 @@
+// The provider interface the ghost (and the proxy's re-ranking) talk to: one normalized shape for all SDKs.
+import type { RetryPolicy } from './retry.ts';
+import type { ProviderName } from './tool-names.ts';
+
+/** A tool call the model made, with arguments parsed; `parseError` says why they could not be. */
+export interface GhostToolCall {
+  id: string;
+  /** The provider-facing tool name. */
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The arguments exactly as the model sent them (a JSON string). */
+  rawArguments: string;
+  parseError?: string;
+  /** The id was minted by ghostwire (Gemini may omit ids) and is not sent back on the wire. */
+  syntheticId?: boolean;
+}
+
+/** One message of the conversation, provider neutral. */
+export interface GhostMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: GhostToolCall[];
+  /** Tool messages: the call answered. */
+  toolCallId?: string;
+  /** Tool messages: the provider-facing name of the tool answered (Gemini needs it). */
+  toolName?: string;
+  isError?: boolean;
+}
+
+/** A tool offered to the model; `parameters` is the raw JSON Schema, normalized per provider on the way out. */
+export interface ProviderTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type CompletionFinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export interface Completion {
+  text: string;
+  toolCalls: GhostToolCall[];
+  usage: TokenUsage;
+  finishReason: CompletionFinishReason;
+  /** The model that answered, as reported. */
+  model: string;
+  /** Transient failures retried before this answer. */
+  retries: number;
+}
+
+export interface CompletionOptions {
+  model?: string;
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One LLM provider behind the normalized interface.
+ * @example
+ * const llm = createProvider({ provider: 'openai', apiKey: 'sk-test' });
+ * const { text, toolCalls } = await llm.createCompletion([{ role: 'user', content: 'hi' }], []);
+ */
+export interface LLMProvider {
+  readonly name: ProviderName;
+  readonly defaultModel: string;
+  createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options?: CompletionOptions): Promise<Completion>;
+}
+
+export interface ProviderOptions {
+  provider: ProviderName;
+  /** Falls back to the SDK's own environment variable when absent. */
+  apiKey?: string;
+  /** Base URL of the API, e.g. a mock LLM server's URL (`http://127.0.0.1:PORT/v1` for OpenAI). */
+  baseURL?: string;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+  defaultModel?: string;
+  retry?: RetryPolicy;
+  /** Per-request timeout of the SDK. Default 120 s. */
+  requestTimeoutMs?: number;
+  /** OpenAI: send strict function schemas when the schema allows it. */
+  strict?: boolean;
+  /** Extra headers on every request (e.g. a mock session header). */
+  headers?: Record<string, string>;
+}
+
+export const DEFAULT_MODELS: Record<ProviderName, string> = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+};
+
+export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+/** Parses a tool call's argument string; never throws. */
+export function parseArguments(raw: string | undefined): Pick<GhostToolCall, 'arguments' | 'rawArguments' | 'parseError'> {
+  const text = raw ?? '';
+  if (text.trim() === '') return { arguments: {}, rawArguments: text };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return { arguments: value as Record<string, unknown>, rawArguments: text };
+    }
+    return { arguments: {}, rawArguments: text, parseError: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
+  } catch (error) {
+    return { arguments: {}, rawArguments: text, parseError: `arguments are not valid JSON: ${(error as Error).message}` };
+  }
+}

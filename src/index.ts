@@ -1,0 +1,71 @@
+// ghostwire's root: the mock LLM, the scenario format (schemas, types), the builder and the loader.
+// Other faces are subpaths: ghostwire/msw, ghostwire/server, ghostwire/vitest, ghostwire/goldens, ...
+
+export { createMockLLM, MockLLM, createHandler } from './transports/index.ts';
+export type { MockLLMOptions, ScenarioLike, ScenarioList, Handler, HandleOptions, HandlerOptions } from './transports/index.ts';
+export { defaultAdapters } from './providers/registry.ts';
+export { BadRequestError } from './providers/adapter.ts';
+export type { ProviderAdapter, RenderedResponse, IncomingRequest } from './providers/adapter.ts';
+
+export {
+  scenario,
+  openai,
+  openaiResponses,
+  anthropic,
+  gemini,
+  embeddings,
+  anyProvider,
+  ScenarioBuilder,
+  MatchBuilder,
+  ResponseBuilder,
+  loadScenarios,
+  loadScenariosFromEnv,
+  ScenarioLoadError,
+  ScenarioEngine,
+  RegexSchema,
+  TextMatchSchema,
+  MessageMatchSchema,
+  MatchSchema,
+  ToolCallSchema,
+  UsageSchema,
+  StreamSchema,
+  ErrorSpecSchema,
+  FinishReasonSchema,
+  RespondSchema,
+  StepSchema,
+  ScenarioSchema,
+  ScenarioFileSchema,
+  PROVIDER_IDS,
+} from './scenario/index.ts';
+export type {
+  TextMatch,
+  MessageMatch,
+  Match,
+  ToolCallSpec,
+  ErrorSpec,
+  Respond,
+  Step,
+  Scenario,
+  ScenarioInput,
+  ScenarioIssue,
+  TextMatchLike,
+  MessageMatchLike,
+  MatchLike,
+  ToolCallLike,
+  StreamLike,
+  ErrorOptions,
+  ProviderId,
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalError,
+  CanonicalMessage,
+  CanonicalTool,
+  CanonicalToolCall,
+  CanonicalUsage,
+  FinishReason,
+  StreamOptions,
+  Selection,
+  StepRef,
+  NearMiss,
+  JournalEntry,
+} from './scenario/index.ts';

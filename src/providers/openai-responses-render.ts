@@ -35,8 +35,9 @@ function echoed(request: CanonicalRequest): Record<string, unknown> {
     tools,
     top_p: pick('top_p', 1),
     truncation: pick('truncation', 'disabled'),
-    user: pick('user', null),
     metadata: pick('metadata', {}),
+    // The spec types `user` as a string only: present when the request set it.
+    ...(typeof raw.user === 'string' ? { user: raw.user } : {}),
   };
 }
 
@@ -106,7 +107,8 @@ function responseObject(response: CanonicalResponse, request: CanonicalRequest, 
     output: done ? outputItems(p) : [],
     service_tier: 'default',
     top_logprobs: 0,
-    usage: done ? usage(response) : null,
+    // Usage is known once the response is done; the spec has no null for it.
+    ...(done ? { usage: usage(response) } : {}),
     ...echoed(request),
   };
 }

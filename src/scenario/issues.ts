@@ -57,7 +57,8 @@ export function describeSchema(s: AnySchema): string {
     case 'string':
       return 'a string';
     case 'number':
-      return 'a number';
+    case 'int':
+      return (unwrap(s) as any).format?.includes('int') || d.type === 'int' ? 'an integer' : 'a number';
     case 'boolean':
       return 'true or false';
     case 'literal':
@@ -138,6 +139,9 @@ function suggest(word: string, options: string[]): string {
 function bound(origin: string, op: string, n: unknown): string {
   if (origin === 'string') return n === 1 && op === '>=' ? 'a non-empty string' : `a string with ${op} ${n} characters`;
   if (origin === 'array') return `an array with ${op} ${n} items`;
+  // Whole numbers read better as ">= 1" than "> 0".
+  if (origin === 'int' && op === '>' && typeof n === 'number') return `an integer >= ${n + 1}`;
+  if (origin === 'int') return `an integer ${op} ${n}`;
   return `a number ${op} ${n}`;
 }
 
@@ -159,14 +163,16 @@ export function explainIssues(
     const path = [...prefix, ...rel];
     const got = valueAt(value, rel);
     switch (issue.code) {
-      case 'invalid_type':
-        out.push({ path, message: got === undefined ? `missing; expected ${expectedOf(schema, rel, issue.expected)}` : `expected ${expectedOf(schema, rel, issue.expected)}, got ${describeValue(got)}` });
+      case 'invalid_type': {
+        const expected = issue.expected === 'int' ? 'an integer' : expectedOf(schema, rel, issue.expected);
+        out.push({ path, message: got === undefined ? `missing; expected ${expected}` : `expected ${expected}, got ${describeValue(got)}` });
         break;
+      }
       case 'too_small':
-        out.push({ path, message: `expected ${bound(issue.origin, issue.inclusive ? '>=' : '>', issue.minimum)}, got ${describeValue(got)}` });
+        out.push({ path, message: `expected ${bound(originOf(schema, rel, issue.origin), issue.inclusive ? '>=' : '>', issue.minimum)}, got ${describeValue(got)}` });
         break;
       case 'too_big':
-        out.push({ path, message: `expected ${bound(issue.origin, issue.inclusive ? '<=' : '<', issue.maximum)}, got ${describeValue(got)}` });
+        out.push({ path, message: `expected ${bound(originOf(schema, rel, issue.origin), issue.inclusive ? '<=' : '<', issue.maximum)}, got ${describeValue(got)}` });
         break;
       case 'invalid_value': {
         const options = issue.values.map((v) => JSON.stringify(v));
@@ -191,6 +197,12 @@ export function explainIssues(
     }
   }
   return out;
+}
+
+/** zod reports integer bounds with origin "number"; the schema knows better. */
+function originOf(schema: AnySchema, rel: JsonPath, origin: string): string {
+  const s = schemaAt(schema, rel);
+  return origin === 'number' && s && (unwrap(s) as any).format?.includes('int') ? 'int' : origin;
 }
 
 function expectedOf(schema: AnySchema, rel: JsonPath, fallback: string): string {

@@ -156,11 +156,11 @@ describe('loadScenarios: errors', () => {
       '  fixtures/scenarios-bad/not-a-scenario.json:3:3: [1]: expected a scenario object, got string',
       '  fixtures/scenarios-bad/not-a-scenario.json:4:5: [2].name: duplicate scenario name "fine" (also at [0]); merge them or rename one',
       '  fixtures/scenarios-bad/not-a-scenario.json:5:3: [3].name: missing; expected a string',
-      '  fixtures/scenarios-bad/not-a-scenario.json:5:41: [3].steps[0].respond.error.status: expected a number >= 400, got 200',
+      '  fixtures/scenarios-bad/not-a-scenario.json:5:41: [3].steps[0].respond.error.status: expected an integer >= 400, got 200',
       '  fixtures/scenarios-bad/truncated.json:4:1: invalid JSON: unexpected end of input, expected a JSON value',
       '  fixtures/scenarios-bad/wrong-fields.json:5:18: steps[0].match.provider: expected one of "openai", "openai-responses", "anthropic", "gemini", "embeddings", got "opena1" (did you mean "openai"?)',
       '  fixtures/scenarios-bad/wrong-fields.json:5:40: steps[0].match.model: expected a string, { equals }, { contains } or { regex, flags? }, got an object with "regx" (did you mean "regex"?)',
-      '  fixtures/scenarios-bad/wrong-fields.json:10:7: steps[1].times: expected a number > 0, got 0',
+      '  fixtures/scenarios-bad/wrong-fields.json:10:7: steps[1].times: expected an integer >= 1, got 0',
       '  fixtures/scenarios-bad/wrong-fields.json:13:48: steps[2].match.lastMessage.content.regex: expected a valid regular expression: Invalid regular expression: /(unclosed/: Unterminated group',
       '  fixtures/scenarios-bad/wrong-fields.json:15:9: steps[2].respond.txt: unknown key (did you mean "text"?); allowed here: text, toolCalls, expectToolResults, usage, finishReason, stream, latencyMs, error, embeddings, headers, echoHeaders',
       '  fixtures/scenarios-bad/wrong-fields.json:16:68: steps[2].respond.toolCalls[1].name: expected a non-empty string, got ""',
@@ -219,6 +219,23 @@ describe('loadScenarios: errors', () => {
     const headers = parseScenarioText(JSON.stringify({ name: 'h', steps: [{ match: { headers: { 'x-run': 5 } }, respond: {} }] }), 'h.json');
     expect(headers.issues[0].path).toBe('steps[0].match.headers["x-run"]');
     expect(headers.issues[0].message).toBe('expected a string, { equals }, { contains } or { regex, flags? }, got 5');
+  });
+
+  it('words numeric bounds for integers and plain numbers', () => {
+    const text = JSON.stringify({
+      name: 'n',
+      variables: { n: 5 },
+      steps: [{ respond: { stream: { chunkSize: 1.5 }, usage: { inputTokens: -1, outputTokens: 1 }, latencyMs: -1, finishReason: 'end' } }],
+      priority: 'high',
+    });
+    expect(parseScenarioText(text, 'n.json').issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'variables.n: expected a string, got 5',
+      'steps[0].respond.stream.chunkSize: expected an integer, got 1.5',
+      'steps[0].respond.usage.inputTokens: expected an integer >= 0, got -1',
+      'steps[0].respond.latencyMs: expected a number >= 0, got -1',
+      'steps[0].respond.finishReason: expected one of "stop", "tool_calls", "length", "content_filter", "stop_sequence", got "end"',
+      'priority: expected a number, got "high"',
+    ]);
   });
 
   it('explains the intended branch of a union (a regex object with a bad field)', () => {

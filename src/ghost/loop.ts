@@ -199,6 +199,7 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
       tool_failure: `Stopped at the first tool failure (backtracking is off): ${errors[errors.length - 1]?.error ?? ''}`,
       llm_error: `The LLM request failed: ${errors[errors.length - 1]?.error ?? ''}`,
       aborted: 'The run was aborted',
+      internal_error: 'The run failed',
     };
     summary = `${why[stopReason ?? 'aborted']}.${answer ? ` Final answer: ${answer}` : ''}`;
   }

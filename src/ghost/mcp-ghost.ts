@@ -87,7 +87,7 @@ function crashed(error: unknown, mcp: McpManager, started: number): GhostResult 
       llmTimeMs: 0,
       toolTimeMs: 0,
       llmRetries: 0,
-      stopReason: 'aborted',
+      stopReason: 'internal_error',
     },
   };
 }

@@ -147,12 +147,12 @@ function toOpenAIStrict(input: unknown): unknown {
     const props = isObject(input.properties) ? input.properties : {};
     const required = new Set(Array.isArray(input.required) ? input.required.map(String) : []);
     out.properties = Object.fromEntries(
-      Object.entries(props).map(([k, v]) => {
+      Object.entries(props).filter(([, v]) => isObject(v)).map(([k, v]) => {
         const strict = toOpenAIStrict(v) as Schema;
         return [k, required.has(k) ? strict : makeNullable(strict)];
       }),
     );
-    out.required = Object.keys(props);
+    out.required = Object.keys(out.properties as Schema);
     out.additionalProperties = false;
   }
   return out;

@@ -100,7 +100,7 @@ export interface ExecutionMetadata {
   /** Transient LLM errors retried. */
   llmRetries: number;
   /** Why the loop stopped. */
-  stopReason: 'answered' | 'max_iterations' | 'repeated_call' | 'tool_failure' | 'llm_error' | 'aborted';
+  stopReason: 'answered' | 'max_iterations' | 'repeated_call' | 'tool_failure' | 'llm_error' | 'aborted' | 'internal_error';
 }
 
 export interface GhostResult {

@@ -22,6 +22,8 @@ export interface OpenAIEmbedderOptions {
   /** Inputs per request. */
   batchSize?: number;
   timeoutMs?: number;
+  /** A fetch to use instead of the global one (e.g. a mock LLM's handle). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -35,6 +37,7 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
     baseURL: options.baseURL,
     timeout: options.timeoutMs ?? 30_000,
     maxRetries: 1,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const batchSize = options.batchSize ?? 256;
   return {

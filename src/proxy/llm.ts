@@ -14,6 +14,8 @@ export interface OpenAIRankingOptions {
   apiKey?: string;
   baseURL?: string;
   timeoutMs?: number;
+  /** A fetch to use instead of the global one (e.g. a mock LLM's handle). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -22,7 +24,8 @@ export interface OpenAIRankingOptions {
  *   const llm = createOpenAIRankingLLM({ model: 'gpt-4o-mini', baseURL: mock.url + '/v1', apiKey: 'test' });
  */
 export function createOpenAIRankingLLM(options: OpenAIRankingOptions): RankingLLM {
-  const client = new OpenAI({ apiKey: options.apiKey ?? 'none', baseURL: options.baseURL, timeout: options.timeoutMs ?? 60_000, maxRetries: 1 });
+  const client = new OpenAI({ apiKey: options.apiKey ?? 'none', baseURL: options.baseURL, timeout: options.timeoutMs ?? 60_000, maxRetries: 1,
+    ...(options.fetch ? { fetch: options.fetch } : {}) });
   return {
     async complete({ system, user }) {
       const res = await client.chat.completions.create({

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { LexicalIndex, tokenize } from './lexical.ts';
+import { cosine, packVector, unpackVector, VectorIndex } from './vectors.ts';
+
+describe('tokenize', () => {
+  it('splits camelCase and snake_case, drops stopwords, folds suffixes', () => {
+    expect(tokenize('readFile: Reads the files')).toEqual(['read', 'file', 'read', 'file']);
+    expect(tokenize('list_open_pull_requests')).toEqual(['list', 'open', 'pull', 'request']);
+  });
+});
+
+describe('LexicalIndex (BM25)', () => {
+  const index = new LexicalIndex([
+    { id: 'fs/read_file', name: 'read_file', description: 'Read the complete contents of a file from disk.', params: ['path'] },
+    { id: 'fs/write_file', name: 'write_file', description: 'Create a new file or overwrite an existing file with content.', params: ['path', 'content'] },
+    { id: 'git/git_commit', name: 'git_commit', description: 'Record staged changes to the repository with a message.', params: ['repo_path', 'message'] },
+    { id: 'slack/post_message', name: 'post_message', description: 'Post a message to a Slack channel.', params: ['channel_id', 'text'] },
+  ]);
+
+  it('ranks by names, descriptions and parameter names', () => {
+    expect(index.search('read a file', 2)[0].id).toBe('fs/read_file');
+    expect(index.search('commit my changes', 1)[0].id).toBe('git/git_commit');
+    expect(index.search('send text to a channel', 1)[0].id).toBe('slack/post_message');
+    const hits = index.search('file content', 4);
+    expect(hits[0].id).toBe('fs/write_file');
+    expect(hits.every((h) => h.similarity > 0 && h.similarity <= 1)).toBe(true);
+  });
+
+  it('filters and returns nothing for unknown words', () => {
+    expect(index.search('kubernetes', 5)).toEqual([]);
+    expect(index.search('file', 5, (id) => id.startsWith('git/'))).toEqual([]);
+  });
+});
+
+describe('VectorIndex', () => {
+  it('packs float32 BLOBs losslessly for float32 values', () => {
+    const v = [0.5, -0.25, 1, 0];
+    const blob = packVector(v);
+    expect(blob.byteLength).toBe(16);
+    expect([...unpackVector(blob)]).toEqual(v);
+  });
+
+  it('finds nearest rows by cosine, with min similarity, filter, update and delete', () => {
+    const index = new VectorIndex(3, 1);
+    index.set('a', [1, 0, 0]);
+    index.set('b', [0, 1, 0]);
+    index.set('c', [1, 1, 0]);
+    const hits = index.search([2, 0.1, 0], 3);
+    expect(hits.map((h) => h.id)).toEqual(['a', 'c', 'b']);
+    expect(hits[0].similarity).toBeCloseTo(cosine([2, 0.1, 0], [1, 0, 0]), 5);
+    expect(index.search([1, 0, 0], 3, 0.5).map((h) => h.id)).toEqual(['a', 'c']);
+    expect(index.search([1, 0, 0], 3, -1, (id) => id !== 'a')[0].id).toBe('c');
+    index.delete('a');
+    index.set('b', [1, 0, 0]);
+    expect(index.search([1, 0, 0], 1)[0].id).toBe('b');
+    expect(index.size).toBe(2);
+    expect(() => index.set('d', [1, 0])).toThrow('expected 3');
+  });
+});

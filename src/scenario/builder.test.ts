@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropic, anyProvider, embeddings, gemini, openai, openaiResponses, scenario } from './builder.ts';
+import { anthropic, anyProvider, embeddings, gemini, openai, openaiResponses, scenario, ScenarioBuildError } from './builder.ts';
 import { ScenarioSchema } from './schema.ts';
 
 describe('scenario builder', () => {
@@ -120,10 +120,29 @@ describe('scenario builder', () => {
     expect(JSON.parse(JSON.stringify(b.toJSON()))).toStrictEqual(b.toJSON());
   });
 
-  it('rejects invalid values at build()', () => {
-    expect(() => scenario('bad').respondWithError(200, 'not an error').build()).toThrow(/status/);
-    expect(() => scenario('').respondWithText('x').build()).toThrow();
-    expect(() => scenario('t').respondWithText('x').times(0).build()).toThrow(/times/);
+  it('rejects invalid values at build() naming the path and what was expected', () => {
+    expect(() => scenario('bad').respondWithError(200, 'not an error').build()).toThrow(
+      'scenario "bad" is not valid:\n  steps[0].respond.error.status: expected an integer >= 400, got 200',
+    );
+    expect(() => scenario('').respondWithText('x').build()).toThrow('name: expected a non-empty string, got ""');
+    expect(() => scenario('t').respondWithText('x').times(0).otherwise().respondWithToolCalls([{ name: '' }]).build()).toThrow(
+      'scenario "t" is not valid:\n  steps[0].times: expected an integer >= 1, got 0\n  steps[1].respond.toolCalls[0].name: expected a non-empty string, got ""',
+    );
+    expect(() => scenario('re').expect(openai()).withModel({ regex: '(' }).then().respondWithText('x').build()).toThrow(
+      /steps\[0\]\.match\.model\.regex: expected a valid regular expression/,
+    );
+    try {
+      scenario('x').respondWithText('a').withLatency(-1).build();
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ScenarioBuildError);
+      expect((err as ScenarioBuildError).issues).toEqual([{ path: 'steps[0].respond.latencyMs', message: 'expected a number >= 0, got -1' }]);
+    }
+  });
+
+  it('a "regex" key in tool-call arguments is data, not a pattern', () => {
+    const built = scenario('args').respondWithToolCalls([{ name: 'grep', arguments: { regex: '(' } }]).build();
+    expect(built.steps[0].respond.toolCalls![0].arguments).toEqual({ regex: '(' });
   });
 
   it('build() can be called again and results do not share state', () => {

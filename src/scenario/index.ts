@@ -39,6 +39,7 @@ export {
   ScenarioBuilder,
   MatchBuilder,
   ResponseBuilder,
+  ScenarioBuildError,
 } from './builder.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder.ts';
 

@@ -243,3 +243,35 @@ function explainUnion(
   }
   return [{ path: [...prefix, ...rel], message: `expected ${expected}, got ${describeValue(got)}${hint}` }];
 }
+
+function collectRegexIssues(value: unknown, path: Array<string | number>, out: PathIssue[]): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => collectRegexIssues(v, [...path, i], out));
+  if (value === null || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  if (typeof obj.regex === 'string') {
+    try {
+      new RegExp(obj.regex, typeof obj.flags === 'string' ? obj.flags : undefined);
+    } catch (err) {
+      out.push({ path: [...path, 'regex'], message: `expected a valid regular expression: ${(err as Error).message}` });
+    }
+  }
+  for (const [k, v] of Object.entries(obj)) if (k !== 'regex') collectRegexIssues(v, [...path, k], out);
+}
+
+/**
+ * Regexes in the steps' `match` that do not compile (zod only knows they are strings). Only
+ * `match` is searched: a `regex` key inside tool-call arguments is data, not a pattern.
+ * @example
+ *   regexIssues({ name: 'x', steps: [{ match: { model: { regex: '(' } }, respond: {} }] });
+ *   // [{ path: ['steps', 0, 'match', 'model', 'regex'], message: 'expected a valid regular expression: ...' }]
+ */
+export function regexIssues(scenario: unknown, prefix: Array<string | number> = []): PathIssue[] {
+  const out: PathIssue[] = [];
+  const steps = (scenario as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(steps)) return out;
+  steps.forEach((step, i) => {
+    const match = (step as { match?: unknown } | null)?.match;
+    if (match !== undefined) collectRegexIssues(match, [...prefix, 'steps', i, 'match'], out);
+  });
+  return out;
+}

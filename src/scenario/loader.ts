@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ScenarioSchema, type Scenario } from './schema.ts';
 import { scanJson } from './json-locate.ts';
-import { explainIssues, formatPath, type PathIssue } from './issues.ts';
+import { explainIssues, formatPath, regexIssues, type PathIssue } from './issues.ts';
 import { lintScenario } from './lint.ts';
 
 /**
@@ -102,21 +102,6 @@ export function listScenarioFiles(paths: string | string[]): { files: string[]; 
   return { files, issues };
 }
 
-/** Checks regexes compile; zod only knows they are strings. */
-function regexIssues(value: unknown, path: Array<string | number>, out: PathIssue[]): void {
-  if (Array.isArray(value)) return value.forEach((v, i) => regexIssues(v, [...path, i], out));
-  if (value === null || typeof value !== 'object') return;
-  const obj = value as Record<string, unknown>;
-  if (typeof obj.regex === 'string') {
-    try {
-      new RegExp(obj.regex, typeof obj.flags === 'string' ? obj.flags : undefined);
-    } catch (err) {
-      out.push({ path: [...path, 'regex'], message: `expected a valid regular expression: ${(err as Error).message}` });
-    }
-  }
-  for (const [k, v] of Object.entries(obj)) if (k !== 'regex') regexIssues(v, [...path, k], out);
-}
-
 /**
  * Validates one file's text; never throws. `file` is only used in the issues.
  * @example
@@ -148,7 +133,7 @@ export function parseScenarioText(
     const before = pathIssues.length;
     const r = ScenarioSchema.safeParse(item);
     if (!r.success) pathIssues.push(...explainIssues(ScenarioSchema, item, r.error.issues, prefix));
-    regexIssues(item, prefix, pathIssues);
+    pathIssues.push(...regexIssues(item, prefix));
     if (pathIssues.length > before || !r.success) return;
     const { $schema: _drop, ...scenario } = r.data;
     const first = seen.get(scenario.name);

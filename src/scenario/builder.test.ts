@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anthropic, anyProvider, embeddings, gemini, openai, openaiResponses, scenario, ScenarioBuildError } from './builder.ts';
+import { anthropic, anyProvider, embeddings, gemini, openai, openaiResponses, scenario } from './builder.ts';
+import { parseScenario, ScenarioValidationError } from './validate.ts';
 import { ScenarioSchema } from './schema.ts';
 
 describe('scenario builder', () => {
@@ -135,9 +136,17 @@ describe('scenario builder', () => {
       scenario('x').respondWithText('a').withLatency(-1).build();
       expect.unreachable();
     } catch (err) {
-      expect(err).toBeInstanceOf(ScenarioBuildError);
-      expect((err as ScenarioBuildError).issues).toEqual([{ path: 'steps[0].respond.latencyMs', message: 'expected a number >= 0, got -1' }]);
+      expect(err).toBeInstanceOf(ScenarioValidationError);
+      expect((err as ScenarioValidationError).issues).toEqual([{ path: 'steps[0].respond.latencyMs', message: 'expected a number >= 0, got -1' }]);
     }
+  });
+
+  it('parseScenario validates plain objects with the same messages', () => {
+    expect(parseScenario({ name: 'ok', steps: [] })).toStrictEqual({ name: 'ok', priority: 0, variables: {}, steps: [] });
+    expect(() => parseScenario({ steps: [{ respond: { txt: 'x' } }] })).toThrow(
+      'scenario (unnamed) is not valid:\n  name: missing; expected a string\n  steps[0].respond.txt: unknown key (did you mean "text"?)',
+    );
+    expect(() => parseScenario('nope')).toThrow(ScenarioValidationError);
   });
 
   it('a "regex" key in tool-call arguments is data, not a pattern', () => {

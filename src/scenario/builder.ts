@@ -1,4 +1,4 @@
-import { ScenarioSchema, type ErrorSpec, type Match, type Respond, type Scenario, type ScenarioInput, type ToolCallSpec } from './schema.ts';
+import { type ErrorSpec, type Match, type Respond, type Scenario, type ScenarioInput, type ToolCallSpec } from './schema.ts';
 import type { FinishReason } from './canonical.ts';
 import {
   toMatch,
@@ -12,7 +12,7 @@ import {
   type ToolCallLike,
 } from './builder-helpers.ts';
 
-import { explainIssues, formatPath, regexIssues, type PathIssue } from './issues.ts';
+import { parseScenario } from './validate.ts';
 
 export { openai, openaiResponses, anthropic, gemini, embeddings, anyProvider } from './builder-helpers.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder-helpers.ts';
@@ -26,18 +26,6 @@ export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLi
  * A step opened with `.otherwise()` (or a respondWith* right after `scenario(name)`) has no
  * match: a catch-all.
  */
-
-/** Thrown by build() when the scenario is not valid; the message names each path and what was expected. */
-export class ScenarioBuildError extends Error {
-  readonly issues: Array<{ path: string; message: string }>;
-
-  constructor(name: string, issues: PathIssue[]) {
-    const lines = issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
-    super(`scenario ${JSON.stringify(name)} is not valid:\n${lines.map((l) => `  ${l.path}: ${l.message}`).join('\n')}`);
-    this.name = 'ScenarioBuildError';
-    this.issues = lines;
-  }
-}
 
 type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean };
 
@@ -84,11 +72,7 @@ abstract class Stage {
 
   /** Validates and returns the scenario, defaults applied (same as parsing the equivalent JSON). */
   build(): Scenario {
-    const json = this.toJSON();
-    const parsed = ScenarioSchema.safeParse(json);
-    const issues = [...(parsed.success ? [] : explainIssues(ScenarioSchema, json, parsed.error.issues)), ...regexIssues(json)];
-    if (!parsed.success || issues.length > 0) throw new ScenarioBuildError(this.state.name, issues);
-    return parsed.data;
+    return parseScenario(this.toJSON());
   }
 }
 

@@ -39,8 +39,8 @@ export {
   ScenarioBuilder,
   MatchBuilder,
   ResponseBuilder,
-  ScenarioBuildError,
 } from './builder.ts';
+export { parseScenario, ScenarioValidationError } from './validate.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder.ts';
 
 export {

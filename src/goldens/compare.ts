@@ -122,7 +122,7 @@ function set(value: unknown, path: Array<string | number>, leaf: unknown): unkno
   if (path.length === 0) return leaf;
   if (value === null || typeof value !== 'object') return value;
   const [head, ...rest] = path;
-  const copy: Record<string | number, unknown> = Array.isArray(value) ? [...value] : { ...value };
+  const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string | number, unknown>;
   if (!(head in copy)) return value;
   copy[head] = set(copy[head], rest, leaf);
   return copy;

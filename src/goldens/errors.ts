@@ -32,11 +32,12 @@ export class GoldenLeakError extends Error {
 /** A replayed request that matches no recorded interaction. */
 export class GoldenMismatchError extends Error {
   readonly file: string;
-  readonly diff: string;
+  /** The request diff (named so Vitest does not print it a second time as an assertion diff). */
+  readonly requestDiff: string;
   constructor(file: string, message: string, diff: string) {
     super(`${message}\n${diff}`);
     this.name = 'GoldenMismatchError';
     this.file = file;
-    this.diff = diff;
+    this.requestDiff = diff;
   }
 }

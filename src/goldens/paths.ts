@@ -1,4 +1,4 @@
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 /** Turns a test name into a file-name-safe, readable slug. */
 export function slugify(name: string): string {
@@ -20,7 +20,7 @@ export function goldenPathFor(root: string, goldensDir: string, testFile: string
   const rel = relative(root, testFile).split(sep).join('/');
   const stem = rel.replace(/\.(test|spec)\.[cm]?[jt]sx?$/, '').replace(/\.[cm]?[jt]sx?$/, '');
   const safeStem = stem.replace(/^(\.\.\/)+/, '');
-  return join(root, goldensDir, ...safeStem.split('/'), `${slugify(testName)}.json`);
+  return join(resolve(root, goldensDir), ...safeStem.split('/'), `${slugify(testName)}.json`);
 }
 
 /** The test file as recorded in a golden: relative to the root, forward slashes. */

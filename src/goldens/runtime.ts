@@ -52,6 +52,11 @@ export class GoldensRuntime {
     return session;
   }
 
+  /** The session of a test if it has one. */
+  peek(testFile: string, testName: string): GoldenSession | undefined {
+    return this.sessions.get(`${testFile}\u0000${testName}`);
+  }
+
   /** Ends a test's session (if it had one): writes or throws as the session decides. */
   async finish(testFile: string, testName: string, passed: boolean): Promise<SessionOutcome | null> {
     const key = `${testFile}\u0000${testName}`;

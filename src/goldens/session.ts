@@ -107,7 +107,7 @@ export class GoldenSession {
     }
     const origins = new Set([...PROVIDER_ORIGINS, ...this.ctx.config.hosts.map((h) => new URL(h).origin)]);
     this.server = setupServer(http.all('*', ({ request }) => this.route(request, origins)));
-    this.server.listen({ onUnhandledRequest: 'error' });
+    this.server.listen({ onUnhandledFrame: 'error' });
   }
 
   private async route(request: Request, origins: Set<string>): Promise<Response> {

@@ -7,6 +7,7 @@ import type { SessionOutcome } from '../goldens/session.ts';
 export type PropertyMatchers = Record<string, unknown>;
 
 declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the augmentation must repeat Vitest's type parameters
   interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
     /**
      * Compares the value with the expected output stored in this test's golden (default name `output`).
@@ -33,9 +34,13 @@ declare module 'vitest' {
  */
 export function finishOnTestEnd(testFile: string, testName: string, register: (fn: (ctx: TestContext) => Promise<void>) => void): void {
   register(async (ctx) => {
-    const passed = ctx.task.result?.state !== 'fail';
-    const outcome = await goldensRuntime().finish(testFile, testName, passed);
-    if (outcome?.action) (ctx.task.meta as { ghostwire?: SessionOutcome }).ghostwire = outcome;
+    const runtime = goldensRuntime();
+    const meta = ctx.task.meta as { ghostwire?: SessionOutcome };
+    const file = runtime.peek(testFile, testName)?.relativeFile;
+    // Marked as used before finishing, so a failing test's golden is not reported as obsolete.
+    if (file) meta.ghostwire = { file, action: null, drift: [] };
+    const outcome = await runtime.finish(testFile, testName, ctx.task.result?.state !== 'fail');
+    if (outcome) meta.ghostwire = outcome;
   });
 }
 

@@ -1,0 +1,40 @@
+/**
+ * ghostwire/goldens: read, write, compare and inspect goldens programmatically.
+ * The Vitest side (plugin, fixture, matcher, reporter) lives in ghostwire/plugin and ghostwire/vitest.
+ */
+export {
+  GOLDEN_FORMAT_VERSION,
+  GoldenFileSchema,
+  InteractionSchema,
+  RecordedRequestSchema,
+  RecordedResponseSchema,
+  SseEventSchema,
+  AnswerSummarySchema,
+  TokenUsageSchema,
+} from './schema.ts';
+export type { GoldenFile, Interaction, RecordedRequest, RecordedResponse, SseEvent, AnswerSummary, TokenUsage, ToolCallView } from './schema.ts';
+export { parseGolden, readGolden, readGoldenSync, writeGolden, writeFileAtomic, serializeGolden } from './store.ts';
+export { GoldenFormatError, GoldenLeakError, GoldenMismatchError } from './errors.ts';
+export { Redactor, REDACTED, DEFAULT_REDACTED_HEADERS, DEFAULT_REDACTED_QUERY } from './redact.ts';
+export type { RedactionOptions } from './redact.ts';
+export { collectSecrets, findSecret, assertNoSecrets } from './leak-scanner.ts';
+export type { Secret } from './leak-scanner.ts';
+export { Masker, MASKED } from './masks.ts';
+export type { MaskOptions } from './masks.ts';
+export { compareValues, toJsonValue } from './compare.ts';
+export type { CompareOptions, CompareResult } from './compare.ts';
+export { normalizeRequest } from './normalize.ts';
+export type { NormalizedRequest } from './normalize.ts';
+export { Replayer } from './replayer.ts';
+export type { ReplayerOptions } from './replayer.ts';
+export { Recorder } from './recorder.ts';
+export type { Forward } from './recorder.ts';
+export { GoldenSession } from './session.ts';
+export type { GoldensContext, GoldenAction, SessionOutcome } from './session.ts';
+export { GoldensRuntime, goldensRuntime, fullTestName } from './runtime.ts';
+export { goldenPathFor, slugify } from './paths.ts';
+export { describeDrift, toolCalls, finalAnswer } from './drift.ts';
+export { inspectGolden } from './inspect.ts';
+export type { InspectOptions } from './inspect.ts';
+export { GoldensOptionsSchema, parseGoldensOptions, resolveGoldensConfig, resolveMode, PROVIDER_ORIGINS } from './config.ts';
+export type { GoldensOptions, GoldensOptionsInput, GoldenMode, ResolvedGoldensConfig } from './config.ts';

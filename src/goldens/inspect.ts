@@ -1,0 +1,112 @@
+import { errorMessage, requestMessages, type MessageView, type WireApi } from '../providers/stream-summary.ts';
+import type { GoldenFile, Interaction } from './schema.ts';
+
+export interface InspectOptions {
+  /** ANSI colours (a terminal); plain text otherwise. */
+  color?: boolean;
+  /** Shown in the header. */
+  file?: string;
+}
+
+interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+function painter(color: boolean): Paint {
+  const wrap = (code: number, close: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[${close}m` : s);
+  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+}
+
+/**
+ * Renders a golden as a conversation: each provider call with the messages new to it, the answer
+ * (text and tool calls with arguments), tool results, tokens per call and in total, timings, and where
+ * an error happened and where the conversation recovered.
+ * @example process.stdout.write(inspectGolden(golden, { color: process.stdout.isTTY }))
+ */
+export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}): string {
+  const p = painter(options.color ?? false);
+  const out: string[] = [];
+  out.push(p.bold(`golden ${options.file ?? ''}`.trimEnd()));
+  out.push(`${p.dim('test     ')} ${golden.test.file} › ${golden.test.name}`);
+  out.push(`${p.dim('recorded ')} ${golden.recordedAt} · provider ${golden.provider ?? '-'} · model ${golden.model ?? '-'} · ${golden.interactions.length} call(s)`);
+  if (golden.input !== null && golden.input !== undefined) out.push(`${p.dim('input    ')} ${short(golden.input, 300)}`);
+  let seen = 0;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let totalMs = 0;
+  let failing = false;
+  golden.interactions.forEach((interaction, index) => {
+    const messages = requestMessages(interaction.provider as WireApi | null, interaction.request.body);
+    const fresh = messages.length >= seen ? messages.slice(seen) : messages;
+    seen = messages.length + (interaction.summary && interaction.response.status < 400 ? 1 : 0);
+    const { response } = interaction;
+    totalMs += interaction.durationMs;
+    if (interaction.usage) {
+      inputTokens += interaction.usage.inputTokens;
+      outputTokens += interaction.usage.outputTokens;
+    }
+    const tokens = interaction.usage ? `${interaction.usage.inputTokens} in / ${interaction.usage.outputTokens} out` : 'tokens n/a';
+    const shape = response.events ? `streamed, ${response.events.length} events` : 'json';
+    const status = response.status >= 400 ? p.red(String(response.status)) : p.green(String(response.status));
+    const path = safePath(interaction.request.url);
+    out.push('');
+    out.push(p.cyan(`── step ${index + 1} · ${interaction.request.method} ${path} · ${status} · ${shape} · ${Math.round(interaction.durationMs)} ms · ${tokens}`));
+    for (const m of fresh) out.push(renderMessage(m, p));
+    if (response.status >= 400) {
+      failing = true;
+      out.push(p.red(`  ✗ error ${response.status}: ${errorMessage(response.body) ?? short(response.body, 200)}`));
+      return;
+    }
+    if (failing) {
+      failing = false;
+      out.push(p.yellow('  ↺ recovered: the conversation continues after the error above'));
+    }
+    if (response.interrupted) out.push(p.red('  ✗ the stream was cut before it completed'));
+    out.push(...renderAnswer(interaction, p));
+  });
+  out.push('');
+  out.push(`${p.bold('total')}    ${golden.interactions.length} call(s) · tokens ${inputTokens} in / ${outputTokens} out (${inputTokens + outputTokens}) · ${Math.round(totalMs)} ms`);
+  const names = Object.keys(golden.expected);
+  if (names.length > 0) out.push(`${p.bold('expected')} ${names.join(', ')}`);
+  return `${out.join('\n')}\n`;
+}
+
+function renderMessage(m: MessageView, p: Paint): string {
+  if (m.role === 'tool') {
+    const mark = m.isError ? p.red(' (error)') : '';
+    return `  ${p.yellow('tool result')}${m.answers ? ` ${p.dim(`(${m.answers})`)}` : ''}${mark}: ${short(m.text, 400)}`;
+  }
+  const calls = (m.toolCalls ?? []).map((c) => `\n    → ${c.name} ${short(c.arguments, 300)}`).join('');
+  return `  ${p.bold(`${m.role}:`)} ${short(m.text, 600)}${calls}`;
+}
+
+function renderAnswer(interaction: Interaction, p: Paint): string[] {
+  const summary = interaction.summary;
+  if (!summary) return [`  ${p.dim('response:')} ${short(interaction.response.body, 300)}`];
+  const lines: string[] = [];
+  if (summary.text) lines.push(`  ${p.bold(p.green('assistant:'))} ${summary.text}`);
+  for (const call of summary.toolCalls) lines.push(`  ${p.bold(p.green('assistant'))} → tool call ${p.bold(call.name)} ${short(call.arguments, 400)}${call.id ? p.dim(`  (${call.id})`) : ''}`);
+  if (summary.finishReason) lines.push(p.dim(`  finish: ${summary.finishReason}`));
+  return lines;
+}
+
+function safePath(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+function short(value: unknown, max: number): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined) return '';
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

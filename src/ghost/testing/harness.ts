@@ -1,0 +1,43 @@
+// Test harness for the ghost: per-provider match helpers, mock-LLM wiring, fixture server configs.
+import { anthropic, gemini, openai, type MatchLike } from '../../scenario/builder.ts';
+import type { ScenarioList } from '../../transports/mock-llm.ts';
+import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import type { ProviderName } from '../tool-names.ts';
+import type { GhostOptions } from '../types.ts';
+
+export const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'gemini'];
+
+/** The scenario match for a provider's wire API. */
+export function on(provider: ProviderName, extra?: MatchLike): MatchLike {
+  return provider === 'openai' ? openai(extra) : provider === 'anthropic' ? anthropic(extra) : gemini(extra);
+}
+
+/** The base URL each SDK wants for the mock server (OpenAI's includes /v1). */
+export function baseURLFor(provider: ProviderName, url: string): string {
+  return provider === 'openai' ? `${url}/v1` : url;
+}
+
+/** Options pointing the ghost at a mock server, with fast retries. */
+export function ghostOptionsFor(provider: ProviderName, server: { url: string }, rest: Omit<GhostOptions, 'provider'>): GhostOptions {
+  return {
+    provider,
+    apiKey: 'test-key',
+    baseURL: baseURLFor(provider, server.url),
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50 },
+    ...rest,
+  };
+}
+
+/**
+ * Starts a mock LLM with the given scenarios, runs `fn`, always closes it.
+ * @example
+ * await withMockLLM([s], async (server) => mcpGhost(ghostOptionsFor('openai', server, {...})));
+ */
+export async function withMockLLM<T>(scenarios: ScenarioList, fn: (server: MockLLMServer) => Promise<T>): Promise<T> {
+  const server = await startMockLLMServer({ scenarios });
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}

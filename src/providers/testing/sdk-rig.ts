@@ -1,0 +1,52 @@
+/**
+ * Test-only: the three official SDK clients wired to a MockLLM over a real transport, either MSW
+ * (in-process, the providers' default hosts, unhandled requests are errors) or the node:http
+ * server on 127.0.0.1. Tests run the same body over both with `describe.each(TRANSPORTS)`.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { setupServer } from 'msw/node';
+import OpenAI from 'openai';
+import { mockLLMHandlers } from '../../transports/msw.ts';
+import type { MockLLM } from '../../transports/mock-llm.ts';
+import { startMockLLMServer } from '../../transports/server.ts';
+
+export interface SdkRig {
+  openai: OpenAI;
+  anthropic: Anthropic;
+  google: GoogleGenAI;
+  close(): Promise<void>;
+}
+
+export type TransportName = 'msw' | 'port';
+
+/** Clients with retries off (tests that exercise retries make their own). */
+function clients(base: { openai?: string; anthropic?: string; google?: string }, apiVersion?: string): Omit<SdkRig, 'close'> {
+  return {
+    openai: new OpenAI({ apiKey: 'sk-test', baseURL: base.openai, maxRetries: 0 }),
+    anthropic: new Anthropic({ apiKey: 'sk-ant-test', baseURL: base.anthropic, maxRetries: 0 }),
+    google: new GoogleGenAI({ apiKey: 'g-test', httpOptions: { ...(base.google ? { baseUrl: base.google } : {}), ...(apiVersion ? { apiVersion } : {}) } }),
+  };
+}
+
+/**
+ * Starts a transport over `mock` and returns SDK clients pointed at it.
+ * @example
+ *   const rig = await startRig('port', mock);
+ *   await rig.anthropic.messages.create({ ... });
+ *   await rig.close();
+ */
+export async function startRig(transport: TransportName, mock: MockLLM, apiVersion?: string): Promise<SdkRig> {
+  if (transport === 'msw') {
+    const server = setupServer(...mockLLMHandlers(mock));
+    server.listen({ onUnhandledRequest: 'error' });
+    return { ...clients({}, apiVersion), close: async () => server.close() };
+  }
+  const server = await startMockLLMServer({ mock });
+  return {
+    ...clients({ openai: `${server.url}/v1`, anthropic: server.url, google: server.url }, apiVersion),
+    close: () => server.close(),
+  };
+}
+
+export const TRANSPORTS: readonly TransportName[] = ['msw', 'port'];

@@ -3,7 +3,8 @@ import { ScenarioFileSchema } from './schema.ts';
 
 /**
  * The JSON Schema of a scenario file, generated from the zod schema (the single source of truth)
- * and written to schema/scenario.schema.json by scripts/write-schema.ts. Descriptions are added
+ * and written to schema/scenario.schema.json by scripts/write-schema.ts. Draft-07, because every
+ * editor understands it (zod emits the same keywords for 2020-12 here). Descriptions are added
  * here, by property path, so editors show them on hover and completion.
  */
 
@@ -67,7 +68,7 @@ function describe(node: unknown, path: string[]): void {
  *   const schema = scenarioJsonSchema(); // schema.title === 'ghostwire scenario file'
  */
 export function scenarioJsonSchema(): Json {
-  const generated = z.toJSONSchema(ScenarioFileSchema, { io: 'input', target: 'draft-2020-12' }) as Json;
+  const generated = z.toJSONSchema(ScenarioFileSchema, { io: 'input', target: 'draft-7' }) as Json;
   describe(generated, []);
   const { $schema, ...rest } = generated;
   return {

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv } from 'ajv';
 import { renderScenarioJsonSchema, scenarioJsonSchema } from './json-schema.ts';
 import { ScenarioFileSchema } from './schema.ts';
 
@@ -19,7 +19,7 @@ function readJson(file: string): unknown {
 }
 
 function validator() {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const ajv = new Ajv({ allErrors: true, strict: false });
   return ajv.compile(readJson(SCHEMA_FILE) as object);
 }
 

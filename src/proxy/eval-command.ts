@@ -1,0 +1,59 @@
+/**
+ * `ghostwire proxy eval`: recall@k per search mode over fixtures/catalog. Semantic search uses the
+ * embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
+ * (deterministic feature-hashed vectors, in-process, no network) — the figures say which.
+ */
+import { fileURLToPath } from 'node:url';
+import { createMockLLM } from '../transports/mock-llm.ts';
+import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
+import { evaluateMode, loadEvalCatalog, type EvalResult } from './eval.ts';
+import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
+
+export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL('../../fixtures/catalog', import.meta.url));
+
+/** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
+export function mockEmbedder(dimensions = 1536): Embedder {
+  const mock = createMockLLM();
+  return createOpenAIEmbedder({
+    model: 'text-embedding-3-small', dimensions, apiKey: 'mock', baseURL: 'https://api.openai.com/v1',
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => mock.handle(new Request(input, init))) as typeof fetch,
+  });
+}
+
+function table(results: EvalResult[]): string {
+  const rows = results.map((r) => `| ${r.mode} | ${r.recall[1].toFixed(3)} | ${r.recall[3].toFixed(3)} | ${r.recall[5].toFixed(3)} | ${r.mrr.toFixed(3)} |`);
+  return ['| mode | recall@1 | recall@3 | recall@5 | MRR |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/**
+ * Runs the evaluation and prints a table (or JSON).
+ * @example
+ *   await runEvalCommand({ modes: 'lexical,semantic' });
+ */
+export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
+  const env = options.env ?? process.env;
+  try {
+    const catalog = loadEvalCatalog(options.catalogDir ?? DEFAULT_CATALOG_DIR);
+    const real = !!env.OPENAI_API_KEY || !!env.OPENAI_BASE_URL;
+    const embedder = real
+      ? createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
+      : mockEmbedder();
+    const llm: RankingLLM | undefined = real ? createOpenAIRankingLLM({ model: env.GHOSTWIRE_RANKING_MODEL ?? 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL }) : undefined;
+    const modes = (options.modes ?? (llm ? 'lexical,semantic,hybrid,llm' : 'lexical,semantic')).split(',').map((m) => m.trim());
+    const results: EvalResult[] = [];
+    for (const mode of modes) {
+      if (!['lexical', 'semantic', 'hybrid', 'llm'].includes(mode)) throw new Error(`--mode: unknown search mode "${mode}" (expected lexical, semantic, hybrid, llm)`);
+      if ((mode === 'hybrid' || mode === 'llm') && !llm) throw new Error(`mode ${mode} needs a real LLM: set OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible endpoint)`);
+      results.push(await evaluateMode(catalog, mode as 'lexical', { embedder, llm }));
+    }
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ tools: catalog.tools.length, queries: catalog.queries.length, embeddings: real ? 'api' : 'mock', results }, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${catalog.tools.length} tools, ${catalog.queries.length} queries; embeddings: ${real ? 'OpenAI-compatible API' : "ghostwire mock LLM (feature-hashed, not a language model)"}\n\n${table(results)}\n`);
+    }
+    return 0;
+  } catch (err) {
+    process.stderr.write(`ghostwire proxy eval: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

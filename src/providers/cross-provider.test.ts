@@ -1,0 +1,169 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { FinishReason, Type } from '@google/genai';
+import type OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScenarioInput } from '../scenario/schema.ts';
+import { createMockLLM, type MockLLM } from '../transports/mock-llm.ts';
+import { startRig, TRANSPORTS, type SdkRig } from './testing/sdk-rig.ts';
+
+/**
+ * One scenario, written once, answered for every chat API: a tool call, the answer after the
+ * tool result, and a length-limited essay. `consume: false` lets each client walk the same steps.
+ */
+const assistant: ScenarioInput = {
+  name: 'cross-provider-assistant',
+  variables: { city: 'Paris' },
+  steps: [
+    {
+      match: { tools: ['get_weather'], lastMessage: { role: 'user', content: { contains: 'weather' } } },
+      respond: {
+        text: 'Let me check.',
+        toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: '{{city}}' } }],
+        expectToolResults: true,
+        usage: { inputTokens: 40, outputTokens: 12 },
+      },
+      consume: false,
+    },
+    {
+      match: { toolResults: ['get_weather'] },
+      respond: { text: 'It is 21C in {{city}}.', usage: { inputTokens: 60, outputTokens: 8 } },
+      consume: false,
+    },
+    {
+      match: { lastMessage: { role: 'user', content: { contains: 'essay' } } },
+      respond: { text: 'Once upon a', finishReason: 'length', usage: { inputTokens: 5, outputTokens: 3 } },
+      consume: false,
+    },
+  ],
+};
+
+const WEATHER = 'What is the weather in Paris?';
+const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
+
+/** What one turn looked like, in the provider's own terms. */
+interface Turn {
+  finish: unknown;
+  usage: unknown;
+  text: string;
+  calls: { id: string; name: string; args: unknown }[];
+}
+
+async function viaChat(client: OpenAI): Promise<Turn[]> {
+  const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: schema } }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: WEATHER }];
+  const turn = (c: OpenAI.Chat.ChatCompletion): Turn => ({
+    finish: c.choices[0].finish_reason,
+    usage: { prompt_tokens: c.usage?.prompt_tokens, completion_tokens: c.usage?.completion_tokens },
+    text: c.choices[0].message.content ?? '',
+    calls: (c.choices[0].message.tool_calls ?? []).map((t) => {
+      if (t.type !== 'function') throw new Error('expected a function tool call');
+      return { id: t.id, name: t.function.name, args: JSON.parse(t.function.arguments) };
+    }),
+  });
+  const first = await client.chat.completions.create({ model: 'gpt-4o', tools, messages });
+  messages.push(first.choices[0].message, { role: 'tool', tool_call_id: first.choices[0].message.tool_calls![0].id, content: '21C' });
+  const second = await client.chat.completions.create({ model: 'gpt-4o', tools, messages });
+  const essay = await client.chat.completions.create({ model: 'gpt-4o', max_tokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+async function viaResponses(client: OpenAI): Promise<Turn[]> {
+  const tools: OpenAI.Responses.FunctionTool[] = [{ type: 'function', name: 'get_weather', parameters: schema, strict: true }];
+  const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: WEATHER }];
+  const turn = (r: OpenAI.Responses.Response): Turn => ({
+    finish: r.incomplete_details?.reason ?? r.status,
+    usage: { input_tokens: r.usage?.input_tokens, output_tokens: r.usage?.output_tokens },
+    text: r.output_text,
+    calls: r.output.flatMap((o) => (o.type === 'function_call' ? [{ id: o.call_id, name: o.name, args: JSON.parse(o.arguments) }] : [])),
+  });
+  const first = await client.responses.create({ model: 'gpt-4.1', tools, input });
+  const call = first.output.find((o) => o.type === 'function_call')!;
+  input.push(...first.output, { type: 'function_call_output', call_id: call.call_id, output: '21C' });
+  const second = await client.responses.stream({ model: 'gpt-4.1', tools, input }).finalResponse();
+  const essay = await client.responses.create({ model: 'gpt-4.1', max_output_tokens: 16, input: 'Write an essay' });
+  return [first, second, essay].map(turn);
+}
+
+async function viaAnthropic(client: Anthropic): Promise<Turn[]> {
+  const tools: Anthropic.Messages.Tool[] = [{ name: 'get_weather', input_schema: schema }];
+  const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: WEATHER }];
+  const turn = (m: Anthropic.Messages.Message): Turn => ({
+    finish: m.stop_reason,
+    usage: { input_tokens: m.usage.input_tokens, output_tokens: m.usage.output_tokens },
+    text: m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
+    calls: m.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, args: b.input }] : [])),
+  });
+  const first = await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages }).finalMessage();
+  const use = first.content.find((b) => b.type === 'tool_use')!;
+  messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21C' }] });
+  const second = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages });
+  const essay = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+async function viaGemini(client: SdkRig['google']): Promise<Turn[]> {
+  const config = { tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } } } }] }] };
+  const contents: { role: string; parts: Record<string, unknown>[] }[] = [{ role: 'user', parts: [{ text: WEATHER }] }];
+  const turn = (r: Awaited<ReturnType<typeof client.models.generateContent>>): Turn => ({
+    finish: r.candidates?.[0].finishReason,
+    usage: { promptTokenCount: r.usageMetadata?.promptTokenCount, candidatesTokenCount: r.usageMetadata?.candidatesTokenCount },
+    text: r.candidates?.[0].content?.parts?.flatMap((p) => (p.text ? [p.text] : [])).join('') ?? '',
+    calls: (r.functionCalls ?? []).map((c) => ({ id: c.id!, name: c.name!, args: c.args })),
+  });
+  const first = await client.models.generateContent({ model: 'gemini-2.5-flash', contents, config });
+  const call = first.functionCalls![0];
+  contents.push(first.candidates![0].content as never, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { result: '21C' } } }] });
+  const second = await client.models.generateContent({ model: 'gemini-2.5-flash', contents, config });
+  const essay = await client.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Write an essay' });
+  return [first, second, essay].map(turn);
+}
+
+describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transport) => {
+  let rig: SdkRig | undefined;
+  let mock: MockLLM;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('renders the same steps in each provider’s own terms', async () => {
+    mock = createMockLLM({ scenarios: [assistant] });
+    rig = await startRig(transport, mock);
+    const results = {
+      chat: await viaChat(rig.openai),
+      responses: await viaResponses(rig.openai),
+      anthropic: await viaAnthropic(rig.anthropic),
+      gemini: await viaGemini(rig.google),
+    };
+
+    // The same canonical content everywhere: text, the tool call (id, name, templated arguments).
+    for (const turns of Object.values(results)) {
+      expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
+      expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+      expect(turns[1].calls).toEqual([]);
+    }
+
+    // Finish reasons in each provider's vocabulary.
+    expect(results.chat.map((t) => t.finish)).toEqual(['tool_calls', 'stop', 'length']);
+    expect(results.responses.map((t) => t.finish)).toEqual(['completed', 'completed', 'max_output_tokens']);
+    expect(results.anthropic.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
+    expect(results.gemini.map((t) => t.finish)).toEqual([FinishReason.STOP, FinishReason.STOP, FinishReason.MAX_TOKENS]);
+
+    // Usage in each provider's field names.
+    const usage = (input: string, output: string) => [
+      { [input]: 40, [output]: 12 },
+      { [input]: 60, [output]: 8 },
+      { [input]: 5, [output]: 3 },
+    ];
+    expect(results.chat.map((t) => t.usage)).toEqual(usage('prompt_tokens', 'completion_tokens'));
+    expect(results.responses.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
+    expect(results.anthropic.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
+    expect(results.gemini.map((t) => t.usage)).toEqual(usage('promptTokenCount', 'candidatesTokenCount'));
+
+    // Every request was answered by the intended step, and the journal tells the providers apart.
+    const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
+    expect(answered).toEqual(
+      ['openai', 'openai-responses', 'anthropic', 'gemini'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
+    );
+  });
+});

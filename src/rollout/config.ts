@@ -72,11 +72,11 @@ export function parseRolloutConfig(text: string, options: RolloutConfigOptions &
 }
 
 function readYaml(text: string, source: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const at = error.linePos?.[0];
-    throw new RolloutConfigError(`${source}${at ? `:${at.line}:${at.col}` : ''}: invalid YAML: ${error.message.split('\n')[0]}`);
+    throw new RolloutConfigError(`${source}${at ? `:${at.line}:${at.col}` : ''}: invalid YAML: ${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   return doc.toJS();
 }

@@ -21,7 +21,7 @@ describe('ghostwire scenario check', () => {
     const { code, out, err } = await check(['check', 'fixtures/scenarios']);
     expect(code).toBe(0);
     expect(err).toBe('');
-    expect(out.split('\n')[0]).toBe('ok: 4 files, 4 scenarios, 10 steps');
+    expect(out.split('\n')[0]).toBe('ok: 5 files, 5 scenarios, 11 steps');
     expect(out).toContain('fixtures/scenarios/weather.json: weather (2 steps)');
   });
 
@@ -76,7 +76,7 @@ describe('ghostwire scenario check', () => {
 
   it('works through the real bin (spawned with this Node)', async () => {
     const ok = await run(process.execPath, ['bin/ghostwire.js', 'scenario', 'check', 'fixtures/scenarios']);
-    expect(ok.stdout.split('\n')[0]).toBe('ok: 4 files, 4 scenarios, 10 steps');
+    expect(ok.stdout.split('\n')[0]).toBe('ok: 5 files, 5 scenarios, 11 steps');
     const bad = await run(process.execPath, ['bin/ghostwire.js', 'scenario', 'check', 'fixtures/scenarios-bad']).then(
       () => {
         throw new Error('expected exit code 1');

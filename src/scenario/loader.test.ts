@@ -31,7 +31,7 @@ function loadError(path: string | string[]): ScenarioLoadError {
 describe('loadScenarios: happy path', () => {
   it('loads the example fixtures and matches what the builder makes', () => {
     const scenarios = loadScenarios('fixtures/scenarios');
-    expect(scenarios.map((s) => s.name)).toEqual(['embeddings', 'errors', 'streamed-answer', 'weather']);
+    expect(scenarios.map((s) => s.name)).toEqual(['embeddings', 'errors', 'hello', 'streamed-answer', 'weather']);
     const weather = scenarios.find((s) => s.name === 'weather')!;
     expect('$schema' in weather).toBe(false);
     const built = scenario('weather')

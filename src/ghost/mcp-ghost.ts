@@ -56,7 +56,7 @@ export async function mcpGhost(options: GhostOptions, internals: GhostInternals 
       strict: opts.strict,
       headers: opts.headers,
     });
-  const mcp = await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, clientName: opts.namespace });
+  const mcp = await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace });
   try {
     return await runWith(opts, llm, mcp, mcp.failures, started);
   } catch (error) {

@@ -38,7 +38,7 @@ describe('McpManager', () => {
   });
 
   it('bounds a hung call by timeoutMs and reports it as a timeout', async () => {
-    const mcp = await McpManager.connect(parseServerConfig({ mcpServers: { h: stdioFixture('hang') } }), { timeoutMs: 300 });
+    const mcp = await McpManager.connect(parseServerConfig({ mcpServers: { h: stdioFixture('hang') } }), { timeoutMs: 300, connectTimeoutMs: 10_000 });
     try {
       const started = Date.now();
       const outcome = await mcp.callTool('h', 'wait_forever', {});

@@ -33,8 +33,10 @@ export interface ToolOutcome {
 }
 
 export interface McpManagerOptions {
-  /** Bound for connecting and for each call. */
+  /** Bound for each call. */
   timeoutMs: number;
+  /** Bound for connecting and listing tools; defaults to timeoutMs. */
+  connectTimeoutMs?: number;
   /** The MCP clientInfo name. */
   clientName?: string;
 }
@@ -85,6 +87,10 @@ export class McpManager {
     return manager;
   }
 
+  private get connectTimeout(): number {
+    return this.options.connectTimeoutMs ?? this.options.timeoutMs;
+  }
+
   get serversConnected(): number {
     return this.connections.size;
   }
@@ -97,7 +103,7 @@ export class McpManager {
     let conn: Connection | undefined;
     try {
       conn = await this.open(name, entry);
-      const tools = await listAllTools(conn.client, this.options.timeoutMs);
+      const tools = await listAllTools(conn.client, this.connectTimeout);
       for (const tool of tools) this.tools.push({ server: name, ...tool });
       if (this.closing) throw new Error('run ended while connecting');
       this.connections.set(name, conn);
@@ -134,7 +140,7 @@ export class McpManager {
       conn.closed = true;
     };
     try {
-      await client.connect(transport, { timeout: this.options.timeoutMs });
+      await client.connect(transport, { timeout: this.connectTimeout });
     } catch (error) {
       await closeConnection(conn);
       throw error;

@@ -40,7 +40,7 @@ function canonicalJson(value: unknown): string {
 
 function parseResult(text: string): unknown {
   const trimmed = text.trim();
-  if (!/^[[{"]/.test(trimmed)) return text;
+  if (trimmed === '') return text;
   try {
     return JSON.parse(trimmed);
   } catch {

@@ -14,8 +14,10 @@ export const GhostOptionsSchema = z.strictObject({
   model: z.string().optional(),
   /** Used as the MCP client name and named in the system prompt. */
   namespace: z.string().default('mcp_ghost'),
-  /** Bound on connecting to a server and on each tool call. */
+  /** Bound on each tool call (the seed's `timeout`). */
   timeoutMs: z.number().int().positive().default(30_000),
+  /** Bound on starting and initializing one server, and listing its tools. */
+  connectTimeoutMs: z.number().int().positive().default(30_000),
   /** LLM turns that may call tools; one more turn without tools follows if the model still wants them. */
   maxIterations: z.number().int().min(1).default(10),
   enableBacktracking: z.boolean().default(true),

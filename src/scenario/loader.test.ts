@@ -187,6 +187,13 @@ describe('loadScenarios: errors', () => {
     expect(loadError(join(dir, 'empty')).message).toContain('no *.json scenario files in this directory');
   });
 
+  it('reports dangling *.json links and refuses non-regular files instead of blocking on them', () => {
+    write('ok.json', { name: 'ok', steps: [] });
+    symlinkSync(join(dir, 'gone.json'), join(dir, 'dangling.json'));
+    expect(loadError(dir).issues).toEqual([{ file: join(dir, 'dangling.json'), path: '', message: 'cannot read: ENOENT' }]);
+    expect(loadError('/dev/null').issues).toEqual([{ file: '/dev/null', path: '', message: 'not a regular file or directory' }]);
+  });
+
   it('locates every kind of JSON syntax error by line and column', () => {
     const cases: Array<[string, string]> = [
       ['', '1:1: invalid JSON: the file is empty, expected a JSON value'],

@@ -59,18 +59,35 @@ export interface ScenarioReadResult {
   warnings: ScenarioIssue[];
 }
 
-function listJsonFiles(dir: string): string[] {
+const errorCode = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+
+function listJsonFiles(dir: string, issues: ScenarioIssue[]): string[] {
   const found: string[] = [];
   // Real paths of directories entered, so a symlink cycle cannot recurse forever.
   const entered = new Set<string>();
   const walk = (rel: string): void => {
-    const real = realpathSync(join(dir, rel));
-    if (entered.has(real)) return;
-    entered.add(real);
-    for (const name of readdirSync(join(dir, rel))) {
+    const here = rel ? join(dir, rel) : dir;
+    let names: string[];
+    try {
+      const real = realpathSync(here);
+      if (entered.has(real)) return;
+      entered.add(real);
+      names = readdirSync(here);
+    } catch (err) {
+      issues.push({ file: here, path: '', message: `cannot read directory: ${errorCode(err)}` });
+      return;
+    }
+    for (const name of names) {
       if (name.startsWith('.')) continue;
       const childRel = rel ? `${rel}/${name}` : name;
-      const stat = statSync(join(dir, childRel));
+      let stat;
+      try {
+        stat = statSync(join(dir, childRel));
+      } catch (err) {
+        // A dangling symlink named *.json is a file that was meant to load.
+        if (name.endsWith('.json')) issues.push({ file: join(dir, childRel), path: '', message: `cannot read: ${errorCode(err)}` });
+        continue;
+      }
       if (stat.isDirectory()) walk(childRel);
       else if (stat.isFile() && name.endsWith('.json')) found.push(childRel);
     }
@@ -87,16 +104,21 @@ export function listScenarioFiles(paths: string | string[]): { files: string[]; 
     let stat;
     try {
       stat = statSync(p);
-    } catch {
-      issues.push({ file: p, path: '', message: 'no such file or directory' });
+    } catch (err) {
+      const code = errorCode(err);
+      issues.push({ file: p, path: '', message: code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${code}` });
       continue;
     }
     if (stat.isDirectory()) {
-      const inDir = listJsonFiles(p);
-      if (inDir.length === 0) issues.push({ file: p, path: '', message: 'no *.json scenario files in this directory' });
+      const before = issues.length;
+      const inDir = listJsonFiles(p, issues);
+      if (inDir.length === 0 && issues.length === before) issues.push({ file: p, path: '', message: 'no *.json scenario files in this directory' });
       files.push(...inDir);
-    } else {
+    } else if (stat.isFile()) {
       files.push(p);
+    } else {
+      // Reading a FIFO or a device could block forever.
+      issues.push({ file: p, path: '', message: 'not a regular file or directory' });
     }
   }
   return { files, issues };
@@ -182,7 +204,7 @@ export function readScenarioFiles(paths: string | string[]): ScenarioReadResult 
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      issues.push({ file, path: '', message: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+      issues.push({ file, path: '', message: `cannot read: ${errorCode(err)}` });
       continue;
     }
     const parsed = parseScenarioText(text, file);

@@ -50,6 +50,12 @@ describe('scanJson', () => {
     expect(scan.locate([])).toEqual({ line: 1, column: 1 });
   });
 
+  it('reports absurd nesting instead of overflowing the stack', () => {
+    const scan = scanJson('['.repeat(100_000));
+    expect(scan.ok).toBe(false);
+    if (!scan.ok) expect(scan.error).toEqual({ line: 1, column: 258, message: 'nested deeper than 256 levels' });
+  });
+
   it('agrees with JSON.parse on what is valid', () => {
     const samples = ['1', '-0.5e+3', '"\\u00e9\\n"', 'true', 'null', '[]', '{}', ' [ { "a" : [ 1 , { } ] } ] ', '01', '1.', '.5', '+1', '[1,]', '{"a":1,}', 'nul', '"\\u12"', '"a\tb"', '{"a" 1}', '[1 2]', 'tru e', '1 2'];
     for (const s of samples) {

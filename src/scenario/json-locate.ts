@@ -20,6 +20,8 @@ export type JsonScan =
   | { ok: false; error: JsonSyntaxProblem };
 
 const WS = new Set([' ', '\t', '\n', '\r']);
+/** Deeper nesting is reported, not recursed into (no scenario needs it; a stack overflow would crash). */
+const MAX_DEPTH = 256;
 
 function pathKey(path: JsonPath): string {
   return path.map((p) => (typeof p === 'number' ? `#${p}` : `.${p}`)).join('\u0000');
@@ -50,6 +52,7 @@ class Scanner {
 
   value(path: Array<string | number>): void {
     this.ws();
+    if (path.length > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH} levels`);
     const c = this.text[this.i];
     if (c === '{') return this.object(path);
     if (c === '[') return this.array(path);

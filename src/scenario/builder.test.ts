@@ -154,6 +154,12 @@ describe('scenario builder', () => {
     expect(built.steps[0].respond.toolCalls![0].arguments).toEqual({ regex: '(' });
   });
 
+  it('priority and variables can be set at any stage', () => {
+    const built = scenario('late').expect(openai()).then().respondWithText('{{a}}').priority(3).variables({ a: '1' }).variables({ b: '2' }).build();
+    expect(built.priority).toBe(3);
+    expect(built.variables).toEqual({ a: '1', b: '2' });
+  });
+
   it('build() can be called again and results do not share state', () => {
     const b = scenario('twice').respondWithToolCalls([{ name: 'f', arguments: { a: 1 } }]);
     const one = b.build();

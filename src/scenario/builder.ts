@@ -36,12 +36,24 @@ interface BuilderState {
   steps: MutableStep[];
 }
 
-/** Methods shared by every stage: open steps, finish. */
+/** Methods shared by every stage: scenario settings, opening steps, finishing. */
 abstract class Stage {
   protected readonly state: BuilderState;
 
   constructor(state: BuilderState) {
     this.state = state;
+  }
+
+  /** Higher priority scenarios are tried first (default 0). */
+  priority(n: number): this {
+    this.state.priority = n;
+    return this;
+  }
+
+  /** Variables for `{{name}}` templating in produced text; merged with earlier calls. */
+  variables(vars: Record<string, string>): this {
+    this.state.variables = { ...this.state.variables, ...vars };
+    return this;
   }
 
   /** Opens a new step that answers requests meeting `match` (e.g. `openai()`). */
@@ -76,20 +88,8 @@ abstract class Stage {
   }
 }
 
-/** The scenario level: priority, variables, then steps. */
+/** The scenario level, before any step: a respondWith* here opens a catch-all first step. */
 export class ScenarioBuilder extends Stage {
-  /** Higher priority scenarios are tried first (default 0). */
-  priority(n: number): this {
-    this.state.priority = n;
-    return this;
-  }
-
-  /** Variables for `{{name}}` templating in produced text; merged with earlier calls. */
-  variables(vars: Record<string, string>): this {
-    this.state.variables = { ...this.state.variables, ...vars };
-    return this;
-  }
-
   /** A first step with no match (a catch-all) answering with text. */
   respondWithText(text: string): ResponseBuilder {
     return this.otherwise().respondWithText(text);

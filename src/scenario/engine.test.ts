@@ -141,3 +141,9 @@ describe('ScenarioEngine', () => {
     expect(embedText('same text', 64)).toEqual(embedText('same text', 64));
   });
 });
+
+describe('ScenarioEngine input checks', () => {
+  it('rejects a scenario object with the path and what was expected', () => {
+    expect(() => new ScenarioEngine([{ name: 'bad', steps: [{ respond: { text: 3 } }] } as never])).toThrow(/steps\[0\]\.respond\.text/);
+  });
+});

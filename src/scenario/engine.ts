@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
 import { embedText } from './embed.ts';
 import { latestToolResults, matchFailures } from './match.ts';
-import { ScenarioSchema, StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
+import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
 import type { NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
+import { parseScenario } from './validate.ts';
 
 /** How many near misses a no-match error names. */
 const NEAR_MISSES = 3;
@@ -44,7 +45,7 @@ export class ScenarioEngine {
   #pendingToolResults: string[] | null = null;
 
   constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
-    this.#initial = scenarios.map((s) => ScenarioSchema.parse(s));
+    this.#initial = scenarios.map((s) => parseScenario(s));
     this.reset();
   }
 
@@ -65,7 +66,7 @@ export class ScenarioEngine {
    * scenarios of the same priority; a scenario with the name of an existing one replaces it.
    */
   use(...scenarios: (Scenario | ScenarioInput)[]): void {
-    const added = scenarios.map((s) => ScenarioSchema.parse(s));
+    const added = scenarios.map((s) => parseScenario(s));
     const names = new Set(added.map((s) => s.name));
     const keep = new Map(this.#states.filter((s) => !names.has(s.ref.scenario)).map((s) => [key(s.ref), s]));
     this.#scenarios = [...added, ...this.#scenarios.filter((s) => !names.has(s.name))];

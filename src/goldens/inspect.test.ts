@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { inspectGolden } from './inspect.ts';
+import { sampleGolden, sampleInteraction } from './testing/golden.ts';
+
+const url = 'https://api.openai.com/v1/chat/completions';
+const user = { role: 'user', content: 'Weather in Paris?' };
+const assistantCall = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+
+/** A conversation: tool call, rate-limit error, retry that recovers with the final answer. */
+const conversation = sampleGolden({
+  input: { prompt: 'Weather in Paris?' },
+  interactions: [
+    sampleInteraction({
+      request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: [user] } },
+      summary: { text: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], finishReason: 'tool_calls' },
+      usage: { inputTokens: 20, outputTokens: 8 },
+      durationMs: 30,
+    }),
+    sampleInteraction({
+      request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: [user, assistantCall, { role: 'tool', tool_call_id: 'call_1', content: '{"sky":"sunny"}' }] } },
+      response: { status: 429, headers: {}, body: { error: { message: 'Rate limit reached', type: 'rate_limit_exceeded' } } },
+      summary: null,
+      usage: null,
+      durationMs: 5,
+    }),
+    sampleInteraction({
+      request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: [user, assistantCall, { role: 'tool', tool_call_id: 'call_1', content: '{"sky":"sunny"}' }] } },
+      summary: { text: 'Sunny in Paris.', toolCalls: [], finishReason: 'stop' },
+      usage: { inputTokens: 35, outputTokens: 5 },
+      durationMs: 40,
+    }),
+  ],
+});
+
+describe('inspectGolden', () => {
+  it('prints the conversation step by step: tool calls with arguments and results, tokens, timings, error and recovery', () => {
+    const text = inspectGolden(conversation, { file: 'goldens/agent/answers.json' });
+    expect(text).not.toMatch(/\x1b\[/);
+    const lines = text.split('\n');
+    const at = (needle: string): number => lines.findIndex((l) => l.includes(needle));
+    expect(at('golden goldens/agent/answers.json')).toBe(0);
+    expect(text).toContain('── step 1 · POST api.openai.com/v1/chat/completions · 200 · json · 30 ms · 20 in / 8 out');
+    expect(text).toContain('user: Weather in Paris?');
+    expect(text).toContain('assistant → tool call get_weather {"city":"Paris"}  (call_1)');
+    expect(text).toContain('tool result (call_1): {"sky":"sunny"}');
+    expect(text).toContain('✗ error 429: Rate limit reached');
+    expect(text).toContain('↺ recovered');
+    expect(text).toContain('assistant: Sunny in Paris.');
+    expect(text).toContain('total    3 call(s) · tokens 55 in / 13 out (68) · 75 ms');
+    // The order tells the story.
+    expect(at('tool call get_weather')).toBeLessThan(at('error 429'));
+    expect(at('error 429')).toBeLessThan(at('↺ recovered'));
+    expect(at('↺ recovered')).toBeLessThan(at('Sunny in Paris.'));
+    // The tool result is shown once, where it first appears.
+    expect(lines.filter((l) => l.includes('tool result')).length).toBe(1);
+  });
+
+  it('uses ANSI colour only when asked (a terminal)', () => {
+    expect(inspectGolden(conversation, { color: true })).toMatch(/\x1b\[31m\s*✗ error 429/);
+  });
+});

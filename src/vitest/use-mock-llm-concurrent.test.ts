@@ -1,0 +1,53 @@
+import { http, HttpResponse } from 'msw';
+import OpenAI from 'openai';
+import { describe, expect, test } from 'vitest';
+import { mockLLMScope, mswServer, useMockLLM } from './use-mock-llm.ts';
+
+mockLLMScope();
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('useMockLLM under test.concurrent with mockLLMScope()', () => {
+  const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+  for (const [i, name] of names.entries()) {
+    test.concurrent(`test ${name} sees only its own mock`, async () => {
+      await sleep((i * 7) % 13);
+      const mock = useMockLLM({ name, steps: [{ respond: { text: `I am ${name}`, stream: { chunkSize: 2, chunkDelayMs: 1 } }, times: 3 }] });
+      const client = new OpenAI({ apiKey: 'sk', maxRetries: 0 });
+      for (let k = 0; k < 3; k++) {
+        await sleep((i * 5 + k * 3) % 11);
+        const stream = k % 2 === 1;
+        let text = '';
+        if (stream) {
+          for await (const ch of await client.chat.completions.create({ model: 'm', stream: true, messages: [{ role: 'user', content: 'who' }] })) text += ch.choices[0]?.delta.content ?? '';
+        } else {
+          text = (await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'who' }] })).choices[0].message.content ?? '';
+        }
+        expect(text).toBe(`I am ${name}`);
+      }
+      expect(mock.requests).toHaveLength(3);
+      mock.assertAllConsumed();
+    });
+  }
+
+  test.concurrent('a concurrent test without a mock is not answered by its neighbours', async () => {
+    await sleep(5);
+    const err = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(err.code).toBe('no_active_mock');
+  });
+
+  test.concurrent('mswServer().use() next to the mock is scoped to the test (boundary)', async () => {
+    useMockLLM({ name: 'own', steps: [{ respond: { text: 'llm' } }] });
+    mswServer().use(http.get('https://example.com/data', () => HttpResponse.json({ mine: true })));
+    await sleep(10);
+    expect(await (await fetch('https://example.com/data')).json()).toEqual({ mine: true });
+  });
+
+  test.concurrent('…and a neighbour does not see that handler', async () => {
+    await sleep(20);
+    const res = await fetch('https://example.com/data');
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('mine');
+  });
+});

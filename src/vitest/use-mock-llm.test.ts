@@ -1,0 +1,81 @@
+import OpenAI from 'openai';
+import { describe, expect, test } from 'vitest';
+import { useMockLLM } from './use-mock-llm.ts';
+
+// Default base URL (https://api.openai.com/v1): requests are intercepted by MSW in this worker.
+const client = () => new OpenAI({ apiKey: 'sk-test', maxRetries: 0 });
+const ask = (text = 'hi') => client().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: text }] });
+
+describe('useMockLLM (sequential tests, no scope)', () => {
+  test('answers the default OpenAI host from this test\'s scenarios', async () => {
+    const mock = useMockLLM({ name: 'a', steps: [{ respond: { text: 'from test A' } }] });
+    expect((await ask()).choices[0].message.content).toBe('from test A');
+    expect(mock.requests).toHaveLength(1);
+    mock.assertAllConsumed();
+  });
+
+  test('a later test gets its own mock, not the previous one', async () => {
+    const mock = useMockLLM([{ name: 'b', steps: [{ respond: { text: 'from test B' } }] }]);
+    expect((await ask()).choices[0].message.content).toBe('from test B');
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  test('a test without useMockLLM reaches no mock: the request fails instead of going to the network', async () => {
+    const err = await new OpenAI({ apiKey: 'sk-test' }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(err.message).toMatch(/no mock LLM is active for POST https:\/\/api\.openai\.com\/v1\/chat\/completions \(call useMockLLM\(\) in this test\)/);
+  });
+
+  test('an unhandled non-loopback request fails (no network)', async () => {
+    useMockLLM({ name: 'x', steps: [] });
+    const res = await fetch('https://example.com/nothing-here');
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/no mock answers it/);
+  });
+
+  test('streams through MSW and works with the stream helper', async () => {
+    useMockLLM({ name: 's', steps: [{ respond: { text: 'streamed via msw', stream: { chunkSize: 3 } } }] });
+    const final = await client().chat.completions.stream({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).finalChatCompletion();
+    expect(final.choices[0].message.content).toBe('streamed via msw');
+  });
+
+  test('answers extra base URLs (a gateway) with the path after the base', async () => {
+    const mock = useMockLLM({ name: 'gw', steps: [{ match: { path: '/v1/chat/completions' }, respond: { text: 'via gateway' } }] }, { baseUrls: ['https://gateway.example.com/openai'] });
+    const gw = new OpenAI({ apiKey: 'sk', baseURL: 'https://gateway.example.com/openai/v1', maxRetries: 0 });
+    const c = await gw.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(c.choices[0].message.content).toBe('via gateway');
+    expect(mock.requests[0].path).toBe('/v1/chat/completions');
+  });
+
+  test('loads scenarios from a file path, and the latest call in a test wins', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'gw-use-'));
+    writeFileSync(join(dir, 'x.json'), JSON.stringify({ name: 'file', steps: [{ respond: { text: 'from a file' } }] }));
+    useMockLLM({ name: 'first', steps: [{ respond: { text: 'shadowed' } }] });
+    const mock = useMockLLM(join(dir, 'x.json'));
+    expect((await ask()).choices[0].message.content).toBe('from a file');
+    expect(mock.requests).toHaveLength(1);
+    expect(() => useMockLLM(join(dir, 'missing.json'))).toThrow(/no scenario file or directory/);
+  });
+
+  test('loopback requests are not blocked by the worker\'s MSW server', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.end('local ok'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    try {
+      useMockLLM({ name: 'x', steps: [] });
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('local ok');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('useMockLLM in test.concurrent without mockLLMScope()', () => {
+  test.concurrent('says the scope is needed instead of leaking between tests', () => {
+    expect(() => useMockLLM({ name: 'x', steps: [] })).toThrow(/test\.concurrent test needs mockLLMScope\(\)/);
+  });
+});

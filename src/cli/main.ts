@@ -11,7 +11,7 @@ interface CommandEntry {
 
 // Loaded lazily so `ghostwire serve` does not pay for the proxy's or Vitest's imports.
 const COMMANDS: Record<string, CommandEntry> = {
-  // serve: { summary: 'run the mock LLM on a real port', load: async () => (await import('./serve.ts')).serve },
+  serve: { summary: 'run the mock LLM on a real port (--scenarios, --port, --host)', load: async () => (await import('./serve.ts')).serve },
   scenario: { summary: 'check <file|dir>: validate scenario files', load: async () => (await import('./scenario-check.ts')).scenarioCommand },
   test: { summary: 'run Vitest; --record-goldens / --record-missing plus any Vitest option', load: async () => (await import('./test.ts')).test },
   inspect: { summary: '<golden.json>: print a golden as a conversation', load: async () => (await import('./inspect.ts')).inspect },

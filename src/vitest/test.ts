@@ -1,0 +1,42 @@
+// `test` extended with every ghostwire fixture. Each fixture is lazy: a test pays only for the ones it names.
+import { test as base } from 'vitest';
+import type { MockLLM } from '../transports/mock-llm.ts';
+import { ghostFixture, type GhostFixture } from './ghost-fixture.ts';
+import { goldenFixture, type GoldenFixture } from './golden-fixture.ts';
+import { mcpServerFixture, type McpServerFixture } from './mcp-server-fixture.ts';
+import { proxyFixture, type ProxyFixture } from './proxy-fixture.ts';
+import { useMockLLM } from './use-mock-llm.ts';
+
+export interface GhostwireFixtures {
+  /** A mock LLM answering this test's requests to the providers' hosts (MSW); add scenarios with `mockLLM.use(...)`. */
+  mockLLM: MockLLM;
+  /** This test's golden: provider traffic recorded or replayed. */
+  golden: GoldenFixture;
+  /** Runs `mcpGhost()` with cleanup at test end. */
+  ghost: GhostFixture;
+  /** Starts fixture MCP servers, stopped after the test. */
+  mcpServer: McpServerFixture;
+  /** Starts MCP proxies with a connected client, closed after the test. */
+  proxy: ProxyFixture;
+}
+
+/**
+ * Vitest's `test` with the ghostwire fixtures.
+ * @example
+ *   import { test, expect } from 'ghostwire/vitest';
+ *   test('greets', async ({ mockLLM }) => {
+ *     mockLLM.use(scenario('hi').respondWithText('Hello'));
+ *     // ... code under test calls OpenAI, Anthropic or Gemini
+ *     mockLLM.assertAllConsumed();
+ *   });
+ */
+export const test = base.extend<GhostwireFixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  mockLLM: async ({}, use) => {
+    await use(useMockLLM([]));
+  },
+  golden: goldenFixture,
+  ghost: ghostFixture,
+  mcpServer: mcpServerFixture,
+  proxy: proxyFixture,
+});

@@ -31,7 +31,6 @@ export interface GhostwireFixtures {
  *   });
  */
 export const test = base.extend<GhostwireFixtures>({
-  // eslint-disable-next-line no-empty-pattern
   mockLLM: async ({}, use) => {
     await use(useMockLLM([]));
   },

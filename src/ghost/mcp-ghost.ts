@@ -25,9 +25,10 @@ function toHistory(m: GhostMessage): HistoryEntry {
   };
 }
 
-/** Test seams: a ready provider or tool invoker instead of the real ones. */
+/** Reuse seams: a ready provider, or an already connected McpManager (its owner closes it; serverConfig is then ignored). */
 export interface GhostInternals {
   llm?: LLMProvider;
+  mcp?: McpManager;
 }
 
 /**
@@ -56,14 +57,15 @@ export async function mcpGhost(options: GhostOptions, internals: GhostInternals 
       strict: opts.strict,
       headers: opts.headers,
     });
-  const mcp = await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace });
+  const owned = !internals.mcp;
+  const mcp = internals.mcp ?? (await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace }));
   try {
     return await runWith(opts, llm, mcp, mcp.failures, started);
   } catch (error) {
     // A bug or an unexpected SDK throw still yields a result, never an unhandled rejection mid-test.
     return crashed(error, mcp, started);
   } finally {
-    await mcp.close();
+    if (owned) await mcp.close();
   }
 }
 

@@ -1,12 +1,12 @@
 // Executes the tool calls of one LLM turn: validation, circuit breaker, repeat detection, concurrent calls,
 // truncation. Every problem becomes a tool message for the model; nothing here throws.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { CircuitBreaker } from './circuit-breaker.ts';
 import type { DiscoveredTool, ToolOutcome } from './mcp-manager.ts';
 import type { GhostMessage, GhostToolCall } from './provider.ts';
 import { dropNullOptionals } from './schema-normalize.ts';
 import type { ToolNameMap } from './tool-names.ts';
 import type { ToolChainEntry } from './types.ts';
+import { validateArgs } from './validate-args.ts';
 
 /** What the loop needs from the MCP side; McpManager implements it, tests and benches may fake it. */
 export interface ToolInvoker {
@@ -66,9 +66,7 @@ export class ToolExecutor {
   private readonly names: ToolNameMap;
   private readonly options: ExecutorOptions;
   private readonly tools = new Map<string, DiscoveredTool>();
-  private readonly validators = new Map<string, ValidateFunction | null>();
   private readonly seen = new Map<string, number>();
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
 
   constructor(invoker: ToolInvoker, names: ToolNameMap, tools: readonly DiscoveredTool[], options: ExecutorOptions) {
     this.invoker = invoker;
@@ -107,7 +105,7 @@ export class ToolExecutor {
     if (call.parseError) return reject('malformed', `${call.parseError}. Send the arguments of ${call.name} as one JSON object.`);
     const tool = this.tools.get(`${ref.server}.${ref.tool}`);
     const args = this.options.stripNulls ? dropNullOptionals(call.arguments, tool?.inputSchema) : call.arguments;
-    const invalid = this.validate(`${ref.server}.${ref.tool}`, tool?.inputSchema, args);
+    const invalid = validateArgs(args, tool?.inputSchema).join('; ');
     if (invalid) return reject('malformed', `arguments do not fit the input schema of ${call.name}: ${invalid}`);
     if (this.breaker.isOpen(call.name)) {
       return reject('circuit_open', `${call.name} failed ${this.breaker.threshold} times in a row and is disabled for this run; use another tool or answer with what you have`);
@@ -137,22 +135,5 @@ export class ToolExecutor {
         message: { role: 'tool', content: shown, toolCallId: call.id, toolName: call.name, ...(outcome.ok ? {} : { isError: true }) },
       };
     };
-  }
-
-  /** Returns a readable list of schema violations, or undefined when the arguments fit (or cannot be checked). */
-  private validate(key: string, schema: Record<string, unknown> | undefined, args: Record<string, unknown>): string | undefined {
-    if (!schema) return undefined;
-    let validator = this.validators.get(key);
-    if (validator === undefined) {
-      try {
-        const { $schema: _ignored, ...rest } = schema;
-        validator = this.ajv.compile(rest);
-      } catch {
-        validator = null; // A schema ajv cannot compile is left to the server to enforce.
-      }
-      this.validators.set(key, validator);
-    }
-    if (!validator || validator(args)) return undefined;
-    return (validator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ');
   }
 }

@@ -77,7 +77,8 @@ export const recommendOptionsSchema = z.object({
   /** The LLM used by hybrid re-ranking and llm mode. */
   llm: z.object({
     provider: z.enum(['openai', 'anthropic', 'gemini']).default('openai'),
-    model: z.string().default('gpt-4o-mini'),
+    /** Absent: the provider's default model. */
+    model: z.string().optional(),
     base_url: z.url().optional(),
     api_key_env: z.string().optional(),
   }).strict().optional(),

@@ -8,7 +8,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, type ProxyConfigInput } from './config.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { listenHttp, type HttpListener } from './http.ts';
-import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
+import { createProvider } from '../ghost/index.ts';
+import { rankingLLMFromProvider, type RankingLLM } from './llm.ts';
 import { createProxyMcpServer } from './mcp-server.ts';
 import { ProxyCore, type ProxyDeps } from './proxy.ts';
 
@@ -28,15 +29,13 @@ export function embedderFromConfig(config: ProxyConfig, env: Record<string, stri
   return createOpenAIEmbedder({ model: r.embedding_model, dimensions, apiKey, baseURL: r.embeddings.base_url });
 }
 
-/** The ranking LLM the config names, if any. */
+/** The ranking LLM the config names, if any: the ghost's provider layer, so OpenAI, Anthropic and Gemini all work. */
 export function llmFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): RankingLLM | undefined {
   const llm = config.recommend_tools.llm;
   if (!llm) return undefined;
-  if (llm.provider !== 'openai') {
-    // Anthropic and Gemini go through the ghost's provider layer once wired; until then say so.
-    return { complete: async () => { throw new Error(`ranking provider "${llm.provider}" is not supported yet; use "openai" (any OpenAI-compatible endpoint)`); } };
-  }
-  return createOpenAIRankingLLM({ model: llm.model, baseURL: llm.base_url, apiKey: env[llm.api_key_env ?? 'OPENAI_API_KEY'] });
+  const keyEnv = llm.api_key_env ?? { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', gemini: 'GEMINI_API_KEY' }[llm.provider];
+  const provider = createProvider({ provider: llm.provider, apiKey: env[keyEnv] ?? 'none', baseURL: llm.base_url, defaultModel: llm.model });
+  return rankingLLMFromProvider(provider, llm.model);
 }
 
 /**

@@ -19,7 +19,7 @@ export { createOpenAIEmbedder, EmbeddingStore, type Embedder } from './embedding
 export { ToolSearch, LEXICAL_NOTE, type SearchAnswer, type SearchHit, type SearchOptions } from './search.ts';
 export { FallbackResolver, type FallbackSuggestion } from './fallback.ts';
 export { recommendTools, type RecommendAnswer, type Recommendation, type SearchMode } from './recommend.ts';
-export { createOpenAIRankingLLM, parsePicks, type RankingLLM } from './llm.ts';
+export { createOpenAIRankingLLM, rankingLLMFromProvider, parsePicks, type RankingLLM } from './llm.ts';
 export { createProxyMcpServer, proxyToolList, runProxyTool } from './mcp-server.ts';
 export { listenHttp, type HttpListener } from './http.ts';
 export { openStore } from './store.ts';

@@ -3,6 +3,7 @@
  * does not depend on any one provider; the default speaks the OpenAI chat API through the official SDK.
  */
 import OpenAI from 'openai';
+import type { LLMProvider } from '../ghost/index.ts';
 
 export interface RankingLLM {
   /** Returns the model's text answer. */
@@ -34,6 +35,20 @@ export function createOpenAIRankingLLM(options: OpenAIRankingOptions): RankingLL
         temperature: 0,
       });
       return res.choices[0]?.message?.content ?? '';
+    },
+  };
+}
+
+/**
+ * A RankingLLM over the ghost's provider layer (OpenAI, Anthropic or Gemini through their official SDKs).
+ * @example
+ *   const llm = rankingLLMFromProvider(createProvider({ provider: 'anthropic', apiKey, baseURL: mock.url }));
+ */
+export function rankingLLMFromProvider(provider: LLMProvider, model?: string): RankingLLM {
+  return {
+    async complete({ system, user }) {
+      const answer = await provider.createCompletion([{ role: 'system', content: system }, { role: 'user', content: user }], [], { model, temperature: 0 });
+      return answer.text;
     },
   };
 }

@@ -1,0 +1,77 @@
+// createProxy configured only by its config: embeddings and ranking LLM at a real mock LLM server
+// (ghostwire's own, on 127.0.0.1), auto_retry_fallback, eager connection.
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
+import { createProxy, type McpProxy } from './create-proxy.ts';
+import { stdioEntry, tempDir } from './test-helpers.ts';
+
+const json = (r: unknown): any => (r as CallToolResult).structuredContent;
+
+describe('createProxy from config alone', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
+
+  async function start(config: Record<string, unknown>, server?: MockLLMServer): Promise<{ proxy: McpProxy; client: Client }> {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const proxy = createProxy({ mcpServers: { docs: stdioEntry('proxy-docs') }, ...config } as any, { storePath: join(dir, 'p.db'), env: {} });
+    cleanups.push(() => proxy.close());
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await proxy.connect(a);
+    const client = new Client({ name: 'cfg', version: '1.0.0' });
+    await client.connect(b);
+    cleanups.push(() => client.close());
+    void server;
+    return { proxy, client };
+  }
+
+  it('uses the configured embeddings endpoint and the ghost provider layer (Anthropic) for hybrid ranking', async () => {
+    const server = await startMockLLMServer({
+      scenarios: [{ name: 'rank', steps: [{ match: { provider: 'anthropic' }, respond: { text: '[{"server":"docs","tool":"resolve_library_id","reason":"ids first"}]' }, consume: false }] }],
+    });
+    cleanups.push(() => server.close());
+    const { client } = await start({
+      recommend_tools: {
+        search_mode: 'hybrid',
+        embeddings: { base_url: `${server.url}/v1` },
+        llm: { provider: 'anthropic', model: 'claude-haiku-4-5', base_url: server.url },
+      },
+    }, server);
+    const search = json(await client.callTool({ name: 'search_tools', arguments: { query: 'library documentation', top_k: 3 } }));
+    expect(search.mode).toBe('semantic');
+    expect(search.note).toBeUndefined();
+    expect(search.results).toHaveLength(3);
+    const rec = json(await client.callTool({ name: 'recommend_tools', arguments: { task: 'find the docs of zod' } }));
+    expect(rec).toMatchObject({ search_mode: 'hybrid', ranking: 'semantic+llm', recommendations: [{ server: 'docs', tool: 'resolve_library_id', reason: 'ids first' }] });
+    const providers = server.mock.requests.map((r) => r.provider);
+    expect(providers).toContain('embeddings');
+    expect(providers).toContain('anthropic');
+    // Without an embeddings key or endpoint the same proxy would be lexical: the env given was empty.
+    const lexical = await start({});
+    expect(json(await lexical.client.callTool({ name: 'search_tools', arguments: { query: 'docs' } })).mode).toBe('lexical');
+  });
+
+  it('auto_retry_fallback tries the first suggestion and returns both results', async () => {
+    const { client } = await start({ recommend_tools: { auto_retry_fallback: true, max_fallbacks: 2 } });
+    const r = (await client.callTool({ name: 'call_tool', arguments: { server: 'docs', tool: 'get_library_docs', arguments: { library_id: 'missing', query: 'x' } } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    const body = json(r);
+    expect(body.error).toBe('library missing not found');
+    expect(body.fallback_suggestions.length).toBeLessThanOrEqual(2);
+    expect(body.fallback_result).toMatchObject({ server: body.fallback_suggestions[0].server, tool: body.fallback_suggestions[0].tool });
+    expect(typeof body.fallback_result.success).toBe('boolean');
+  });
+
+  it('connects every server at start when lazy_connect is off', async () => {
+    const { client } = await start({ mcp_client_proxy: { lazy_connect: false } });
+    // Nothing asked for docs: the proxy connected and indexed it by itself.
+    await expect.poll(async () => json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers[0].tool_count, { timeout: 10_000 }).toBe(7);
+    const servers = json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers;
+    expect(servers[0].state).toBe('connected');
+    expect(servers[0].last_refresh).toMatchObject({ added: expect.arrayContaining(['search_docs']), unchanged: 0 });
+  });
+});

@@ -1,13 +1,13 @@
 // The plugin, reporter and `ghostwire test` end to end: a small project (fixtures/goldens-project) run
 // through the bin in a child process, recording against a local mock server, then replaying with it stopped.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { weatherScenario } from '../goldens/testing/conversation.ts';
-import { parseGolden } from '../goldens/store.ts';
+import { parseGolden, serializeGolden } from '../goldens/store.ts';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const BIN = join(REPO, 'bin/ghostwire.js');
@@ -62,9 +62,15 @@ describe('ghostwire test + plugin + reporter', () => {
     await server.close();
     server = null;
 
+    // A golden no test uses any more, recorded long ago: reported as unused (obsolete) and expired.
+    const obsolete = join(goldens, 'agent.case', 'removed-test.json');
+    writeFileSync(obsolete, serializeGolden({ ...golden, test: { file: 'agent.case.ts', name: 'removed test' }, recordedAt: '2020-01-01T00:00:00.000Z' }));
     const replayed = await ghostwireTest([], { GW_GOLDENS_DIR: goldens, CI: '1' });
     expect(replayed.code, replayed.output).toBe(0);
     expect(replayed.output).toMatch(/replayed\s+2/);
+    expect(replayed.output).toMatch(/unused\s+1\s+\S*removed-test\.json/);
+    expect(replayed.output).toMatch(/expired\s+1\s+\S*removed-test\.json \(\d+d old\)/);
+    rmSync(obsolete);
   });
 
   it('in CI: a changed output fails with a JSON-patch diff, a missing golden fails, an unmatched request shows its diff', { timeout: 60_000 }, async () => {

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { startMockLLMServer } from '../transports/server.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { serializeGolden } from './store.ts';
+import { goldenPathFor } from './paths.ts';
+import { sampleGolden } from './testing/golden.ts';
+import { tempRuntime } from './testing/runtime.ts';
+
+const echo = [{ name: 'echo', steps: [{ respond: { text: 'fresh answer' }, consume: false }] }] as never;
+const ask = (content = 'hi') => new OpenAI({ apiKey: 'sk-session-test', maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+
+describe('GoldenSession', () => {
+  it('a recording whose test fails leaves the previous golden untouched', async () => {
+    const server = await startMockLLMServer({ scenarios: echo });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'a.test.ts');
+    const session = runtime.session(testFile, 'fails');
+    mkdirSync(dirname(session.file), { recursive: true });
+    writeFileSync(session.file, serializeGolden(sampleGolden()));
+    const before = readFileSync(session.file, 'utf8');
+    session.setUpstream(server.url);
+    await session.intercept();
+    expect((await ask()).choices[0].message.content).toBe('fresh answer');
+    expect(await runtime.finish(testFile, 'fails', false)).toEqual({ file: 'goldens/a/fails.json', action: null, drift: [] });
+    await server.close();
+    expect(readFileSync(session.file, 'utf8')).toBe(before);
+  });
+
+  it('record-missing replays goldens that exist and records the ones that do not', async () => {
+    const server = await startMockLLMServer({ scenarios: echo });
+    const { runtime, root } = tempRuntime('record-missing');
+    const testFile = join(root, 'a.test.ts');
+    const file = goldenPathFor(root, 'goldens', testFile, 'agent > answers');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, serializeGolden(sampleGolden()));
+    const existing = runtime.session(testFile, 'agent > answers');
+    expect(existing.mode).toBe('replay');
+    await existing.intercept();
+    expect((await ask()).choices[0].message.content).toBe('hello');
+    expect((await runtime.finish(testFile, 'agent > answers', true))?.action).toBe('replayed');
+
+    const missing = runtime.session(testFile, 'new test');
+    expect(missing.mode).toBe('record');
+    missing.setUpstream(server.url);
+    await missing.intercept();
+    expect((await ask()).choices[0].message.content).toBe('fresh answer');
+    expect((await runtime.finish(testFile, 'new test', true))?.action).toBe('written');
+    await server.close();
+    expect(existsSync(missing.file)).toBe(true);
+  });
+
+  it('replay without a golden fails the test with how to record it, even if the code swallowed the error', async () => {
+    const { runtime, root } = tempRuntime('replay');
+    const testFile = join(root, 'a.test.ts');
+    await runtime.session(testFile, 'never recorded').intercept();
+    await expect(ask()).rejects.toThrow(/400 no golden recorded/);
+    const error = await runtime.finish(testFile, 'never recorded', true).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GoldenMismatchError);
+    expect((error as Error).message).toContain('ghostwire test --record-goldens');
+  });
+
+  it('replay keeps every other request inside the process, except local servers', async () => {
+    const local = await startMockLLMServer({ scenarios: echo });
+    const { runtime, root } = tempRuntime('replay');
+    const testFile = join(root, 'a.test.ts');
+    await runtime.session(testFile, 'external').intercept();
+    const external = await fetch('https://example.com/data');
+    expect(external.status).toBe(400);
+    const viaLocal = await new OpenAI({ apiKey: 'sk-x', baseURL: `${local.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    expect(viaLocal.choices[0].message.content).toBe('fresh answer');
+    await expect(runtime.finish(testFile, 'external', true)).rejects.toThrow(/https:\/\/example\.com\/data would leave the process/);
+    await local.close();
+  });
+
+  it('toMatchGolden in replay: a missing output is stored locally and refused in CI', async () => {
+    const { runtime, root } = tempRuntime('replay');
+    const testFile = join(root, 'a.test.ts');
+    const local = runtime.session(testFile, 'value');
+    expect(local.expect('output', { a: 1 }, { equals: Object.is }).pass).toBe(true);
+    expect((await runtime.finish(testFile, 'value', true))?.action).toBe('written');
+    expect(JSON.parse(readFileSync(local.file, 'utf8')).expected).toEqual({ output: { a: 1 } });
+
+    const { runtime: ci } = tempRuntime('replay', {}, root, { CI: 'true' });
+    const session = ci.session(testFile, 'value');
+    expect(session.expect('output', { a: 1 }, { equals: Object.is }).pass).toBe(true);
+    const missing = session.expect('other', { b: 2 }, { equals: Object.is });
+    expect(missing.pass).toBe(false);
+    expect(missing.message).toContain('missing golden output, and CI does not write goldens');
+  });
+});

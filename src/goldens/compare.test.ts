@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareValues, toJsonValue } from './compare.ts';
+import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import { Masker } from './masks.ts';
 import { compileKeys, resolveMode } from './config.ts';
 import { normalizeRequest } from './normalize.ts';
@@ -68,5 +68,25 @@ describe('request normalization', () => {
 
   it('rejects an ignore path that is not a JSON path, naming it', () => {
     expect(() => normalizeRequest(request({}), ['user'])).toThrowError(/ignorePaths: "user" must be a JSON path/);
+  });
+});
+
+describe('matcher placeholders in stored values', () => {
+  const equals = (a: unknown, b: unknown): boolean => ((b as { asymmetricMatch?: (x: unknown) => boolean }).asymmetricMatch ? (b as { asymmetricMatch: (x: unknown) => boolean }).asymmetricMatch(a) : Object.is(a, b));
+
+  it('hand-written expect.* placeholders in a golden are compared as asymmetric matchers', () => {
+    const stored = { calls: 'expect.any(Number)', id: 'expect.stringMatching(/^run_/)', text: 'expect.stringContaining("Paris")', extra: 'expect.anything()' };
+    expect(compareValues(stored, { calls: 3, id: 'run_9', text: 'Sunny in Paris', extra: [1] }, { masker: new Masker({ defaults: false }), matchers: expect, equals }).pass).toBe(true);
+    const bad = compareValues(stored, { calls: 'three', id: 'run_9', text: 'Sunny in Lyon', extra: 1 }, { masker: new Masker({ defaults: false }), matchers: expect, equals });
+    expect(bad.diff).toContain('$.calls: "three" does not match');
+    expect(bad.diff).toContain('$.text: "Sunny in Lyon" does not match');
+  });
+
+  it('property matchers are stored as placeholders, so the golden does not churn', () => {
+    expect(withPlaceholders({ usage: { total: 12 }, model: 'gpt-4o', at: 5 }, { usage: { total: expect.any(Number) }, model: expect.stringMatching(/^gpt/), at: expect.anything() })).toEqual({
+      usage: { total: 'expect.any(Number)' },
+      model: 'expect.stringMatching(/^gpt/)',
+      at: 'expect.anything()',
+    });
   });
 });

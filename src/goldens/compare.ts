@@ -1,6 +1,7 @@
 import jsonpatch from 'fast-json-patch';
 import { Masker, isPlainObject } from './masks.ts';
 import { pointerToPath } from './json-path.ts';
+import { fromPlaceholder, isPlaceholder, toPlaceholder, type MatcherFactory } from './placeholders.ts';
 
 /** Equality used for property matchers (Vitest's `this.equals`, which understands asymmetric matchers). */
 export type Equals = (a: unknown, b: unknown) => boolean;
@@ -10,6 +11,8 @@ export interface CompareOptions {
   /** `{ usage: { totalTokens: expect.any(Number) } }`: checked against the actual value, then left out of the comparison. */
   propertyMatchers?: Record<string, unknown>;
   equals?: Equals;
+  /** Turns `"expect.any(Number)"`-style placeholders in the expected value into matchers (see placeholders.ts). */
+  matchers?: MatcherFactory;
 }
 
 export interface CompareResult {
@@ -41,9 +44,16 @@ export function compareValues(expected: unknown, actual: unknown, options: Compa
   let left = masker.apply(toJsonValue(expected));
   let right = masker.apply(toJsonValue(actual));
   const lines: string[] = [];
-  if (options.propertyMatchers) {
+  const checks = options.propertyMatchers ? leaves(options.propertyMatchers, []) : [];
+  if (options.matchers) {
+    for (const [path, text] of leaves(expected, [])) {
+      const matcher = isPlaceholder(text) ? fromPlaceholder(text, options.matchers) : null;
+      if (matcher !== null) checks.push([path, matcher]);
+    }
+  }
+  if (checks.length > 0) {
     const equals = options.equals ?? ((a, b) => JSON.stringify(a) === JSON.stringify(b));
-    for (const [path, matcher] of leaves(options.propertyMatchers, [])) {
+    for (const [path, matcher] of checks) {
       const got = get(actual, path);
       if (!equals(got, matcher)) {
         lines.push(`  ✗ ${pointerToPath(pointer(path))}: ${describe(got)} does not match ${describeMatcher(matcher)}`);
@@ -60,6 +70,21 @@ export function compareValues(expected: unknown, actual: unknown, options: Compa
     }
   }
   return { pass: lines.length === 0, diff: lines.join('\n'), operations };
+}
+
+/**
+ * The value to store for a test that used property matchers: each matched location holds the matcher's
+ * placeholder (`"expect.any(Number)"`) instead of this run's value, so the golden does not churn.
+ * @example withPlaceholders({ n: 3 }, { n: expect.any(Number) }) // { n: 'expect.any(Number)' }
+ */
+export function withPlaceholders(value: unknown, propertyMatchers: Record<string, unknown> | undefined): unknown {
+  if (!propertyMatchers) return value;
+  let out = value;
+  for (const [path, matcher] of leaves(propertyMatchers, [])) {
+    const text = toPlaceholder(matcher);
+    if (text !== null) out = set(out, path, text);
+  }
+  return out;
 }
 
 function renderOp(op: jsonpatch.Operation, expected: unknown): string {

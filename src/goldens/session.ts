@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { http, bypass, passthrough } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { PROVIDER_ORIGINS, type GoldenMode, type ResolvedGoldensConfig } from './config.ts';
-import { compareValues, toJsonValue } from './compare.ts';
+import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
+import type { MatcherFactory } from './placeholders.ts';
 import { describeDrift } from './drift.ts';
 import { GoldenMismatchError } from './errors.ts';
 import type { Secret } from './leak-scanner.ts';
@@ -150,9 +151,13 @@ export class GoldenSession {
    * `toMatchGolden`: compares (replay), stores (record, update, or missing locally) an expected output.
    * @example session.expect('output', run, { propertyMatchers: undefined, equals })
    */
-  expect(name: string, actual: unknown, options: { propertyMatchers?: Record<string, unknown>; equals: (a: unknown, b: unknown) => boolean }): ExpectationResult {
+  expect(
+    name: string,
+    actual: unknown,
+    options: { propertyMatchers?: Record<string, unknown>; equals: (a: unknown, b: unknown) => boolean; matchers?: MatcherFactory },
+  ): ExpectationResult {
     this.seen.add(name);
-    const value = toJsonValue(actual);
+    const value = withPlaceholders(toJsonValue(actual), options.propertyMatchers);
     if (options.propertyMatchers) {
       const check = compareValues(value, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals });
       if (!check.pass) return { pass: false, message: `${this.relativeFile} › ${name}: property matchers failed:\n${check.diff}` };
@@ -170,7 +175,7 @@ export class GoldenSession {
       this.expected[name] = value;
       return { pass: true, message: `${this.relativeFile} › ${name}: stored` };
     }
-    const result = compareValues(stored, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals });
+    const result = compareValues(stored, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals, matchers: options.matchers });
     return {
       pass: result.pass,
       message: result.pass

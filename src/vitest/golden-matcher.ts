@@ -1,4 +1,4 @@
-import { onTestFinished, type TestContext } from 'vitest';
+import { expect, onTestFinished, type TestContext } from 'vitest';
 import { goldensRuntime } from '../goldens/runtime.ts';
 import type { ResolvedGoldensConfig } from '../goldens/config.ts';
 import type { SessionOutcome } from '../goldens/session.ts';
@@ -58,6 +58,6 @@ export function toMatchGolden(
   const runtime = goldensRuntime();
   const { testPath, currentTestName } = this;
   const session = runtime.session(testPath, currentTestName, () => finishOnTestEnd(testPath, currentTestName, (fn) => onTestFinished(fn)));
-  const result = session.expect(name, received, { propertyMatchers, equals: (a, b) => this.equals(a, b) });
+  const result = session.expect(name, received, { propertyMatchers, equals: (a, b) => this.equals(a, b), matchers: expect });
   return { pass: result.pass, message: () => result.message };
 }

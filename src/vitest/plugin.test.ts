@@ -91,7 +91,7 @@ describe('ghostwire test + plugin + reporter', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/updated\s+1\s+.*pure-value\.json/);
     const value = parseGolden(readFileSync(valueGolden, 'utf8'), valueGolden);
-    expect(value.expected.output).toEqual({ answer: 43, tokens: 7 });
+    expect(value.expected.output).toEqual({ answer: 43, tokens: 'expect.any(Number)' });
     expect(parseGolden(readFileSync(agentGolden, 'utf8'), agentGolden).interactions).toEqual(interactionsBefore);
   });
 

@@ -90,6 +90,24 @@ describe('reconnection', () => {
   });
 });
 
+describe('no double execution', () => {
+  it('a call cut off mid-flight by a restart is reported, not silently re-run on the new session', async () => {
+    const s = await server();
+    const t = tool({ serverUrl: s.url, timeoutMs: 3000 });
+    await t.instructionString();
+    const pending = t.executeAction(call('hang'));
+    while (s.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await s.restart();
+    const result = await pending;
+    expect(result.isValid).toBe(false);
+    // Reported as soon as the client learns the session is gone, long before the 3 s limit.
+    expect(result.observation).toMatch(/^\[Execution Error: the MCP server lost the session while the request was running \(.*Not Found\); not retried, since it may have run\]$/);
+    expect(s.calls.filter((c) => c.name === 'hang')).toHaveLength(1);
+    // The next call reconnects.
+    expect((await t.executeAction(call('echo', { text: 'again' }))).isValid).toBe(true);
+  });
+});
+
 describe('one overall timeout', () => {
   it('a server that never answers the handshake fails the action within the timeout', async () => {
     const s = await server({ hang: true });
@@ -114,18 +132,18 @@ describe('one overall timeout', () => {
     expect(s.sessionsOpened).toBe(1);
   });
 
-  it('the timeout covers connecting, listing and calling together', async () => {
+  it('the timeout covers connecting, listing and calling together (queue wait included)', async () => {
     const s = await server();
-    const t = tool({ serverUrl: s.url, timeoutMs: 400 });
-    await t.instructionString();
-    // A call that alone fits the limit but not once the queue wait is counted.
+    // Three calls of 400 ms through one slot: each alone fits in 1000 ms, the third's wait does not.
     const pool = new McpClientPool({ maxConcurrency: 1 });
     cleanup.push(() => pool.close());
-    const a = tool({ serverUrl: s.url, pool, timeoutMs: 400 });
-    const b = tool({ serverUrl: s.url, pool, timeoutMs: 400 });
-    const [ra, rb] = await Promise.all([a.executeAction(call('slow', { ms: 250 })), b.executeAction(call('slow', { ms: 250 }))]);
+    const [a, b, c] = [0, 1, 2].map(() => tool({ serverUrl: s.url, pool, timeoutMs: 1000 }));
+    await a.instructionString();
+    const first = a.executeAction(call('slow', { ms: 400 }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const [ra, , rc] = await Promise.all([first, b.executeAction(call('slow', { ms: 400 })), c.executeAction(call('slow', { ms: 400 }))]);
     expect(ra.isValid).toBe(true);
-    expect(rb.observation).toMatch(/did not answer within 400 ms \(while calling slow\)/);
+    expect(rc.observation).toMatch(/did not answer within 1000 ms \(while calling slow\)/);
   });
 
   it('close() returns promptly even while a call hangs', async () => {
@@ -173,6 +191,12 @@ describe('shared pool', () => {
 });
 
 describe('SSE transport', () => {
+  it('a hung SSE handshake fails within the timeout', async () => {
+    const s = await server({ transport: 'sse', hang: true });
+    const t = tool({ serverUrl: s.url, transport: 'sse', timeoutMs: 150 });
+    await expect(t.instructionString()).rejects.toThrow(`MCP server ${s.url} did not answer within 150 ms (while connecting and listing tools)`);
+  });
+
   it('connects over SSE when asked', async () => {
     const s = await server({ transport: 'sse' });
     const t = tool({ serverUrl: s.url, transport: 'sse' });

@@ -32,6 +32,8 @@ interface Session {
   client: Client;
   transport: Transport;
   closed: boolean;
+  /** Why the server side went away, when the client noticed it on its own. */
+  lost?: string;
   tools?: Promise<McpToolInfo[]>;
 }
 
@@ -41,7 +43,7 @@ function isRetryableDrop(error: unknown): boolean {
   // The SSE transport reports an unknown session as a plain Error.
   if (/Error POSTing to endpoint \(HTTP 404\)/.test((error as Error)?.message ?? '')) return true;
   const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
-  return /ECONNREFUSED|Not connected|Connection closed/i.test(text);
+  return /ECONNREFUSED|Not connected/i.test(text);
 }
 
 /** Failures that leave the session in doubt: drop it so the next use reconnects. */
@@ -81,10 +83,15 @@ class PoolEntry {
       } catch (error) {
         if (signal.aborted) throw error;
         if (this.#closed) throw new Error('the MCP connection was closed', { cause: error });
-        if (session.closed || isRetryableDrop(error)) {
-          // The server lost the session (restart, drop) before handling the request: start a new one and retry once.
+        if (isRetryableDrop(error)) {
+          // Refused up front (unknown session, nothing listening): nothing ran, so start a new session and retry once.
           this.#discard(session);
           return await raceAbort(op(await this.#connected(signal)), signal);
+        }
+        if (session.lost) {
+          // Lost while the request was out: it may have run, so it is reported rather than re-sent.
+          this.#discard(session);
+          throw new Error(`the MCP server lost the session while the request was running (${session.lost}); not retried, since it may have run`, { cause: error });
         }
         if (isConnectionFailure(error)) this.#discard(session);
         throw error;
@@ -129,7 +136,13 @@ class PoolEntry {
     client.onerror = (error) => {
       // A broken SSE stream, or a server that no longer knows the session, means the session is gone:
       // the next use reconnects (and closing this client stops the SSE stream reconnecting on its own).
-      if (this.kind === 'sse' || (error instanceof StreamableHTTPError && error.code === 404)) session.closed = true;
+      // (A 404 on our own POST is not reported here: that request fails by itself and is retried.)
+      const streamGone = error instanceof StreamableHTTPError && error.code === 404 && !error.message.includes('POSTing');
+      if (this.kind === 'sse' || streamGone) {
+        session.lost ??= error.message;
+        // Closing fails requests still waiting on the dead session now, instead of at the deadline.
+        this.#discard(session);
+      }
     };
     try {
       await raceAbort(client.connect(transport, { signal }), signal);

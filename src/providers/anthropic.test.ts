@@ -36,13 +36,13 @@ describe('Anthropic Messages: non-streaming', () => {
       { name: 'hi', steps: [{ respond: { text: 'Hello from {{model}}', usage: { inputTokens: 9, outputTokens: 4 } } }] },
     ]);
     const { data: message, response } = await client.messages
-      .create({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+      .create({ model: 'claude-sonnet-5-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
       .withResponse();
     expect(message).toMatchObject({
       type: 'message',
       role: 'assistant',
-      model: 'claude-sonnet-4-5',
-      content: [{ type: 'text', text: 'Hello from claude-sonnet-4-5' }],
+      model: 'claude-sonnet-5-5',
+      content: [{ type: 'text', text: 'Hello from claude-sonnet-5-5' }],
       stop_reason: 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: 9, output_tokens: 4 },
@@ -96,7 +96,7 @@ describe('Anthropic Messages: non-streaming', () => {
     const { client } = setup([
       { name: 't', steps: [{ respond: { toolCalls: [{ id: 'toolu_A', name: 'get_weather', arguments: { city: 'Oslo' } }] } }] },
     ]);
-    const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, tools: [weatherTool], messages: [{ role: 'user', content: 'x' }] });
+    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, tools: [weatherTool], messages: [{ role: 'user', content: 'x' }] });
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content).toEqual([{ type: 'tool_use', id: 'toolu_A', name: 'get_weather', input: { city: 'Oslo' }, caller: { type: 'direct' } }]);
   });
@@ -108,7 +108,7 @@ describe('Anthropic Messages: non-streaming', () => {
   ] as const)('maps finishReason %s to stop_reason %s', async (finishReason, stopReason) => {
     const { client } = setup([{ name: 'f', steps: [{ respond: { text: 'cut', finishReason } }] }]);
     const message = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 10,
       stop_sequences: ['END'],
       messages: [{ role: 'user', content: 'x' }],
@@ -135,7 +135,7 @@ describe('Anthropic Messages: streaming', () => {
 
   it('sends the full event sequence with event: lines, ping, and partial_json pieces', async () => {
     const { client, exchanges } = setup([scenario]);
-    const stream = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, tools: [weatherTool], messages: [{ role: 'user', content: 'x' }] });
+    const stream = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 100, stream: true, tools: [weatherTool], messages: [{ role: 'user', content: 'x' }] });
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
     const events = sseEvents(await exchanges[0].body);
@@ -162,7 +162,7 @@ describe('Anthropic Messages: streaming', () => {
 
   it('finalMessage() from messages.stream equals the non-streaming message (ids aside)', async () => {
     const { client } = setup([scenario, { ...scenario, name: 'again' }]);
-    const params = { model: 'claude-sonnet-4-5', max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user' as const, content: 'x' }] };
+    const params = { model: 'claude-sonnet-5-5', max_tokens: 100, tools: [weatherTool], messages: [{ role: 'user' as const, content: 'x' }] };
     const streamed = await client.messages.stream(params).finalMessage();
     const plain = await client.messages.create(params);
     // parsed_output is the stream helper's own addition (structured outputs), not wire data.
@@ -176,7 +176,7 @@ describe('Anthropic Messages: streaming', () => {
     const { client } = setup([{ name: 'c', steps: [{ respond: { text: 'ignored', stream: { chunks: ['Hel', 'lo', '!'] } } }] }]);
     const pieces: string[] = [];
     const final = await client.messages
-      .stream({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .stream({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
       .on('text', (t) => pieces.push(t))
       .finalMessage();
     expect(pieces).toEqual(['Hel', 'lo', '!']);
@@ -185,7 +185,7 @@ describe('Anthropic Messages: streaming', () => {
 
   it('streams a tool call with empty input as one empty input_json_delta, giving input {}', async () => {
     const { client, exchanges } = setup([{ name: 'e', steps: [{ respond: { toolCalls: [{ id: 'toolu_E', name: 'now' }] } }] }]);
-    const final = await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    const final = await client.messages.stream({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
     expect(final.content).toEqual([{ type: 'tool_use', id: 'toolu_E', name: 'now', input: {}, caller: { type: 'direct' } }]);
     const partial = sseEvents(await exchanges[0].body).filter(([, d]) => d.delta?.type === 'input_json_delta');
     expect(partial.map(([, d]) => d.delta.partial_json)).toEqual(['']);
@@ -206,7 +206,7 @@ describe('Anthropic Messages: errors', () => {
 
   it.each(cases)('status %i → %o with error.type %s and request-id', async (status, ErrorClass, type) => {
     const { client } = setup([{ name: 'err', steps: [{ respond: { error: { status, message: `boom ${status}` } } }] }]);
-    const err = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const err = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ErrorClass);
     const apiError = err as InstanceType<typeof Anthropic.APIError>;
     expect(apiError.status).toBe(status);
@@ -230,7 +230,7 @@ describe('Anthropic Messages: errors', () => {
       2,
     );
     const started = performance.now();
-    const message = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
     expect(message.content[0]).toMatchObject({ text: 'finally' });
     expect(exchanges.map((e) => e.status)).toEqual([529, 200]);
     expect(exchanges[0].headers.get('retry-after-ms')).toBe('20');

@@ -38,7 +38,7 @@ const assistant: ScenarioInput = {
 };
 
 const WEATHER = 'What is the weather in Paris?';
-const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
+const schema = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
 
 /** What one turn looked like, in the provider's own terms. */
 interface Turn {
@@ -78,7 +78,7 @@ async function viaResponses(client: OpenAI): Promise<Turn[]> {
   });
   const first = await client.responses.create({ model: 'gpt-4.1', tools, input });
   const call = first.output.find((o) => o.type === 'function_call')!;
-  input.push(...first.output, { type: 'function_call_output', call_id: call.call_id, output: '21C' });
+  input.push(...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '21C' });
   const second = await client.responses.stream({ model: 'gpt-4.1', tools, input }).finalResponse();
   const essay = await client.responses.create({ model: 'gpt-4.1', max_output_tokens: 16, input: 'Write an essay' });
   return [first, second, essay].map(turn);
@@ -93,11 +93,11 @@ async function viaAnthropic(client: Anthropic): Promise<Turn[]> {
     text: m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
     calls: m.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, args: b.input }] : [])),
   });
-  const first = await client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages }).finalMessage();
+  const first = await client.messages.stream({ model: 'claude-sonnet-5-5', max_tokens: 100, tools, messages }).finalMessage();
   const use = first.content.find((b) => b.type === 'tool_use')!;
   messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21C' }] });
-  const second = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages });
-  const essay = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  const second = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 100, tools, messages });
+  const essay = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
   return [first, second, essay].map(turn);
 }
 

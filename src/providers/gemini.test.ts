@@ -129,7 +129,8 @@ describe('Gemini: generateContentStream', () => {
     const calls: unknown[] = [];
     const finishReasons: unknown[] = [];
     for await (const chunk of stream) {
-      text += chunk.text ?? '';
+      // Read text parts directly: `chunk.text` warns when a chunk also carries function calls.
+      text += chunk.candidates?.[0].content?.parts?.map((p) => p.text ?? '').join('') ?? '';
       calls.push(...(chunk.functionCalls ?? []));
       finishReasons.push(chunk.candidates?.[0].finishReason);
     }

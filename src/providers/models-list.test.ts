@@ -13,7 +13,7 @@ const scenarios: ScenarioInput[] = [
     name: 'models',
     steps: [
       { match: { model: 'gpt-4o' }, respond: { text: 'a' } },
-      { match: { model: 'claude-sonnet-4-5' }, respond: { text: 'b' } },
+      { match: { model: 'claude-sonnet-5-5' }, respond: { text: 'b' } },
       { match: { model: { equals: 'gemini-2.5-flash' } }, respond: { text: 'c' } },
       { match: { model: { regex: '^never-listed' } }, respond: { text: 'd' } },
     ],
@@ -32,7 +32,7 @@ function setup() {
   };
 }
 
-const NAMES = ['gpt-4o', 'claude-sonnet-4-5', 'gemini-2.5-flash'];
+const NAMES = ['gpt-4o', 'claude-sonnet-5-5', 'gemini-2.5-flash'];
 
 describe('model listing', () => {
   it('lists the scenario model names through the openai SDK, valid against the spec', async () => {
@@ -57,8 +57,8 @@ describe('model listing', () => {
     const page = await anthropic.models.list();
     expect(page.has_more).toBe(false);
     expect(page.first_id).toBe('gpt-4o');
-    const one = await anthropic.models.retrieve('claude-sonnet-4-5');
-    expect(one).toMatchObject({ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4 5' });
+    const one = await anthropic.models.retrieve('claude-sonnet-5-5');
+    expect(one).toMatchObject({ type: 'model', id: 'claude-sonnet-5-5', display_name: 'Claude Sonnet 5 5' });
     expect(Number.isNaN(Date.parse(one.created_at))).toBe(false);
     const missing = await anthropic.models.retrieve('claude-nope').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(Anthropic.NotFoundError);

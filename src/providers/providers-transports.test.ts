@@ -22,7 +22,7 @@ const weatherRoundTrip: ScenarioInput = {
   ],
 };
 
-const params = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
+const params = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
 
 describe.each(TRANSPORTS)('providers over %s', (transport) => {
   let rig: SdkRig | undefined;
@@ -41,12 +41,12 @@ describe.each(TRANSPORTS)('providers over %s', (transport) => {
     const { anthropic } = await start([weatherRoundTrip]);
     const tools: Anthropic.Messages.Tool[] = [{ name: 'get_weather', input_schema: params }];
     const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
-    const first = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 200, tools, messages });
+    const first = await anthropic.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 200, tools, messages });
     expect(first.stop_reason).toBe('tool_use');
     const toolUse = first.content.find((b) => b.type === 'tool_use')!;
     expect(toolUse).toMatchObject({ id: 'call_weather_1', name: 'get_weather', input: { city: 'Paris' } });
     messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '21C and sunny' }] });
-    const second = await anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 200, tools, messages }).finalMessage();
+    const second = await anthropic.messages.stream({ model: 'claude-sonnet-5-5', max_tokens: 200, tools, messages }).finalMessage();
     expect(second.content).toEqual([{ type: 'text', text: 'It is 21C in Paris.', citations: null }]);
     expect(second.usage).toMatchObject({ input_tokens: 30, output_tokens: 7 });
     expect(mock.unconsumed()).toEqual([]);
@@ -54,10 +54,10 @@ describe.each(TRANSPORTS)('providers over %s', (transport) => {
 
   it('Anthropic: a mis-shaped request is a BadRequestError and the server keeps serving', async () => {
     const { anthropic } = await start([{ name: 'ok', steps: [{ respond: { text: 'still here' } }] }]);
-    const err = await anthropic.messages.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] } as never).catch((e: unknown) => e);
+    const err = await anthropic.messages.create({ model: 'claude-sonnet-5-5', messages: [{ role: 'user', content: 'x' }] } as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
     expect((err as InstanceType<typeof Anthropic.APIError>).apiMessage).toBe('max_tokens: Field required');
-    const ok = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    const ok = await anthropic.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     expect(ok.content[0]).toMatchObject({ text: 'still here' });
   });
 
@@ -148,5 +148,79 @@ describe.each(TRANSPORTS)('providers over %s', (transport) => {
     const gErr = await google.models.generateContent({ model: 'gemini-2.5-flash', contents: [{ role: 'robot', parts: [{ text: 'x' }] }] }).catch((e: unknown) => e);
     expect((gErr as ApiError).status).toBe(400);
     expect((await openai.responses.create({ model: 'gpt-4.1', input: 'x' })).output_text).toBe('fine');
+  });
+
+  it('cut streams surface as errors in every SDK, and the server keeps serving', async () => {
+    const cut = { text: 'a long answer that will be cut', stream: { chunkSize: 4, disconnectAfterChunks: 3 } };
+    const { openai, anthropic, google } = await start([
+      {
+        name: 'cut',
+        steps: [
+          { match: { provider: 'anthropic' }, respond: cut },
+          { match: { provider: 'openai-responses' }, respond: cut },
+          { match: { provider: 'gemini' }, respond: cut },
+          { respond: { text: 'after' } },
+        ],
+      },
+    ]);
+    const anthropicText: string[] = [];
+    const aErr = await anthropic.messages
+      .stream({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .on('text', (t) => anthropicText.push(t))
+      .finalMessage()
+      .catch((e: unknown) => e);
+    expect(aErr).toBeInstanceOf(Error);
+    // message_start, ping, content_block_start made it; no text delta did.
+    expect(anthropicText).toEqual([]);
+    const rErr = await openai.responses.stream({ model: 'gpt-4.1', input: 'x' }).finalResponse().catch((e: unknown) => e);
+    if (transport === 'port') expect(rErr).toBeInstanceOf(Error);
+    // Under MSW the cut reaches the openai SDK as an AbortError, which it treats as a clean end:
+    // finalResponse() then resolves with the unfinished snapshot, still in_progress.
+    else expect(rErr).toMatchObject({ status: 'in_progress' });
+    const finishes: unknown[] = [];
+    const gErr = await (async () => {
+      for await (const chunk of await google.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'x' })) {
+        finishes.push(chunk.candidates?.[0].finishReason);
+      }
+    })().catch((e: unknown) => e);
+    if (transport === 'port') expect(gErr).toBeInstanceOf(Error);
+    // Under MSW the cut can end the body cleanly; the stream then simply never finishes.
+    else expect(gErr instanceof Error || (finishes.length < 8 && finishes.every((f) => f === undefined))).toBe(true);
+    const ok = await anthropic.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    expect(ok.content[0]).toMatchObject({ text: 'after' });
+  });
+
+  it('paces streamed frames by chunkDelayMs', async () => {
+    const { anthropic } = await start([{ name: 'slow', steps: [{ respond: { text: 'abcdef', stream: { chunkSize: 2, chunkDelayMs: 25 } } }] }]);
+    const arrivals: number[] = [];
+    const t0 = performance.now();
+    await anthropic.messages
+      .stream({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .on('text', () => arrivals.push(performance.now() - t0))
+      .finalMessage();
+    expect(arrivals).toHaveLength(3);
+    // Frames are at least chunkDelayMs apart (timers may fire a little early: allow 5 ms).
+    expect(arrivals[2] - arrivals[0]).toBeGreaterThanOrEqual(2 * 25 - 5);
+  });
+
+  it('Anthropic SDK retries a 529 overloaded_error after retry-after seconds', async () => {
+    mock = createMockLLM({
+      scenarios: [
+        {
+          name: 'busy',
+          steps: [
+            { respond: { error: { status: 529, message: 'Overloaded', headers: { 'retry-after': '0.05' } } } },
+            { respond: { text: 'recovered' } },
+          ],
+        },
+      ],
+    });
+    rig = await startRig(transport, mock);
+    const client = rig.anthropic.withOptions({ maxRetries: 1 });
+    const t0 = performance.now();
+    const message = await client.messages.create({ model: 'claude-sonnet-5-5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+    expect(message.content[0]).toMatchObject({ text: 'recovered' });
+    expect(mock.requests.map((r) => r.status)).toEqual([529, 200]);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(45);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Test-only: the three official SDK clients wired to a MockLLM over a real transport, either MSW
- * (in-process, the providers' default hosts, unhandled requests are errors) or the node:http
+ * (in-process, the providers' default hosts, unhandled requests are errors: MSW 3 names the option onUnhandledFrame) or the node:http
  * server on 127.0.0.1. Tests run the same body over both with `describe.each(TRANSPORTS)`.
  */
 import Anthropic from '@anthropic-ai/sdk';
@@ -39,7 +39,7 @@ function clients(base: { openai?: string; anthropic?: string; google?: string },
 export async function startRig(transport: TransportName, mock: MockLLM, apiVersion?: string): Promise<SdkRig> {
   if (transport === 'msw') {
     const server = setupServer(...mockLLMHandlers(mock));
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen({ onUnhandledFrame: 'error' });
     return { ...clients({}, apiVersion), close: async () => server.close() };
   }
   const server = await startMockLLMServer({ mock });

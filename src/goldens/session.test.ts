@@ -91,3 +91,23 @@ describe('GoldenSession', () => {
     expect(missing.message).toContain('missing golden output, and CI does not write goldens');
   });
 });
+
+describe('update mode (-u)', () => {
+  it('re-derives changed outputs, keeps outputs that only differ in masked fields, drops names no longer asserted', async () => {
+    const { root } = tempRuntime('replay');
+    const testFile = join(root, 'u.test.ts');
+    const file = goldenPathFor(root, 'goldens', testFile, 'agent > answers');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, serializeGolden(sampleGolden({ expected: { output: { answer: 'hello', id: 'run_1' }, meta: { durationMs: 10, turns: 1 }, gone: 1 } })));
+    const { runtime } = tempRuntime('update', {}, root);
+    const session = runtime.session(testFile, 'agent > answers');
+    await session.intercept();
+    expect((await ask()).choices[0].message.content).toBe('hello');
+    expect(session.expect('output', { answer: 'hello again', id: 'run_2' }, { equals: Object.is }).pass).toBe(true);
+    expect(session.expect('meta', { durationMs: 99, turns: 1 }, { equals: Object.is }).pass).toBe(true);
+    expect((await runtime.finish(testFile, 'agent > answers', true))?.action).toBe('updated');
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written.expected).toEqual({ output: { answer: 'hello again', id: 'run_2' }, meta: { durationMs: 10, turns: 1 } });
+    expect(written.interactions).toEqual(sampleGolden().interactions);
+  });
+});

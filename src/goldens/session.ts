@@ -171,8 +171,10 @@ export class GoldenSession {
           message: `${this.relativeFile} › ${name}: missing golden output, and CI does not write goldens. Run the test locally (or \`ghostwire test --record-goldens\`) and commit ${this.relativeFile}.`,
         };
       }
-      if (stored === undefined || !compareValues(stored, value, { masker: this.ctx.masker }).pass) this.expectedChanged = true;
-      this.expected[name] = value;
+      const same = stored !== undefined && compareValues(stored, value, { masker: this.ctx.masker }).pass;
+      if (!same) this.expectedChanged = true;
+      // Unchanged under the masks: keep the stored value, so masked fields (ids, durations) do not churn.
+      this.expected[name] = same ? stored : value;
       return { pass: true, message: `${this.relativeFile} › ${name}: stored` };
     }
     const result = compareValues(stored, actual, { masker: this.ctx.masker, propertyMatchers: options.propertyMatchers, equals: options.equals, matchers: options.matchers });

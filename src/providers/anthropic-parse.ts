@@ -95,6 +95,7 @@ function parseBlocks(content: unknown, path: string, role: string, callNames: Ma
 function parseMessages(value: unknown): CanonicalMessage[] {
   if (value === undefined) throw required('messages');
   if (!Array.isArray(value)) throw invalid('messages', 'a valid list', value);
+  if (value.length === 0) throw new BadRequestError('messages: at least one message is required', 'messages');
   const callNames = new Map<string, string>();
   const messages: CanonicalMessage[] = [];
   value.forEach((m, i) => {

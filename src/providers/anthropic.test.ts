@@ -105,6 +105,7 @@ describe('Anthropic Messages: non-streaming', () => {
     ['length', 'max_tokens'],
     ['stop_sequence', 'stop_sequence'],
     ['stop', 'end_turn'],
+    ['content_filter', 'refusal'],
   ] as const)('maps finishReason %s to stop_reason %s', async (finishReason, stopReason) => {
     const { client } = setup([{ name: 'f', steps: [{ respond: { text: 'cut', finishReason } }] }]);
     const message = await client.messages.create({
@@ -251,7 +252,9 @@ describe('Anthropic Messages: errors', () => {
   it.each([
     ['missing max_tokens', { model: 'm', messages: [] }, 'max_tokens: Field required'],
     ['missing messages', { model: 'm', max_tokens: 5 }, 'messages: Field required'],
-    ['wrong max_tokens type', { model: 'm', max_tokens: 'ten', messages: [] }, 'max_tokens: Input should be a valid integer'],
+    ['no messages', { model: 'm', max_tokens: 5, messages: [] }, 'messages: at least one message is required'],
+    ['system not text blocks', { model: 'm', max_tokens: 5, system: [{ type: 'image' }], messages: [{ role: 'user', content: 'x' }] }, 'system.0: Input should be a text block'],
+    ['wrong max_tokens type', { model: 'm', max_tokens: 'ten', messages: [{ role: 'user', content: 'x' }] }, 'max_tokens: Input should be a valid integer'],
     ['bad role', { model: 'm', max_tokens: 5, messages: [{ role: 'bot', content: 'x' }] }, "messages.0.role: Input should be"],
     ['tool_result without id', { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'tool_result' }] }] }, 'messages.0.content.0.tool_use_id: Field required'],
   ])('%s → 400 BadRequestError naming the field, and the mock keeps serving', async (_name, body, message) => {

@@ -100,10 +100,14 @@ describe('Gemini: generateContent', () => {
     expect(response.candidates?.[0].finishReason).toBe(FinishReason.STOP);
   });
 
-  it('maps finishReason length to MAX_TOKENS', async () => {
-    const { ai } = setup([{ name: 'l', steps: [{ respond: { text: 'trunc', finishReason: 'length' } }] }]);
+  it.each([
+    ['length', FinishReason.MAX_TOKENS],
+    ['content_filter', FinishReason.SAFETY],
+    ['stop_sequence', FinishReason.STOP],
+  ] as const)('maps finishReason %s to %s', async (finishReason, expected) => {
+    const { ai } = setup([{ name: 'l', steps: [{ respond: { text: 'trunc', finishReason } }] }]);
     const response = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'x' });
-    expect(response.candidates?.[0].finishReason).toBe(FinishReason.MAX_TOKENS);
+    expect(response.candidates?.[0].finishReason).toBe(expected);
   });
 });
 

@@ -95,3 +95,12 @@ describe('McpManager', () => {
     expect(() => parseServerConfig({ servers: {} })).toThrow(/mcpServers/);
   });
 });
+
+describe('renderToolResult', () => {
+  it('joins text, describes binary content instead of inlining base64, and falls back to structuredContent', async () => {
+    const { renderToolResult } = await import('./mcp-manager.ts');
+    expect(renderToolResult({ content: [{ type: 'text', text: 'a' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] })).toBe('a\n[image: image/png, 3 bytes]');
+    expect(renderToolResult({ content: [{ type: 'resource', resource: { uri: 'file:///x', text: 'hello' } }] })).toBe('[resource file:///x]\nhello');
+    expect(renderToolResult({ content: [], structuredContent: { n: 1 } })).toBe('{"n":1}');
+  });
+});

@@ -55,7 +55,13 @@ function describeError(error: unknown): string {
 
 /** Renders MCP content blocks as text for the model. */
 export function renderToolResult(result: CallToolResult): string {
-  const parts = (result.content ?? []).map((block) => (block.type === 'text' ? block.text : JSON.stringify(block)));
+  const parts = (result.content ?? []).map((block) => {
+    if (block.type === 'text') return block.text;
+    // Binary payloads would only fill the context with base64: describe them instead.
+    if (block.type === 'image' || block.type === 'audio') return `[${block.type}: ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
+    if (block.type === 'resource' && 'text' in block.resource) return `[resource ${block.resource.uri}]\n${block.resource.text}`;
+    return JSON.stringify(block);
+  });
   if (parts.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
   return parts.join('\n');
 }

@@ -13,7 +13,8 @@
  *
  * Four environments run at once over one shared connection to the server, and none sees another's
  * data: each answer step only matches when that environment's own query result is in its
- * conversation.
+ * conversation. The last test puts the ghostwire proxy (ghostwire/proxy) between the tool and the
+ * database: any MCP server over HTTP will do.
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +30,11 @@ import {
   type Env,
   type ToolRegistry,
 } from 'ghostwire/rollout';
-import { startHttpFixture, type HttpFixture } from '../fixtures/servers/launch.ts';
+import { createProxy } from 'ghostwire/proxy';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHttpFixture, stdioFixture, type HttpFixture } from '../fixtures/servers/launch.ts';
 
 const CONFIG = new URL('../fixtures/rollout/shop-mcp.yaml', import.meta.url).pathname;
 const SERVER_URL_KEY = 'custom_envs.ShopQA.tool_wrapper.tool_configs.0.tool_args.server_url';
@@ -188,6 +193,46 @@ describe('a rollout with an MCP tool and the mock LLM as the policy', () => {
     } finally {
       await env.close();
       await registry.close();
+    }
+  });
+
+  it('the tool can be the ghostwire proxy, in front of the same database', async () => {
+    // The proxy is itself an MCP server over HTTP: the agent reaches the database through its call_tool.
+    const dir = await mkdtemp(join(tmpdir(), 'rollout-proxy-'));
+    const proxy = createProxy({ mcpServers: { shop: stdioFixture('sqlite') } }, { storePath: join(dir, 'proxy.db'), embedder: null, llm: null });
+    const { url } = await proxy.listen();
+    const sql = "SELECT country FROM customers WHERE name = 'Grace'";
+    const viaProxy = scenario('via-proxy')
+      .expect(openai())
+      .withLastMessage({ role: 'user', content: { contains: 'customer Grace' } })
+      .then()
+      .respondWithText(toolCall('call_tool', { server: 'shop', tool: 'query', arguments: { sql } }))
+      .expect(openai())
+      .withLastMessage({ role: 'user', content: { contains: '"country":"US"' } })
+      .then()
+      .respondWithText('<answer>US</answer>')
+      .build();
+    const session = llmServer.sessions.create({ scenarios: [viaProxy] });
+    const llm = new OpenAI({ apiKey: 'sk-test', baseURL: `${llmServer.sessionUrl(session.id)}/v1`, maxRetries: 0 });
+    const registry = createToolRegistry();
+    const env = toolWrapper(
+      await QAEnv.fromFile(new URL('../fixtures/rollout/shop-qa.json', import.meta.url).pathname),
+      {
+        wrapper_args: { tool_success_reward: 0.2 },
+        tool_configs: [{ tool_id: 'mcp', tool_args: { server_url: url, tool_names_subset: ['list_tools', 'call_tool'] } }],
+      },
+      { registry },
+    );
+    try {
+      const episode = await runEpisode(env, llm, 0);
+      expect(episode.turns[0].observation).toContain('"country":"US"');
+      expect(episode.totalReward).toBeCloseTo(1.2);
+      session.mock.assertAllConsumed();
+    } finally {
+      await env.close();
+      await registry.close();
+      await proxy.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

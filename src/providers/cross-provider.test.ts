@@ -1,41 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import type Anthropic from '@anthropic-ai/sdk';
 import { FinishReason, Type } from '@google/genai';
 import type OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScenarioInput } from '../scenario/schema.ts';
+import { loadScenarios } from '../scenario/loader.ts';
 import { createMockLLM, type MockLLM } from '../transports/mock-llm.ts';
 import { startRig, TRANSPORTS, type SdkRig } from './testing/sdk-rig.ts';
 
 /**
- * One scenario, written once, answered for every chat API: a tool call, the answer after the
+ * One scenario file, written once, answered for every chat API: a tool call, the answer after the
  * tool result, and a length-limited essay. `consume: false` lets each client walk the same steps.
  */
-const assistant: ScenarioInput = {
-  name: 'cross-provider-assistant',
-  variables: { city: 'Paris' },
-  steps: [
-    {
-      match: { tools: ['get_weather'], lastMessage: { role: 'user', content: { contains: 'weather' } } },
-      respond: {
-        text: 'Let me check.',
-        toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: '{{city}}' } }],
-        expectToolResults: true,
-        usage: { inputTokens: 40, outputTokens: 12 },
-      },
-      consume: false,
-    },
-    {
-      match: { toolResults: ['get_weather'] },
-      respond: { text: 'It is 21C in {{city}}.', usage: { inputTokens: 60, outputTokens: 8 } },
-      consume: false,
-    },
-    {
-      match: { lastMessage: { role: 'user', content: { contains: 'essay' } } },
-      respond: { text: 'Once upon a', finishReason: 'length', usage: { inputTokens: 5, outputTokens: 3 } },
-      consume: false,
-    },
-  ],
-};
+const SCENARIO_FILE = fileURLToPath(new URL('./testing/cross-provider.scenario.json', import.meta.url));
 
 const WEATHER = 'What is the weather in Paris?';
 const schema = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
@@ -127,7 +103,7 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
   });
 
   it('renders the same steps in each provider’s own terms', async () => {
-    mock = createMockLLM({ scenarios: [assistant] });
+    mock = createMockLLM({ scenarios: loadScenarios(SCENARIO_FILE) });
     rig = await startRig(transport, mock);
     const results = {
       chat: await viaChat(rig.openai),

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
@@ -138,7 +138,7 @@ class PoolEntry {
       // the next use reconnects (and closing this client stops the SSE stream reconnecting on its own).
       // (A 404 on our own POST is not reported here: that request fails by itself and is retried.)
       const streamGone = error instanceof StreamableHTTPError && error.code === 404 && !error.message.includes('POSTing');
-      if (this.kind === 'sse' || streamGone) {
+      if (error instanceof SseError || streamGone) {
         session.lost ??= error.message;
         // Closing fails requests still waiting on the dead session now, instead of at the deadline.
         this.#discard(session);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { http, bypass, passthrough } from 'msw';
-import { setupServer, type SetupServer } from 'msw/node';
+import { bypass } from 'msw';
+import { ownMswServer, type Interceptor } from './interceptor.ts';
 import { PROVIDER_ORIGINS, type GoldenMode, type ResolvedGoldensConfig } from './config.ts';
 import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import type { MatcherFactory } from './placeholders.ts';
@@ -60,7 +60,7 @@ export class GoldenSession {
   private readonly seen = new Set<string>();
   private inputValue: unknown = null;
   private upstreamUrl: string | null;
-  private server: SetupServer | null = null;
+  private uninstall: (() => void) | null = null;
   private recorder: Recorder | null = null;
   private replayer: Replayer | null = null;
   private readonly failures: Error[] = [];
@@ -93,9 +93,12 @@ export class GoldenSession {
     this.upstreamUrl = url;
   }
 
-  /** Starts intercepting the providers' hosts (and configured ones) for this test. */
-  async intercept(): Promise<void> {
-    if (this.server) return;
+  /**
+   * Starts intercepting the providers' hosts (and configured ones) for this test, through the given
+   * interceptor (a private MSW server by default; the Vitest fixture passes the worker's shared one).
+   */
+  async intercept(interceptor: Interceptor = ownMswServer()): Promise<void> {
+    if (this.uninstall) return;
     if (this.mode === 'record') this.recorder = new Recorder(this.ctx.redactor);
     else {
       const golden = this.golden();
@@ -107,14 +110,14 @@ export class GoldenSession {
       });
     }
     const origins = new Set([...PROVIDER_ORIGINS, ...this.ctx.config.hosts.map((h) => new URL(h).origin)]);
-    this.server = setupServer(http.all('*', ({ request }) => this.route(request, origins)));
-    this.server.listen({ onUnhandledFrame: 'error' });
+    this.uninstall = interceptor.install((request) => this.route(request, origins));
   }
 
-  private async route(request: Request, origins: Set<string>): Promise<Response> {
+  private async route(request: Request, origins: Set<string>): Promise<Response | undefined> {
     const url = new URL(request.url);
     if (!origins.has(url.origin)) {
-      if (isLocal(url.hostname) || this.mode === 'record') return passthrough();
+      // Not ours: local servers are part of the test, and recording lets other traffic through.
+      if (isLocal(url.hostname) || this.mode === 'record') return undefined;
       return this.fail(new GoldenMismatchError(this.relativeFile, `replay mode: ${request.method} ${url.origin}${url.pathname} would leave the process.`, 'Add its origin to the plugin\'s "hosts" option to record and replay it.'));
     }
     if (this.recorder) return this.recorder.handle(request, (r) => this.forward(r));
@@ -189,8 +192,8 @@ export class GoldenSession {
   /** Stops interception and waits for recordings in flight. */
   async close(): Promise<Interaction[]> {
     const recorded = this.recorder ? await this.recorder.settled() : [];
-    this.server?.close();
-    this.server = null;
+    this.uninstall?.();
+    this.uninstall = null;
     return recorded;
   }
 

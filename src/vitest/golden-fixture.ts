@@ -2,6 +2,7 @@ import type { TestContext } from 'vitest';
 import { fullTestName, goldensRuntime } from '../goldens/runtime.ts';
 import type { GoldenFile } from '../goldens/schema.ts';
 import { finishOnTestEnd } from './golden-matcher.ts';
+import { workerMswInterceptor } from './golden-interceptor.ts';
 
 /** The `golden` fixture: this test's golden, with its provider traffic recorded or replayed. */
 export interface GoldenFixture {
@@ -31,7 +32,7 @@ export async function goldenFixture(
   const testFile = task.file.filepath;
   const testName = fullTestName(task);
   const session = goldensRuntime().session(testFile, testName, () => finishOnTestEnd(testFile, testName, (fn) => onTestFinished(fn)));
-  await session.intercept();
+  await session.intercept(workerMswInterceptor());
   await use({
     file: session.file,
     mode: session.mode,

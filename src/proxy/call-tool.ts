@@ -82,11 +82,9 @@ async function callOnce(ctx: CallContext, server: string, tool: string, args: Re
   } catch (err) {
     const failure = classify(err, ctx.callTimeoutMs);
     ctx.metrics.record({ server, tool, success: false, latencyMs: performance.now() - started, error: failure.message.slice(0, 1000) });
-    ctx.metrics.flush();
     throw failure;
   }
   ctx.metrics.record({ server, tool, success: true, latencyMs: performance.now() - started });
-  ctx.metrics.flush();
   return result;
 }
 

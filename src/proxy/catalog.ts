@@ -52,6 +52,8 @@ export class ToolCatalog {
   private readonly db: DatabaseSync;
   private readonly now: () => number;
   private readonly byServer = new Map<string, Map<string, CatalogTool>>();
+  /** The plain JSON each tool last arrived as: an identical arrival needs no re-hash. */
+  private readonly lastRaw = new Map<string, string>();
 
   constructor(db: DatabaseSync, now: () => number = Date.now) {
     this.db = db;
@@ -104,8 +106,12 @@ export class ToolCatalog {
     transaction(this.db, () => {
       for (const def of tools) {
         seen.add(def.name);
-        const hash = computeSchemaHash(def);
         const old = current.get(def.name);
+        const key = `${server}\u0000${def.name}`;
+        const raw = JSON.stringify([def.description ?? '', def.inputSchema ?? {}]);
+        if (old && !force && this.lastRaw.get(key) === raw) { summary.unchanged.push(def.name); continue; }
+        const hash = computeSchemaHash(def);
+        this.lastRaw.set(key, raw);
         if (old && old.hash === hash && !force) { summary.unchanged.push(def.name); continue; }
         (old ? summary.updated : summary.added).push(def.name);
         const tool: CatalogTool = {
@@ -118,6 +124,7 @@ export class ToolCatalog {
       for (const name of [...current.keys()]) {
         if (seen.has(name)) continue;
         current.delete(name);
+        this.lastRaw.delete(`${server}\u0000${name}`);
         remove.run(server, name);
         summary.removed.push(name);
       }

@@ -56,4 +56,16 @@ describe('VectorIndex', () => {
     expect(index.size).toBe(2);
     expect(() => index.set('d', [1, 0])).toThrow('expected 3');
   });
+
+  it('scans with the SIMD kernel when the dimension is a multiple of 4, across growth, matching plain cosine', () => {
+    const index = new VectorIndex(8, 2);
+    const rows = Array.from({ length: 50 }, (_, r) => Array.from({ length: 8 }, (_, i) => Math.sin(r * 8 + i)));
+    rows.forEach((v, r) => index.set(`r${r}`, v));
+    const q = [1, -0.5, 0.25, 0, 2, 1, -1, 0.5];
+    const expected = rows.map((v, r) => ({ id: `r${r}`, s: cosine(q, v) })).sort((a, b) => b.s - a.s).slice(0, 5);
+    const hits = index.search(q, 5);
+    expect(hits.map((h) => h.id)).toEqual(expected.map((e) => e.id));
+    hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(expected[i].s, 5));
+    expect([...index.vector('r3')!].reduce((a, x) => a + x * x, 0)).toBeCloseTo(1, 5);
+  });
 });

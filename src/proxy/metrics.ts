@@ -39,6 +39,8 @@ export interface MetricsOptions {
   retentionDays?: number;
   /** Rows buffered before a synchronous flush. */
   batchSize?: number;
+  /** Longest time a recorded call waits in memory before its commit (default 25 ms). */
+  flushMs?: number;
   now?: () => number;
 }
 
@@ -79,26 +81,34 @@ export class MetricsRecorder {
   private readonly now: () => number;
   private readonly insert: StatementSync;
   private pending: CallRecord[] = [];
-  private scheduled: NodeJS.Immediate | undefined;
+  private scheduled: NodeJS.Timeout | undefined;
+  private readonly flushMs: number;
 
   constructor(db: DatabaseSync, options: MetricsOptions = {}) {
     this.db = db;
     this.retentionDays = options.retentionDays ?? 7;
     this.batchSize = options.batchSize ?? 2000;
     this.now = options.now ?? Date.now;
+    this.flushMs = options.flushMs ?? 25;
     this.insert = db.prepare('INSERT INTO tool_calls(server_name, tool_name, success, latency_ms, error, called_at) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
-  /** Buffers one call; committed at the end of this event-loop turn or when the batch is full. */
+  /**
+   * Buffers one call; committed within flushMs or as soon as the batch is full. Committing many calls
+   * per transaction is what makes recording cheap; a killed process loses at most the last flushMs.
+   */
   record(call: CallRecord): void {
     this.pending.push(call.at === undefined ? { ...call, at: this.now() } : call);
     if (this.pending.length >= this.batchSize) this.flush();
-    else if (!this.scheduled) this.scheduled = setImmediate(() => this.flush());
+    else if (!this.scheduled) {
+      this.scheduled = setTimeout(() => this.flush(), this.flushMs);
+      this.scheduled.unref();
+    }
   }
 
   /** Commits every buffered call in one transaction. */
   flush(): void {
-    if (this.scheduled) { clearImmediate(this.scheduled); this.scheduled = undefined; }
+    if (this.scheduled) { clearTimeout(this.scheduled); this.scheduled = undefined; }
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];

@@ -49,6 +49,8 @@ describe('ghostwire proxy serve', () => {
     }
     const childPid = json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers[0].pid as number;
     expect(isAlive(childPid)).toBe(true);
+    // Calls are committed in batches within 25 ms; give the last batch that long, then kill without warning.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     process.kill(transport.pid as number, 'SIGKILL');
     await expect.poll(() => isAlive(childPid), { timeout: 10_000 }).toBe(false);
     const db = openStore(store);

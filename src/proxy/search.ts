@@ -46,6 +46,8 @@ export class ToolSearch {
   private lexical?: LexicalIndex;
   /** Whether stored embeddings may lag the catalog (checked in full on next search). */
   private unsynced = true;
+  /** Texts waiting to be embedded: refreshes of many servers at once share one API call. */
+  private queue: Array<{ texts: string[]; resolve: (v: number[][]) => void; reject: (e: unknown) => void }> = [];
 
   constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }) {
     this.catalog = catalog;
@@ -89,12 +91,34 @@ export class ToolSearch {
       .map((t) => ({ id: toolId(t.server, t.name), hash: descriptionHash(t), text: searchText(t) }))
       .filter((t) => force || store.hashOf(t.id) !== t.hash);
     if (todo.length > 0) {
-      const vectors = await this.embedder.embed(todo.map((t) => t.text));
+      const vectors = await this.embedCoalesced(todo.map((t) => t.text));
       this.embeddedTexts += todo.length;
       store.put(todo.map((t, i) => ({ id: t.id, descriptionHash: t.hash, vector: vectors[i] })));
     }
     if (!only) this.unsynced = false;
     return todo.length;
+  }
+
+  private embedCoalesced(texts: string[]): Promise<number[][]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ texts, resolve, reject });
+      if (this.queue.length === 1) setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const vectors = await (this.embedder as Embedder).embed(batch.flatMap((b) => b.texts));
+      let at = 0;
+      for (const b of batch) {
+        b.resolve(vectors.slice(at, at + b.texts.length));
+        at += b.texts.length;
+      }
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
   }
 
   /** Top tools for a query. Falls back to lexical search, with a note, when embedding fails. */

@@ -2,6 +2,8 @@
  * Embedding vectors: packed float32 BLOBs (seed Decision 5) and a flat, pre-normalized matrix
  * searched by dot product, which is cosine similarity once rows and query are unit length.
  */
+import { simdDots, type DotsFunction } from './simd-dot.ts';
+
 
 /** Packs a vector as little-endian float32 bytes. */
 export function packVector(vector: ArrayLike<number>): Uint8Array {
@@ -36,7 +38,8 @@ export interface VectorHit {
 }
 
 /**
- * A matrix of unit vectors, one row per tool.
+ * A matrix of unit vectors, one row per tool, kept in WebAssembly memory so the SIMD kernel can
+ * scan it (a plain JS loop when SIMD is unavailable or the dimension is not a multiple of 4).
  * @example
  *   const index = new VectorIndex(1536);
  *   index.set('fs/read_file', vector);
@@ -46,11 +49,22 @@ export class VectorIndex {
   readonly dimensions: number;
   private ids: string[] = [];
   private rowOf = new Map<string, number>();
+  private capacity: number;
+  private readonly memory: WebAssembly.Memory;
+  private readonly dots?: DotsFunction;
   private data: Float32Array;
 
   constructor(dimensions: number, capacity = 64) {
     this.dimensions = dimensions;
-    this.data = new Float32Array(dimensions * capacity);
+    this.capacity = Math.max(1, capacity);
+    this.memory = new WebAssembly.Memory({ initial: this.pagesFor(this.capacity) });
+    this.dots = dimensions % 4 === 0 ? simdDots(this.memory) : undefined;
+    this.data = new Float32Array(this.memory.buffer, 0, this.capacity * dimensions);
+  }
+
+  /** Pages for the rows plus the scratch space a search uses (query and one score per row). */
+  private pagesFor(capacity: number): number {
+    return Math.ceil(((capacity * this.dimensions + this.dimensions + capacity) * 4) / 65_536) + 1;
   }
 
   get size(): number {
@@ -68,15 +82,19 @@ export class VectorIndex {
     let row = this.rowOf.get(id);
     if (row === undefined) {
       row = this.ids.length;
-      if ((row + 1) * this.dimensions > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-      }
+      if (row + 1 > this.capacity) this.grow(this.capacity * 2);
       this.ids.push(id);
       this.rowOf.set(id, row);
     }
     normalizeInto(this.data, row * this.dimensions, vector);
+  }
+
+  private grow(capacity: number): void {
+    const pages = this.pagesFor(capacity) - this.memory.buffer.byteLength / 65_536;
+    if (pages > 0) this.memory.grow(pages);
+    this.capacity = capacity;
+    // Rows start at offset 0, so they keep their place; only the view must be renewed.
+    this.data = new Float32Array(this.memory.buffer, 0, capacity * this.dimensions);
   }
 
   delete(id: string): void {
@@ -94,13 +112,18 @@ export class VectorIndex {
     this.rowOf.delete(id);
   }
 
-  /** Rows with similarity ≥ min, best first, at most k; `allow` filters ids. */
-  search(query: ArrayLike<number>, k: number, min = -1, allow?: (id: string) => boolean): VectorHit[] {
+  private scores(query: ArrayLike<number>): Float32Array {
     const d = this.dimensions;
-    const q = new Float32Array(d);
-    normalizeInto(q, 0, query);
     const n = this.ids.length;
-    const sims = new Float32Array(n);
+    const qOffset = this.capacity * d * 4;
+    const outOffset = qOffset + d * 4;
+    const q = new Float32Array(this.memory.buffer, qOffset, d);
+    normalizeInto(q, 0, query);
+    const sims = new Float32Array(this.memory.buffer, outOffset, n);
+    if (this.dots) {
+      this.dots(qOffset, 0, n, d, outOffset);
+      return sims;
+    }
     const data = this.data;
     for (let r = 0; r < n; r++) {
       let base = r * d;
@@ -115,20 +138,31 @@ export class VectorIndex {
       for (; i < d; i++, base++) s0 += data[base] * q[i];
       sims[r] = s0 + s1 + s2 + s3;
     }
-    const hits: VectorHit[] = [];
-    for (let r = 0; r < n; r++) {
-      if (sims[r] < min) continue;
-      const id = this.ids[r];
-      if (allow && !allow(id)) continue;
-      hits.push({ id, similarity: sims[r] });
-    }
-    hits.sort((a, b) => b.similarity - a.similarity);
-    return hits.slice(0, k);
+    return sims;
   }
 
-  /** The stored (unit) vector of a row. */
+  /** Rows with similarity ≥ min, best first, at most k; `allow` filters ids. */
+  search(query: ArrayLike<number>, k: number, min = -1, allow?: (id: string) => boolean): VectorHit[] {
+    if (query.length !== this.dimensions) throw new Error(`query has ${query.length} dimensions, expected ${this.dimensions}`);
+    const sims = this.scores(query);
+    // Keep the k best in a small sorted list: no sort of all rows.
+    const hits: VectorHit[] = [];
+    for (let r = 0; r < sims.length; r++) {
+      const s = sims[r];
+      if (s < min || (hits.length === k && s <= hits[k - 1].similarity)) continue;
+      const id = this.ids[r];
+      if (allow && !allow(id)) continue;
+      let at = hits.length;
+      while (at > 0 && hits[at - 1].similarity < s) at--;
+      hits.splice(at, 0, { id, similarity: s });
+      if (hits.length > k) hits.pop();
+    }
+    return hits;
+  }
+
+  /** A copy of the stored (unit) vector of a row. */
   vector(id: string): Float32Array | undefined {
     const row = this.rowOf.get(id);
-    return row === undefined ? undefined : this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
+    return row === undefined ? undefined : this.data.slice(row * this.dimensions, (row + 1) * this.dimensions);
   }
 }

@@ -38,3 +38,8 @@ export { inspectGolden } from './inspect.ts';
 export type { InspectOptions } from './inspect.ts';
 export { GoldensOptionsSchema, parseGoldensOptions, resolveGoldensConfig, resolveMode, PROVIDER_ORIGINS } from './config.ts';
 export type { GoldensOptions, GoldensOptionsInput, GoldenMode, ResolvedGoldensConfig } from './config.ts';
+export { ownMswServer } from './interceptor.ts';
+export type { Interceptor, GoldenHandler } from './interceptor.ts';
+export { fromPlaceholder, toPlaceholder, isPlaceholder } from './placeholders.ts';
+export type { MatcherFactory } from './placeholders.ts';
+export { withPlaceholders } from './compare.ts';

@@ -48,6 +48,16 @@ const sdks: Record<string, () => Promise<Assembled>> = {
       toolCalls: (message.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown }] : [])),
     };
   },
+  'openai-responses': async () => {
+    const client = new OpenAI({ apiKey: 'sk-sdk-test', maxRetries: 0 });
+    const response = await client.responses
+      .stream({ model: 'gpt-4o', input: 'Weather in Paris?', tools: [{ type: 'function', name: weatherTool.name, description: weatherTool.description, parameters: weatherTool.parameters, strict: false }] })
+      .finalResponse();
+    return {
+      text: response.output_text,
+      toolCalls: response.output.flatMap((o) => (o.type === 'function_call' ? [{ name: o.name, arguments: JSON.parse(o.arguments) as unknown }] : [])),
+    };
+  },
   anthropic: async () => {
     const client = new Anthropic({ apiKey: 'sk-ant-sdk-test', maxRetries: 0 });
     const message = await client.messages

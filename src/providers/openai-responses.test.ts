@@ -218,6 +218,24 @@ describe('OpenAI Responses: streaming', () => {
   });
 });
 
+describe('OpenAI Responses: stream/non-stream equivalence', () => {
+  const text = 'Héllo 👋🏽 wörld\nline two: "quoted" \\ back\tslash — done';
+  const args = { query: 'naïve café ☕', nested: { list: [1, 'two', null], flag: true } };
+
+  it.each([1, 3, 64])('finalResponse equals create for chunkSize %i with multibyte text and nested arguments', async (chunkSize) => {
+    const respond = { text, toolCalls: [{ id: 'call_U', name: 'search', arguments: args }], stream: { chunkSize } };
+    const { client, exchanges } = setup([{ name: 'u', steps: [{ respond }, { respond }] }]);
+    const streamed = await client.responses.stream({ model: 'gpt-4.1', input: 'x' }).finalResponse();
+    const plain = await client.responses.create({ model: 'gpt-4.1', input: 'x' });
+    expect(streamed.output_text).toBe(text);
+    expect(plain.output_text).toBe(text);
+    const call = (r: OpenAI.Responses.Response) => r.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(JSON.parse(call(streamed).arguments)).toEqual(args);
+    expect(call(streamed).arguments).toBe(call(plain).arguments);
+    await streamedEvents(exchanges[0]);
+  });
+});
+
 describe('OpenAI Responses: errors', () => {
   it.each([
     ['missing model', { input: 'x' }, "Missing required parameter: 'model'."],

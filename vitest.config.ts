@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// In this repository `ghostwire/*` self-imports resolve to the TypeScript sources (the `ghostwire-source`
+// export condition) instead of dist/, which only an installed package uses. Vite keeps its default
+// conditions alongside these; Vitest runs tests in the ssr environment and also passes its conditions to
+// the worker processes as `--conditions`.
+const conditions = ['ghostwire-source'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['src/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts'],
     testTimeout: 20_000,

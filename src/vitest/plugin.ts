@@ -5,7 +5,8 @@ import { GoldensReporter } from './goldens-reporter.ts';
 
 export type { GoldensOptionsInput as GhostwireOptions } from '../goldens/config.ts';
 
-const SETUP_FILE = fileURLToPath(new URL('./golden-setup.ts', import.meta.url));
+// `.ts` in the repository, `.js` in the built package.
+const SETUP_FILE = fileURLToPath(new URL(`./golden-setup${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
 
 /**
  * The ghostwire Vitest plugin: registers the goldens setup file (runtime + `toMatchGolden`), hands the

@@ -38,9 +38,15 @@ export const test: Command = async (args) => {
     return 0;
   }
   if (record) process.env.GHOSTWIRE_RECORD = record === 'all' ? '1' : 'missing';
-  const { parseCLI, startVitest } = await import('vitest/node');
+  const { createCLI, parseCLI, startVitest } = await import('vitest/node');
   let parsed: ReturnType<typeof parseCLI>;
   try {
+    // parseCLI accepts anything; check options the way Vitest's own CLI does, before starting a run.
+    const cli = createCLI();
+    cli.parse(['node', 'vitest', ...vitestArgs], { run: false });
+    const command = cli.matchedCommand ?? cli.globalCommand;
+    command.checkUnknownOptions();
+    command.checkOptionValue();
     parsed = parseCLI(['vitest', ...vitestArgs]);
   } catch (error) {
     process.stderr.write(`ghostwire test: ${(error as Error).message}\n\n${USAGE}`);

@@ -67,7 +67,7 @@ test('call_tool through the proxy vs the same call made directly (goal ≤ 1.15x
     bench(MCP_HOP, async () => { await viaMcp.callTool({ name: 'call_tool', arguments: { server: 'docs', tool: 'resolve_library_id', arguments: args } }); }),
     { time: 2000 },
   );
-  const p50 = (name: string): number => results.get(name).latency.p50 ?? results.get(name).latency.mean;
+  const p50 = (name: typeof DIRECT | typeof PROXY | typeof MCP_HOP): number => results.get(name).latency.p50 ?? results.get(name).latency.mean;
   const base = p50(DIRECT);
   const line = `call_tool median: direct ${base.toFixed(3)} ms; through the proxy ${p50(PROXY).toFixed(3)} ms, ratio ${(p50(PROXY) / base).toFixed(3)} (goal ≤ 1.15); ` +
     `with an extra in-memory MCP client/server hop in front ${p50(MCP_HOP).toFixed(3)} ms, ratio ${(p50(MCP_HOP) / base).toFixed(3)} (not a goal: one more protocol round trip)`;
@@ -107,7 +107,7 @@ test('search over 10,000 tools (goal: lexical < 5 ms, 1536-d cosine < 10 ms at t
     bench(VEC, () => { vectors.search(qvecs[qi++ % qvecs.length], 10); }),
     { time: 2000 },
   );
-  const p50 = (name: string): number => results.get(name).latency.p50 ?? results.get(name).latency.mean;
+  const p50 = (name: typeof NAIVE | typeof LEX | typeof VEC): number => results.get(name).latency.p50 ?? results.get(name).latency.mean;
   const line = `search over 10,000 tools, median: BM25 ${p50(LEX).toFixed(2)} ms (goal < 5), 1536-d cosine ${p50(VEC).toFixed(2)} ms (goal < 10), naive cosine baseline ${p50(NAIVE).toFixed(2)} ms`;
   console.info(line);
   await annotate(line);

@@ -53,10 +53,10 @@ function leb(n: number): number[] {
   return out;
 }
 
-function moduleBytes(): Uint8Array {
+function moduleBytes(): Uint8Array<ArrayBuffer> {
   const body = [...leb(BODY.length), ...BODY];
   const code = [0x01, ...body];
-  return Uint8Array.from([...BYTES, 0x0a, ...leb(code.length), ...code]);
+  return new Uint8Array([...BYTES, 0x0a, ...leb(code.length), ...code]);
 }
 
 export type DotsFunction = (q: number, data: number, n: number, d: number, out: number) => void;

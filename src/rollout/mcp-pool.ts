@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { raceAbort } from './deadline.ts';
+import { isConnectionFailure, isRetryableDrop } from './mcp-errors.ts';
 import { Semaphore } from './semaphore.ts';
 
 /** How to reach an MCP server over HTTP: Streamable HTTP (the default) or the older SSE transport. */
@@ -35,22 +36,6 @@ interface Session {
   /** Why the server side went away, when the client noticed it on its own. */
   lost?: string;
   tools?: Promise<McpToolInfo[]>;
-}
-
-/** Connection-level failures after which the session is gone and a retry cannot double-run a call. */
-function isRetryableDrop(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
-  // The SSE transport reports an unknown session as a plain Error.
-  if (/Error POSTing to endpoint \(HTTP 404\)/.test((error as Error)?.message ?? '')) return true;
-  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
-  return /ECONNREFUSED|Not connected/i.test(text);
-}
-
-/** Failures that leave the session in doubt: drop it so the next use reconnects. */
-function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return true;
-  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: { code?: string } })?.cause?.code ?? '')}`;
-  return /fetch failed|ECONNRESET|EPIPE|socket|terminated|SSE error/i.test(text);
 }
 
 /** One server's shared client: connects on demand, reconnects after a drop, caps concurrency. */
@@ -127,7 +112,14 @@ class PoolEntry {
   async #connect(signal: AbortSignal): Promise<Session> {
     this.connects++;
     const url = new URL(this.url);
-    const transport = this.kind === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
+    // A short first delay before resuming a broken response stream: a lost session is noticed (and its
+    // waiting calls failed) in a fraction of a second rather than the SDK's default second.
+    const transport =
+      this.kind === 'sse'
+        ? new SSEClientTransport(url)
+        : new StreamableHTTPClientTransport(url, {
+            reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 5000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
+          });
     const client = new Client(this.#clientInfo, { capabilities: {} });
     const session: Session = { client, transport, closed: false };
     client.onclose = () => {

@@ -67,11 +67,34 @@ export class McpProxy {
     await createProxyMcpServer(this.core).connect(transport);
   }
 
-  /** Serves Streamable HTTP at `/mcp` (127.0.0.1, a free port by default). */
+  /**
+   * Serves Streamable HTTP at `/mcp` (127.0.0.1, a free port by default), plus two plain JSON endpoints:
+   * `GET /mcp/tools/search?query=...&top_k=&min_similarity=&server=` and `POST /mcp/tools/embed {"force"?}`.
+   */
   async listen(options: { host?: string; port?: number } = {}): Promise<HttpListener> {
-    const listener = await listenHttp(() => createProxyMcpServer(this.core), options);
+    const listener = await listenHttp(() => createProxyMcpServer(this.core), { ...options, extra: (method, url, body) => this.extraRoute(method, url, body) });
     this.listeners.push(listener);
     return listener;
+  }
+
+  private async extraRoute(method: string, url: URL, body: unknown): Promise<{ status: number; body: unknown } | undefined> {
+    const p = url.searchParams;
+    const number = (name: string): number | undefined => (p.has(name) ? Number(p.get(name)) : undefined);
+    try {
+      if (url.pathname === '/mcp/tools/search' && method === 'GET') {
+        const query = p.get('query') ?? p.get('q');
+        if (!query) return { status: 400, body: { error: 'missing query parameter "query"' } };
+        return { status: 200, body: await this.core.searchTools(query, { top_k: number('top_k'), min_similarity: number('min_similarity'), server: p.get('server') ?? undefined }) };
+      }
+      if (url.pathname === '/mcp/tools/embed' && method === 'POST') {
+        const force = !!(body as { force?: unknown } | undefined)?.force;
+        const embedded = await this.core.search.sync(undefined, force);
+        return { status: 200, body: { mode: this.core.search.mode, embedded } };
+      }
+    } catch (err) {
+      return { status: 500, body: { error: (err as Error).message } };
+    }
+    return undefined;
   }
 
   async close(): Promise<void> {

@@ -32,10 +32,28 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  * @example
  *   const http = await listenHttp(() => createProxyMcpServer(core), { port: 0 });
  */
-export async function listenHttp(build: () => Server, options: { host?: string; port?: number } = {}): Promise<HttpListener> {
+/** Extra plain-HTTP routes next to MCP: answer and return true, or return false to pass. */
+export type ExtraRoute = (method: string, url: URL, body: unknown) => Promise<{ status: number; body: unknown } | undefined>;
+
+export async function listenHttp(build: () => Server, options: { host?: string; port?: number; extra?: ExtraRoute } = {}): Promise<HttpListener> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (options.extra && path !== '/mcp') {
+      let body: unknown;
+      try {
+        body = req.method === 'POST' ? await readJson(req) : undefined;
+      } catch (err) {
+        return sendError(res, 400, `request body is not valid JSON: ${(err as Error).message}`);
+      }
+      const answer = await options.extra(req.method ?? 'GET', url, body);
+      if (answer) {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+        return;
+      }
+    }
     if (path !== '/mcp') return sendError(res, 404, `no such endpoint ${path}: the MCP endpoint is /mcp`);
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;

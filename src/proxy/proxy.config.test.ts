@@ -74,4 +74,43 @@ describe('createProxy from config alone', () => {
     expect(servers[0].state).toBe('connected');
     expect(servers[0].last_refresh).toMatchObject({ added: expect.arrayContaining(['search_docs']), unchanged: 0 });
   });
+
+  it('marks tools of a server with an open breaker unavailable in listings and search, and never recommends them', async () => {
+    const { proxy, client } = await start({
+      mcpServers: { docs: stdioEntry('proxy-docs'), gone: { command: process.execPath, args: ['-e', 'process.exit(4)'] } },
+      mcp_client_proxy: { max_connection_retries: 0, circuit_breaker_threshold: 1 },
+      recommend_tools: { search_mode: 'semantic' },
+    });
+    // What an earlier run of the proxy learnt about "gone" is in the store.
+    proxy.core.catalog.apply('gone', [{ name: 'search_docs_mirror', description: 'Search the library documentation mirror for pages.', inputSchema: { type: 'object' } }]);
+    proxy.core.search.invalidate();
+    const failed = json(await client.callTool({ name: 'call_tool', arguments: { server: 'gone', tool: 'search_docs_mirror' } }));
+    expect(failed.kind).toBe('connection');
+    const listed = json(await client.callTool({ name: 'list_tools', arguments: { include_metrics: true } }));
+    expect(listed.tools.find((t: any) => t.server === 'gone')).toMatchObject({ available: false, metrics: null });
+    expect(listed.tools.find((t: any) => t.name === 'search_docs')).toMatchObject({ available: true });
+    const search = json(await client.callTool({ name: 'search_tools', arguments: { query: 'search library documentation pages' } }));
+    expect(search.results.find((r: any) => r.server === 'gone')).toMatchObject({ available: false });
+    const rec = json(await client.callTool({ name: 'recommend_tools', arguments: { task: 'search library documentation pages', top_k: 10 } }));
+    expect(rec.recommendations.length).toBeGreaterThan(0);
+    expect(rec.recommendations.every((r: any) => r.server !== 'gone')).toBe(true);
+    const alt = json(await client.callTool({ name: 'get_tool_alternatives', arguments: { server: 'docs', tool: 'search_docs' } }));
+    expect(alt.alternatives.every((a: any) => a.server !== 'gone')).toBe(true);
+  });
+
+  it('answers the plain HTTP search and embed endpoints next to /mcp', async () => {
+    const server = await startMockLLMServer();
+    cleanups.push(() => server.close());
+    const { proxy } = await start({ recommend_tools: { embeddings: { base_url: `${server.url}/v1` } } });
+    const { url } = await proxy.listen();
+    const base = url.replace(/\/mcp$/, '');
+    const embedded = await (await fetch(`${base}/mcp/tools/embed`, { method: 'POST', body: '{}' })).json();
+    expect(embedded).toMatchObject({ mode: 'semantic' });
+    const found = await (await fetch(`${base}/mcp/tools/search?query=resolve%20package%20name&top_k=1`)).json();
+    expect(found).toMatchObject({ mode: 'semantic', results: [{ server: 'docs', tool: 'resolve_library_id' }] });
+    const forced = await (await fetch(`${base}/mcp/tools/embed`, { method: 'POST', body: '{"force":true}' })).json();
+    expect(forced).toEqual({ mode: 'semantic', embedded: 7 });
+    const missing = await fetch(`${base}/mcp/tools/search`);
+    expect(missing.status).toBe(400);
+  });
 });

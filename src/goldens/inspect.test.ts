@@ -55,6 +55,22 @@ describe('inspectGolden', () => {
     expect(lines.filter((l) => l.includes('tool result')).length).toBe(1);
   });
 
+  it('marks a failing tool result and the later successful one as the recovery point', () => {
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'fetch', arguments: '{}' } }] });
+    const failing = [user, call('c1'), { role: 'tool', tool_call_id: 'c1', content: 'Error: backend unavailable' }];
+    const golden = sampleGolden({
+      interactions: [
+        sampleInteraction({ request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: failing } }, summary: { text: '', toolCalls: [{ id: 'c2', name: 'fetch', arguments: {} }], finishReason: 'tool_calls' } }),
+        sampleInteraction({ request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: [...failing, call('c2'), { role: 'tool', tool_call_id: 'c2', content: '{"value":1}' }] } } }),
+      ],
+    });
+    const lines = inspectGolden(golden).split('\n');
+    const failedAt = lines.findIndex((l) => l.includes('tool result (c1) ✗ tool error: Error: backend unavailable'));
+    const recoveredAt = lines.findIndex((l) => l.includes('↺ recovered: a later tool call succeeded'));
+    expect(failedAt).toBeGreaterThan(0);
+    expect(recoveredAt).toBeGreaterThan(lines.findIndex((l) => l.includes('tool result (c2): {"value":1}')));
+  });
+
   it('uses ANSI colour only when asked (a terminal)', () => {
     expect(inspectGolden(conversation, { color: true })).toMatch(/\x1b\[31m\s*✗ error 429/);
   });

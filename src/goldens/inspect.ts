@@ -40,6 +40,7 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
   let outputTokens = 0;
   let totalMs = 0;
   let failing = false;
+  let toolFailing = false;
   golden.interactions.forEach((interaction, index) => {
     const messages = requestMessages(interaction.provider as WireApi | null, interaction.request.body);
     const fresh = messages.length >= seen ? messages.slice(seen) : messages;
@@ -51,12 +52,21 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
       outputTokens += interaction.usage.outputTokens;
     }
     const tokens = interaction.usage ? `${interaction.usage.inputTokens} in / ${interaction.usage.outputTokens} out` : 'tokens n/a';
-    const shape = response.events ? `streamed, ${response.events.length} events` : 'json';
+    const first = response.events?.[0]?.offsetMs;
+    const shape = response.events ? `streamed, ${response.events.length} events${first !== undefined ? `, first after ${Math.round(first)} ms` : ''}` : 'json';
     const status = response.status >= 400 ? p.red(String(response.status)) : p.green(String(response.status));
     const path = safePath(interaction.request.url);
     out.push('');
     out.push(p.cyan(`── step ${index + 1} · ${interaction.request.method} ${path} · ${status} · ${shape} · ${Math.round(interaction.durationMs)} ms · ${tokens}`));
-    for (const m of fresh) out.push(renderMessage(m, p));
+    for (const m of fresh) {
+      out.push(renderMessage(m, p));
+      if (m.role !== 'tool') continue;
+      if (isToolError(m)) toolFailing = true;
+      else if (toolFailing) {
+        toolFailing = false;
+        out.push(p.yellow('  ↺ recovered: a later tool call succeeded after the tool error above'));
+      }
+    }
     if (response.status >= 400) {
       failing = true;
       out.push(p.red(`  ✗ error ${response.status}: ${errorMessage(response.body) ?? short(response.body, 200)}`));
@@ -76,9 +86,14 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
   return `${out.join('\n')}\n`;
 }
 
+/** A tool result that reports a failure: flagged by the provider, or reading as an error. */
+function isToolError(m: MessageView): boolean {
+  return m.isError === true || /^\s*(error\b|Error:)|"error"\s*:/i.test(m.text);
+}
+
 function renderMessage(m: MessageView, p: Paint): string {
   if (m.role === 'tool') {
-    const mark = m.isError ? p.red(' (error)') : '';
+    const mark = isToolError(m) ? p.red(' ✗ tool error') : '';
     return `  ${p.yellow('tool result')}${m.answers ? ` ${p.dim(`(${m.answers})`)}` : ''}${mark}: ${short(m.text, 400)}`;
   }
   const calls = (m.toolCalls ?? []).map((c) => `\n    → ${c.name} ${short(c.arguments, 300)}`).join('');

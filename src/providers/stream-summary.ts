@@ -261,11 +261,23 @@ export function requestMessages(api: WireApi | null, body: any): MessageView[] {
     case 'anthropic': {
       const out: MessageView[] = body.system ? [{ role: 'system', text: text(body.system) }] : [];
       for (const m of body.messages ?? []) {
-        const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
-        const plain = blocks.filter((b: any) => b.type === 'text').map((b: any) => b.text).join('');
-        const uses = blocks.filter((b: any) => b.type === 'tool_use');
-        if (plain || uses.length) out.push({ role: m.role, text: plain, ...(uses.length ? { toolCalls: uses.map((b: any) => ({ name: b.name, arguments: b.input })) } : {}) });
-        for (const r of blocks.filter((b: any) => b.type === 'tool_result')) out.push({ role: 'tool', text: text(r.content), answers: r.tool_use_id, ...(r.is_error ? { isError: true } : {}) });
+        const blocks: any[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
+        // Keep block order: text and tool_use gather into one message, each tool_result is its own.
+        let current: MessageView | null = null;
+        for (const b of blocks) {
+          if (b.type === 'tool_result') {
+            current = null;
+            out.push({ role: 'tool', text: text(b.content), answers: b.tool_use_id, ...(b.is_error ? { isError: true } : {}) });
+            continue;
+          }
+          if (b.type !== 'text' && b.type !== 'tool_use') continue;
+          if (!current) {
+            current = { role: m.role, text: '' };
+            out.push(current);
+          }
+          if (b.type === 'text') current.text += b.text;
+          else (current.toolCalls ??= []).push({ name: b.name, arguments: b.input });
+        }
       }
       return out;
     }

@@ -2,7 +2,7 @@
  * Id minting in the providers' own formats. Random (crypto) rather than counters: ids must not
  * collide across sessions or workers, and goldens mask them anyway.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -38,7 +38,8 @@ export function mintId(prefix: string, length = 24): string {
  *   mintRequestId() // 'req_4f0c...'
  */
 export function mintRequestId(): string {
-  return `req_${randomBytes(16).toString('hex')}`;
+  // randomUUID draws from a cached entropy pool: far cheaper per call than randomBytes (hot path).
+  return `req_${randomUUID().replaceAll('-', '')}`;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { RenderedResponse } from './adapter.ts';
 import { withPrefix } from './ids.ts';
-import { chunkText, SSE_DONE, sseFrame } from './sse.ts';
+import { chunkText, SSE_DONE } from './sse.ts';
 import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../scenario/canonical.ts';
 
 type Json = Record<string, unknown>;
@@ -80,9 +80,11 @@ export function renderChatCompletion(res: CanonicalResponse, req: CanonicalReque
   };
 }
 
-/** The deltas of one choice, in the API's order: role, text, each tool call (head, then argument pieces), finish. */
-function choiceDeltas(res: CanonicalResponse): { delta: Json; finish: string | null }[] {
-  const out: { delta: Json; finish: string | null }[] = [];
+/** The deltas of one choice as JSON, in the API's order: role, text, each tool call (head, then argument pieces), finish. */
+function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }[] {
+  const out: { delta: string; finish: string }[] = [];
+  const none = 'null';
+  const push = (delta: unknown) => out.push({ delta: JSON.stringify(delta), finish: none });
   const size = res.stream.chunkSize;
   const pieces = res.stream.chunks ?? chunkText(res.text, size);
   const hasText = res.text !== '' || (res.stream.chunks?.length ?? 0) > 0;
@@ -91,21 +93,21 @@ function choiceDeltas(res: CanonicalResponse): { delta: Json; finish: string | n
     args: chunkText(argumentsText(call), size).map((a) => ({ index, function: { arguments: a } })),
   }));
   if (hasText || calls.length === 0) {
-    out.push({ delta: { role: 'assistant', content: '', refusal: null }, finish: null });
-    for (const piece of pieces) out.push({ delta: { content: piece }, finish: null });
+    push({ role: 'assistant', content: '', refusal: null });
+    // Text deltas are most of a long answer: only the piece needs encoding.
+    for (const piece of pieces) out.push({ delta: `{"content":${JSON.stringify(piece)}}`, finish: none });
     for (const c of calls) {
-      out.push({ delta: { tool_calls: [c.head] }, finish: null });
-      for (const a of c.args) out.push({ delta: { tool_calls: [a] }, finish: null });
+      push({ tool_calls: [c.head] });
+      for (const a of c.args) push({ tool_calls: [a] });
     }
   } else {
     // A tool-call-only answer opens with the role and the first call's head in one delta.
     calls.forEach((c, i) => {
-      const delta = i === 0 ? { role: 'assistant', content: null, tool_calls: [c.head], refusal: null } : { tool_calls: [c.head] };
-      out.push({ delta, finish: null });
-      for (const a of c.args) out.push({ delta: { tool_calls: [a] }, finish: null });
+      push(i === 0 ? { role: 'assistant', content: null, tool_calls: [c.head], refusal: null } : { tool_calls: [c.head] });
+      for (const a of c.args) push({ tool_calls: [a] });
     });
   }
-  out.push({ delta: {}, finish: openAIFinishReason(res.finishReason) });
+  out.push({ delta: '{}', finish: JSON.stringify(openAIFinishReason(res.finishReason)) });
   return out;
 }
 
@@ -118,23 +120,23 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest):
   const options = (req.params.stream_options ?? {}) as Json;
   const includeUsage = options.include_usage === true;
   const obfuscate = options.include_obfuscation !== false;
-  const head: Json = { id: withPrefix('chatcmpl-', res.id), object: 'chat.completion.chunk', created: res.created, model: res.model };
-  const tail: Json = { service_tier: serviceTier(req), system_fingerprint: SYSTEM_FINGERPRINT };
-  const frame = (choices: unknown[], usage: unknown, padFrom: number): string => {
-    const chunk: Json = { ...head, choices, ...tail };
-    if (includeUsage) chunk.usage = usage;
-    if (obfuscate) chunk.obfuscation = OBFUSCATION_PAD.slice(0, 1 + (padFrom % 12));
-    return sseFrame(chunk);
-  };
+  // Every chunk shares its envelope: encode it once and splice each chunk's choices in
+  // (a 1,000-token answer is 1,000 frames). Key order is the API's: id, object, created, model,
+  // choices, service_tier, system_fingerprint, usage, obfuscation.
+  const head = JSON.stringify({ id: withPrefix('chatcmpl-', res.id), object: 'chat.completion.chunk', created: res.created, model: res.model });
+  const open = `data: ${head.slice(0, -1)},"choices":`;
+  const tail = `,"service_tier":${JSON.stringify(serviceTier(req))},"system_fingerprint":"${SYSTEM_FINGERPRINT}"`;
+  const close = (usage: string, padFrom: number): string =>
+    `${tail}${includeUsage ? `,"usage":${usage}` : ''}${obfuscate ? `,"obfuscation":"${OBFUSCATION_PAD.slice(0, 1 + (padFrom % 12))}"` : ''}}\n\n`;
+  const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
   const frames: string[] = [];
   const deltas = choiceDeltas(res);
   for (let index = 0; index < choiceCount(req); index++) {
     for (const d of deltas) {
-      const choice = { index, delta: d.delta, logprobs: null, finish_reason: d.finish };
-      frames.push(frame([choice], null, frames.length));
+      frames.push(`${open}[{"index":${index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish}}]${closings[frames.length % 12]}`);
     }
   }
-  if (includeUsage) frames.push(frame([], openAIUsage(res), frames.length));
+  if (includeUsage) frames.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), frames.length)}`);
   frames.push(SSE_DONE);
   return frames;
 }

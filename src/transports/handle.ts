@@ -1,6 +1,7 @@
 /**
- * The transport core: Fetch `Request` in, Fetch `Response` out. MSW handlers and the node:http
- * server are thin layers on it. It knows no provider: it routes to an adapter, asks the engine,
+ * The transport core: a request in, a response out. `createCore` works on plain parts (what
+ * node:http hands over, no Fetch objects to build); `createHandler` is the same core behind
+ * Fetch `Request`/`Response` (MSW, tests, anything fetch-shaped). Transports are thin layers on it. It knows no provider: it routes to an adapter, asks the engine,
  * and applies what every provider shares — latency, chunk delays, disconnects, request ids,
  * the journal — in one place.
  */
@@ -10,6 +11,23 @@ import { findAdapter } from '../providers/registry.ts';
 import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
 import { sseBody } from './sse-body.ts';
+
+const encoder = new TextEncoder();
+
+/** A request as parts; `path` is the path to route on (a session prefix already removed). */
+export interface RawRequest extends IncomingRequest {
+  signal?: AbortSignal;
+}
+
+/** A response as parts: the whole body as bytes, or a paced stream. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+}
+
+/** The core over parts. */
+export type Core = (request: RawRequest) => Promise<RawResponse>;
 
 export interface HandlerOptions {
   engine: ScenarioEngineLike;
@@ -67,7 +85,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-async function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest): Promise<Outcome> {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   const authError = adapter.authenticate(incoming);
   if (authError) return { rendered: adapter.renderError(authError), ...none };
@@ -105,49 +123,51 @@ function listModels(
   return null;
 }
 
-function toResponse(rendered: RenderedResponse, requestId: string, signal: AbortSignal | undefined): Response {
-  const headers = new Headers(rendered.headers);
-  headers.set('x-request-id', requestId);
+function toRaw(rendered: RenderedResponse, requestId: string, signal: AbortSignal | undefined): RawResponse {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(rendered.headers)) headers[k.toLowerCase()] = v;
+  headers['x-request-id'] = requestId;
   if (rendered.sse) {
-    headers.set('content-type', 'text/event-stream; charset=utf-8');
-    headers.set('cache-control', 'no-cache');
+    headers['content-type'] = 'text/event-stream; charset=utf-8';
+    headers['cache-control'] = 'no-cache';
     const { chunkDelayMs = 0, disconnectAfterChunks = null } = rendered.stream ?? {};
-    return new Response(sseBody(rendered.sse, chunkDelayMs, disconnectAfterChunks, signal), { status: rendered.status, headers });
+    if (chunkDelayMs <= 0 && (disconnectAfterChunks === null || disconnectAfterChunks >= rendered.sse.length)) {
+      // Nothing to pace or cut: the frames go out as one body (clients parse SSE incrementally either way).
+      return { status: rendered.status, headers, body: encoder.encode(rendered.sse.join('')) };
+    }
+    return { status: rendered.status, headers, body: sseBody(rendered.sse, chunkDelayMs, disconnectAfterChunks, signal) };
   }
-  headers.set('content-type', 'application/json');
-  return new Response(JSON.stringify(rendered.json ?? null), { status: rendered.status, headers });
+  headers['content-type'] = 'application/json';
+  return { status: rendered.status, headers, body: encoder.encode(JSON.stringify(rendered.json ?? null)) };
 }
 
 /**
- * Builds the core handler over an engine and a list of adapters.
+ * Builds the core over parts: route, authenticate, parse, select, render, journal, pace.
  * @example
- *   const handle = createHandler({ engine, adapters: defaultAdapters(), journal: [] });
- *   const res = await handle(new Request('https://api.openai.com/v1/chat/completions', { method: 'POST', body }));
+ *   const core = createCore({ engine, adapters: defaultAdapters(), journal: [] });
+ *   const res = await core({ method: 'POST', url, path: url.pathname, headers, bodyText });
  */
-export function createHandler(options: HandlerOptions): Handler {
+export function createCore(options: HandlerOptions): Core {
   const { engine, adapters, journal } = options;
-  return async (request: Request, handleOptions: HandleOptions = {}): Promise<Response> => {
+  return async (incoming: RawRequest): Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();
-    const url = new URL(request.url);
-    const path = handleOptions.path ?? url.pathname;
-    const requestId = request.headers.get('x-request-id') || mintRequestId();
-    const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-    const incoming: IncomingRequest = { method: request.method, url, path, headers: request.headers, bodyText };
+    const { method, path } = incoming;
+    const requestId = incoming.headers.get('x-request-id') || mintRequestId();
     const listing = listModels(adapters, incoming, options.models);
-    const adapter = listing?.adapter ?? findAdapter(adapters, request.method, path);
+    const adapter = listing?.adapter ?? findAdapter(adapters, method, path);
     let outcome: Outcome;
     if (listing) {
       outcome = { rendered: listing.rendered, canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (!adapter) {
-      outcome = { rendered: unknownRoute(request.method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+      outcome = { rendered: unknownRoute(method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else {
-      outcome = await outcomeFor(adapter, engine, incoming);
+      outcome = outcomeFor(adapter, engine, incoming);
     }
-    await sleep(outcome.latencyMs, request.signal);
+    if (outcome.latencyMs > 0) await sleep(outcome.latencyMs, incoming.signal);
     journal.push({
       requestId,
-      method: request.method,
+      method,
       path,
       provider: adapter?.id ?? null,
       request: outcome.canonical,
@@ -157,6 +177,38 @@ export function createHandler(options: HandlerOptions): Handler {
       startedAt,
       durationMs: performance.now() - t0,
     });
-    return toResponse(outcome.rendered, requestId, request.signal);
+    return toRaw(outcome.rendered, requestId, incoming.signal);
   };
+}
+
+/**
+ * The core behind Fetch objects.
+ * @example
+ *   const handle = fetchHandler(core);
+ *   const res = await handle(new Request('https://api.openai.com/v1/chat/completions', init));
+ */
+export function fetchHandler(core: Core): Handler {
+  return async (request: Request, handleOptions: HandleOptions = {}): Promise<Response> => {
+    const url = new URL(request.url);
+    const bodyText = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+    const raw = await core({
+      method: request.method,
+      url,
+      path: handleOptions.path ?? url.pathname,
+      headers: request.headers,
+      bodyText,
+      signal: request.signal,
+    });
+    return new Response(raw.body, { status: raw.status, headers: raw.headers });
+  };
+}
+
+/**
+ * Builds the Fetch handler over an engine and a list of adapters.
+ * @example
+ *   const handle = createHandler({ engine, adapters: defaultAdapters(), journal: [] });
+ *   const res = await handle(new Request('https://api.openai.com/v1/chat/completions', { method: 'POST', body }));
+ */
+export function createHandler(options: HandlerOptions): Handler {
+  return fetchHandler(createCore(options));
 }

@@ -1,7 +1,7 @@
 // The transports folder's public face: the core handler, createMockLLM, and the server pieces.
 // MSW handlers live in ./msw.ts (subpath `ghostwire/msw`) so importing the root never loads msw.
-export { createHandler } from './handle.ts';
-export type { Handler, HandleOptions, HandlerOptions } from './handle.ts';
+export { createHandler, createCore, fetchHandler } from './handle.ts';
+export type { Handler, HandleOptions, HandlerOptions, Core, RawRequest, RawResponse } from './handle.ts';
 export { createMockLLM, MockLLM, scenarioArray } from './mock-llm.ts';
 export type { MockLLMOptions, ScenarioLike, ScenarioList, BuildsScenario } from './mock-llm.ts';
 export { startMockLLMServer } from './server.ts';

@@ -7,7 +7,7 @@ import { defaultAdapters } from '../providers/registry.ts';
 import { ScenarioEngine } from '../scenario/engine.ts';
 import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
-import { createHandler, type HandleOptions, type Handler } from './handle.ts';
+import { createCore, fetchHandler, type Core, type HandleOptions, type Handler, type RawRequest, type RawResponse } from './handle.ts';
 
 /** Anything with `build()` — the fluent builder, passed without calling `build()` yourself. */
 export interface BuildsScenario {
@@ -40,16 +40,18 @@ export function scenarioArray(list: ScenarioList | undefined): (Scenario | Scena
 export class MockLLM {
   readonly engine: ScenarioEngine;
   readonly #journal: JournalEntry[] = [];
+  readonly #core: Core;
   readonly #handler: Handler;
 
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
-    this.#handler = createHandler({
+    this.#core = createCore({
       engine: this.engine,
       adapters: options.adapters ?? defaultAdapters(),
       journal: this.#journal,
       models: () => this.models(),
     });
+    this.#handler = fetchHandler(this.#core);
   }
 
   /**
@@ -58,6 +60,13 @@ export class MockLLM {
    *   const res = await mock.handle(new Request('https://api.openai.com/v1/chat/completions', init));
    */
   readonly handle = (request: Request, options?: HandleOptions): Promise<Response> => this.#handler(request, options);
+
+  /**
+   * The same, over plain parts (what a transport that is not fetch-shaped has at hand).
+   * @example
+   *   const { status, headers, body } = await mock.handleRaw({ method, url, path, headers, bodyText });
+   */
+  readonly handleRaw = (request: RawRequest): Promise<RawResponse> => this.#core(request);
 
   /** Every request so far, in arrival order, with its canonical form and what answered it. */
   get requests(): readonly JournalEntry[] {

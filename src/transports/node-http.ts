@@ -4,11 +4,28 @@
  * sees a network error just as with a real cut connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RawRequest, RawResponse } from './handle.ts';
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  // Events rather than `for await`: an async iterator per request is measurable at thousands of req/s.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/** Node's parsed headers (lower-cased names, repeats joined) as Fetch Headers; cheaper than rawHeaders. */
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const parsed = req.headers;
+  for (const name in parsed) {
+    const value = parsed[name];
+    if (typeof value === 'string') headers.append(name, value);
+    else if (value) for (const v of value) headers.append(name, v);
+  }
+  return headers;
 }
 
 /**
@@ -51,7 +68,40 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
     return;
   }
   res.writeHead(response.status, headers);
-  const reader = response.body.getReader();
+  await pipeBody(res, response.body);
+}
+
+/**
+ * The core's request parts for a node request (the body read in full).
+ * @example
+ *   const raw = await toRawRequest(req, origin, '/v1/chat/completions', controller.signal);
+ */
+export async function toRawRequest(req: IncomingMessage, origin: string, path: string, signal: AbortSignal): Promise<RawRequest> {
+  const headers = headersOf(req);
+  const method = req.method ?? 'GET';
+  const bodyText = method === 'GET' || method === 'HEAD' ? '' : (await readBody(req)).toString('utf8');
+  return { method, url: new URL(origin + (req.url ?? '/')), path, headers, bodyText, signal };
+}
+
+/**
+ * Writes the core's response: whole bodies in one write (with a length, except event streams,
+ * which stay chunked as the real APIs send them), paced streams with backpressure.
+ * @example
+ *   await writeRawResponse(res, await mock.handleRaw(raw));
+ */
+export async function writeRawResponse(res: ServerResponse, response: RawResponse): Promise<void> {
+  const { body, headers } = response;
+  if (body instanceof Uint8Array) {
+    if (!headers['content-type']?.startsWith('text/event-stream')) headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers).end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  await pipeBody(res, body);
+}
+
+async function pipeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.once('close', onClose);
   let flushed: Promise<void> = Promise.resolve();

@@ -18,13 +18,13 @@ export function createRouter(sessions: SessionRegistry): (request: Request) => P
     if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(request, pathname, sessions);
     const { id, path } = SessionRegistry.route(pathname);
     const session = sessions.get(id);
-    if (!session) {
-      const message = `ghostwire: no session ${JSON.stringify(id)} (create it with POST ${ADMIN_PREFIX}sessions)`;
-      return new Response(JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: 'unknown_session' } }), {
-        status: 404,
-        headers: { 'content-type': 'application/json' },
-      });
-    }
+    if (!session) return new Response(unknownSessionBody(id), { status: 404, headers: { 'content-type': 'application/json' } });
     return session.mock.handle(request, { path });
   };
+}
+
+/** The 404 body for a session id nobody created. */
+export function unknownSessionBody(id: string): string {
+  const message = `ghostwire: no session ${JSON.stringify(id)} (create it with POST ${ADMIN_PREFIX}sessions)`;
+  return JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: 'unknown_session' } });
 }

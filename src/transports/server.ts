@@ -3,14 +3,15 @@
  * outside the test's process. Same paths as the real APIs under `url`; sessions under
  * `url/s/{id}`; the admin API under `url/__ghostwire/`.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
-import { toFetchRequest, writeFetchResponse } from './node-http.ts';
-import { createRouter } from './router.ts';
+import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
+import { toFetchRequest, toRawRequest, writeFetchResponse, writeRawResponse } from './node-http.ts';
+import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
 
-export { ADMIN_PREFIX } from './admin.ts';
+export { ADMIN_PREFIX };
 export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError } from './sessions.ts';
 export type { Session } from './sessions.ts';
 
@@ -50,7 +51,6 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios });
   const sessions = new SessionRegistry(mock);
-  const route = createRouter(sessions);
   let origin = '';
   const sockets = new Set<Socket>();
 
@@ -59,14 +59,26 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    toFetchRequest(req, origin, controller.signal)
-      .then(route)
-      .then((response) => writeFetchResponse(res, response))
-      .catch((err: unknown) => {
+    const pathname = (req.url ?? '/').split('?', 1)[0];
+    // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
+    const served = pathname.startsWith(ADMIN_PREFIX)
+      ? toFetchRequest(req, origin, controller.signal).then((request) => handleAdmin(request, pathname, sessions)).then((r) => writeFetchResponse(res, r))
+      : serveSession(req, res, pathname, controller.signal);
+    served.catch((err: unknown) => {
         if (res.headersSent) res.destroy();
         else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
       });
   });
+  async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string, signal: AbortSignal): Promise<void> {
+    const { id, path } = SessionRegistry.route(pathname);
+    const session = sessions.get(id);
+    if (!session) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
+      return;
+    }
+    await writeRawResponse(res, await session.mock.handleRaw(await toRawRequest(req, origin, path, signal)));
+  }
   server.keepAliveTimeout = 10_000;
   server.on('connection', (socket) => {
     sockets.add(socket);

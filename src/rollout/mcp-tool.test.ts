@@ -178,6 +178,14 @@ describe('MCPTool with a caller-owned client', () => {
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
   });
+
+  it('applies the timeout to a caller-owned client too', async () => {
+    const client = new Client({ name: 'mine', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const mine = new MCPTool({ client, timeoutMs: 200 });
+    expect((await mine.executeAction(call('hang'))).observation).toBe('[Execution Error: MCP server (given client) did not answer within 200 ms (while calling hang)]');
+    await client.close();
+  });
 });
 
 describe('pooling', () => {

@@ -207,7 +207,7 @@ export class MCPTool implements Tool {
   }
 
   #target(): string {
-    return this.serverUrl ?? 'given client';
+    return this.serverUrl ?? '(given client)';
   }
 }
 

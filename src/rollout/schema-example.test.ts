@@ -14,6 +14,7 @@ const schemas: Array<[string, Record<string, unknown>]> = [
   ['allOf', { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] }],
   ['no required: first property shown', { type: 'object', properties: { verbose: { type: 'boolean' } } }],
   ['empty', { type: 'object' }],
+  ['patterns', { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]+$' }, slug: { type: 'string', pattern: '^[a-z]+-[0-9]$' }, code: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['id', 'slug', 'code'] }],
 ];
 
 describe('exampleFromSchema', () => {

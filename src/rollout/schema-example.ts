@@ -21,7 +21,8 @@ const FORMAT_EXAMPLES: Record<string, string> = {
  * instructions: `const`, `enum`, `default` and `examples` win; objects get their
  * required properties (or the first property when none is required); numbers
  * respect bounds and `multipleOf`; strings respect formats and length bounds;
- * `$ref` into `$defs`/`definitions` is followed. Patterns are not solved.
+ * `$ref` into `$defs`/`definitions` is followed. Patterns are not solved: common
+ * sample strings are tried against them.
  *
  * @example
  * exampleFromSchema({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }) // { city: 'example' }
@@ -105,11 +106,25 @@ function numberExample(s: Schema, integer: boolean): number {
   return value;
 }
 
+// Tried in order against a `pattern`; patterns are not solved, but common ones accept one of these.
+const PATTERN_CANDIDATES = ['example', 'abc', 'ABC', 'a1', '123', '1', 'a', 'A', 'example-1', 'abc_123', '2024-01-31', 'user@example.com', 'https://example.com'];
+
 function stringExample(s: Schema, name: string): string {
   let value = typeof s.format === 'string' && FORMAT_EXAMPLES[s.format] ? FORMAT_EXAMPLES[s.format] : name;
+  if (typeof s.pattern === 'string') value = patternExample(s.pattern, [value, ...PATTERN_CANDIDATES]) ?? value;
   if (typeof s.minLength === 'number' && value.length < s.minLength) value = value.padEnd(s.minLength, 'x');
   if (typeof s.maxLength === 'number' && value.length > s.maxLength) value = value.slice(0, s.maxLength);
   return value;
+}
+
+function patternExample(pattern: string, candidates: string[]): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  return candidates.find((c) => re.test(c));
 }
 
 function resolveRef(ref: string, root: unknown): unknown {

@@ -8,7 +8,8 @@
  * a test file) wraps every test with `aroundEach` in its own slot and in `server.boundary()`:
  * exact per-test isolation under `test.concurrent`, and `mswServer().use(...)` scoped per test.
  * Without it, `useMockLLM` enters the slot itself (AsyncLocalStorage.enterWith) and clears it
- * when the test finishes — exact for sequential tests.
+ * when the test finishes — exact for sequential tests. The `mockLLM` fixture (mockLLMFixture)
+ * closes its slot in its own teardown, so it is exact under `test.concurrent` either way.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { statSync } from 'node:fs';
@@ -152,27 +153,57 @@ function toScenarios(input: ScenarioList | string): ScenarioList {
  *   });
  */
 export function useMockLLM(scenarios: ScenarioList | string, options: UseMockLLMOptions = {}): MockLLM {
-  const { slots } = worker();
   const mock = createMockLLM({ scenarios: toScenarios(scenarios) });
-  const bases = (options.baseUrls ?? []).map((b) => {
+  const own = activate(mock, options.baseUrls);
+  if (!own) return mock;
+  // Not under mockLLMScope(): useMockLLM entered a slot for the rest of this test; close it when
+  // the test ends. Vitest does not track concurrent tests in global hooks (onTestFinished could
+  // close the slot when a neighbour ends), so concurrent tests need the scope; say so.
+  if ((TestRunner.getCurrentTest() as { concurrent?: boolean } | undefined)?.concurrent) {
+    own.closed = true;
+    throw new Error('useMockLLM() in a test.concurrent test needs mockLLMScope() (call it in a setup file or at the top of the test file), or use the mockLLM fixture');
+  }
+  onTestFinished(() => {
+    own.closed = true;
+  });
+  return mock;
+}
+
+/**
+ * Makes `mock` answer for the calling test: joins the test's scope slot, or enters a new slot
+ * for the rest of the current async context and returns it (the caller closes it).
+ */
+function activate(mock: MockLLM, baseUrls: string[] = []): Slot | null {
+  const { slots } = worker();
+  const bases = baseUrls.map((b) => {
     const url = new URL(b);
     return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
   });
   const scoped = slots.getStore();
   if (scoped && !scoped.closed) {
     scoped.mocks.push({ mock, bases });
-    return mock;
-  }
-  // Not under mockLLMScope(): enter a slot for the rest of this test and close it when it ends.
-  // Vitest does not track concurrent tests in global hooks (onTestFinished could close the slot
-  // when a neighbour ends), so concurrent tests need the scope; say so instead of flaking.
-  if ((TestRunner.getCurrentTest() as { concurrent?: boolean } | undefined)?.concurrent) {
-    throw new Error('useMockLLM() in a test.concurrent test needs mockLLMScope() (call it in a setup file or at the top of the test file)');
+    return null;
   }
   const slot: Slot = { mocks: [{ mock, bases }], closed: false };
   slots.enterWith(slot);
-  onTestFinished(() => {
-    slot.closed = true;
-  });
-  return mock;
+  return slot;
+}
+
+/**
+ * The `mockLLM` test fixture: an empty MockLLM answering the providers' default hosts for this
+ * test only (add scenarios with `mockLLM.use(...)`); safe under `test.concurrent` with or without
+ * mockLLMScope(), since its teardown belongs to its own test. The composed `test` of
+ * `ghostwire/vitest` registers it as `mockLLM`.
+ * @example
+ *   const test = base.extend({ mockLLM: mockLLMFixture });
+ *   test('hi', async ({ mockLLM }) => { mockLLM.use(scenario('hi').respondWithText('Hello')); ... });
+ */
+export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise<void>): Promise<void> {
+  const mock = createMockLLM();
+  const own = activate(mock);
+  try {
+    await use(mock);
+  } finally {
+    if (own) own.closed = true;
+  }
 }

@@ -1,0 +1,29 @@
+import OpenAI from 'openai';
+import { describe, expect, test as base } from 'vitest';
+import type { MockLLM } from '../transports/mock-llm.ts';
+import { mockLLMFixture } from './use-mock-llm.ts';
+
+const test = base.extend<{ mockLLM: MockLLM }>({ mockLLM: mockLLMFixture });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('mockLLM fixture (no mockLLMScope in this file)', () => {
+  for (const name of ['one', 'two', 'three', 'four']) {
+    test.concurrent(`concurrent test ${name} gets its own mock`, async ({ mockLLM }) => {
+      mockLLM.use({ name, steps: [{ respond: { text: `answer ${name}` }, times: 2 }] });
+      const client = new OpenAI({ apiKey: 'sk', maxRetries: 0 });
+      for (let i = 0; i < 2; i++) {
+        await sleep(name.length * 3);
+        const c = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+        expect(c.choices[0].message.content).toBe(`answer ${name}`);
+      }
+      mockLLM.assertAllConsumed();
+    });
+  }
+
+  test('sequential use works too, and starts empty', async ({ mockLLM }) => {
+    expect(mockLLM.engine.scenarios).toEqual([]);
+    const err = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(err.message).toMatch(/no scenario step matched/);
+  });
+});

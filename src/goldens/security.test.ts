@@ -40,7 +40,7 @@ describe('leak scanner', () => {
     const testFile = join(root, 'leak.test.ts');
     const session = runtime.session(testFile, 'leaks');
     mkdirSync(dirname(session.file), { recursive: true });
-    writeFileSync(session.file, serializeGolden(sampleGolden()));
+    writeFileSync(session.file, serializeGolden(sampleGolden({ test: { file: 'leak.test.ts', name: 'leaks' } })));
     const before = readFileSync(session.file, 'utf8');
     session.setUpstream(server.url);
     await session.intercept();

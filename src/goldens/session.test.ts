@@ -111,3 +111,16 @@ describe('update mode (-u)', () => {
     expect(written.interactions).toEqual(sampleGolden().interactions);
   });
 });
+
+describe('golden ownership', () => {
+  it('refuses a golden that belongs to another test whose name maps to the same file', () => {
+    const { runtime, root } = tempRuntime('replay');
+    const testFile = join(root, 'a.test.ts');
+    const file = goldenPathFor(root, 'goldens', testFile, 'agent > answers');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, serializeGolden(sampleGolden()));
+    const other = runtime.session(testFile, 'agent: answers!');
+    expect(other.file).toBe(file);
+    expect(() => other.expect('output', {}, { equals: Object.is })).toThrowError(/\$\.test\.name: this golden belongs to the test "agent > answers", not "agent: answers!"/);
+  });
+});

@@ -5,7 +5,7 @@ import { PROVIDER_ORIGINS, type GoldenMode, type ResolvedGoldensConfig } from '.
 import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import type { MatcherFactory } from './placeholders.ts';
 import { describeDrift } from './drift.ts';
-import { GoldenMismatchError } from './errors.ts';
+import { GoldenFormatError, GoldenMismatchError } from './errors.ts';
 import type { Secret } from './leak-scanner.ts';
 import type { Masker } from './masks.ts';
 import { goldenPathFor, relativeTestFile } from './paths.ts';
@@ -79,7 +79,18 @@ export class GoldenSession {
 
   /** The golden on disk (validated and leak-scanned), or null. Loaded once. */
   golden(): GoldenFile | null {
-    if (this.previous === undefined) this.previous = readGoldenSync(this.file, this.ctx.secrets);
+    if (this.previous === undefined) {
+      const golden = readGoldenSync(this.file, this.ctx.secrets);
+      // Two test names can slug to one file name; never replay (or overwrite) another test's golden.
+      if (golden && golden.test.name !== this.testName) {
+        throw new GoldenFormatError(
+          this.relativeFile,
+          '$.test.name',
+          `this golden belongs to the test "${golden.test.name}", not "${this.testName}" (both names map to the same file); rename one of the tests`,
+        );
+      }
+      this.previous = golden;
+    }
     return this.previous;
   }
 

@@ -105,3 +105,14 @@ describe('ghostwire test + plugin + reporter', () => {
     expect(run.output).toContain('final answer: "It is sunny in Paris, 21°C." ⇒ "Rain in Paris today."');
   });
 });
+
+describe('ghostwire test in CI', () => {
+  it('ignores --record-goldens with a warning: CI always replays', { timeout: 60_000 }, async () => {
+    const goldens = mkdtempSync(join(tmpdir(), 'gw-plugin-ci-'));
+    const run = await ghostwireTest(['--record-goldens', '-t', 'pure value'], { GW_GOLDENS_DIR: goldens, CI: '1' });
+    expect(run.output).toContain('CI is set, so goldens are replayed');
+    expect(run.output).toContain('missing golden output, and CI does not write goldens');
+    expect(run.code).toBe(1);
+    expect(existsSync(join(goldens, 'agent.case'))).toBe(false);
+  });
+});

@@ -19,6 +19,7 @@ const SETUP_FILE = fileURLToPath(new URL(`./golden-setup${import.meta.url.endsWi
  */
 export function ghostwire(options: GoldensOptionsInput = {}): Plugin {
   const parsed = parseGoldensOptions(options);
+  let warned = false;
   return {
     name: 'ghostwire',
     config() {
@@ -28,6 +29,10 @@ export function ghostwire(options: GoldensOptionsInput = {}): Plugin {
       const update = vitest.config.snapshotOptions?.updateSnapshot === 'all';
       const resolved = resolveGoldensConfig(parsed, { root: project.config.root, env: process.env, update });
       project.provide('ghostwire', resolved);
+      if (resolved.ci && process.env.GHOSTWIRE_RECORD && !warned) {
+        warned = true;
+        vitest.logger.warn('ghostwire: CI is set, so goldens are replayed; GHOSTWIRE_RECORD / --record-goldens is ignored in CI.');
+      }
       const reporters = vitest.config.reporters as unknown[];
       if (!reporters.some((r) => r instanceof GoldensReporter)) reporters.push(new GoldensReporter(resolved));
     },

@@ -13,6 +13,7 @@ Serves the mock LLM (OpenAI, Anthropic, Gemini wire APIs) on a real port.
   --scenarios  scenario file or directory (default: $MOCKLLM_SCENARIOS)
   --port       port to listen on (default 0: a free port)
   --host       interface to bind (default 127.0.0.1)
+  --journal-limit  journal entries kept per session (default 10000)
 Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
 `;
 
@@ -48,11 +49,17 @@ const defaultIO: ServeIO = {
  *   process.exitCode = await serve(['--scenarios', 'fixtures/scenarios', '--port', '8080']);
  */
 export async function serve(args: string[], io: ServeIO = defaultIO): Promise<number> {
-  let values: { scenarios?: string; port?: string; host?: string; help?: boolean };
+  let values: { scenarios?: string; port?: string; host?: string; 'journal-limit'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { scenarios: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        scenarios: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'journal-limit': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -68,6 +75,12 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
     io.err(`ghostwire serve: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}\n`);
     return 2;
   }
+  // A long-running server must not grow without bound: keep the latest entries per session.
+  const journalLimit = values['journal-limit'] === undefined ? 10_000 : Number(values['journal-limit']);
+  if (!Number.isInteger(journalLimit) || journalLimit < 1) {
+    io.err(`ghostwire serve: --journal-limit must be a positive integer, got ${JSON.stringify(values['journal-limit'])}\n`);
+    return 2;
+  }
   const source = values.scenarios ?? io.env.MOCKLLM_SCENARIOS?.trim();
   let scenarios: ReturnType<typeof loadScenarios> = [];
   if (source) {
@@ -80,7 +93,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
   }
   let server: MockLLMServer;
   try {
-    server = await startMockLLMServer({ scenarios, port, host: values.host ?? '127.0.0.1' });
+    server = await startMockLLMServer({ scenarios, port, host: values.host ?? '127.0.0.1', journalLimit });
   } catch (err) {
     io.err(`ghostwire serve: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as Error).message}\n`);
     return 1;

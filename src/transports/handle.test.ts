@@ -133,3 +133,11 @@ describe('MockLLM', () => {
     expect((await res.json()).choices[0].message.content).toBe('first!');
   });
 });
+
+describe('journalLimit', () => {
+  it('keeps only the latest entries', async () => {
+    const mock = createMockLLM({ journalLimit: 2, scenarios: [{ name: 'a', steps: [{ respond: { text: 'x' }, consume: false }] }] });
+    for (const id of ['r1', 'r2', 'r3']) await mock.handle(post('/v1/chat/completions', chatBody(), { 'x-request-id': id }));
+    expect(mock.requests.map((r) => r.requestId)).toEqual(['r2', 'r3']);
+  });
+});

@@ -24,6 +24,8 @@ export interface MockLLMOptions {
   scenarios?: ScenarioList;
   /** Wire APIs to serve; all built-in ones by default. */
   adapters?: ProviderAdapter[];
+  /** Keep only the latest N journal entries (a long-running `serve`); unlimited by default. */
+  journalLimit?: number;
 }
 
 function built(s: ScenarioLike): Scenario | ScenarioInput {
@@ -48,10 +50,15 @@ export class MockLLM {
     this.#core = createCore({
       engine: this.engine,
       adapters: options.adapters ?? defaultAdapters(),
-      journal: this.#journal,
+      journal: { push: (entry: JournalEntry) => this.#record(entry, options.journalLimit ?? Infinity) },
       models: () => this.models(),
     });
     this.#handler = fetchHandler(this.#core);
+  }
+
+  #record(entry: JournalEntry, limit: number): void {
+    this.#journal.push(entry);
+    if (this.#journal.length > limit) this.#journal.splice(0, this.#journal.length - limit);
   }
 
   /**

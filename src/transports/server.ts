@@ -23,6 +23,8 @@ export interface MockLLMServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /** Journal entries kept per session (the latest N); unlimited by default. */
+  journalLimit?: number;
 }
 
 export interface MockLLMServer {
@@ -49,8 +51,8 @@ export interface MockLLMServer {
  */
 export async function startMockLLMServer(options: MockLLMServerOptions = {}): Promise<MockLLMServer> {
   const host = options.host ?? '127.0.0.1';
-  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios });
-  const sessions = new SessionRegistry(mock);
+  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios, journalLimit: options.journalLimit });
+  const sessions = new SessionRegistry(mock, { journalLimit: options.journalLimit });
   let origin = '';
   const sockets = new Set<Socket>();
 

@@ -36,7 +36,10 @@ export class SessionError extends Error {
 export class SessionRegistry {
   readonly #sessions = new Map<string, Session>();
 
-  constructor(defaultMock: MockLLM) {
+  readonly #journalLimit: number | undefined;
+
+  constructor(defaultMock: MockLLM, options: { journalLimit?: number } = {}) {
+    this.#journalLimit = options.journalLimit;
     this.#sessions.set(DEFAULT_SESSION, { id: DEFAULT_SESSION, mock: defaultMock, createdAt: Date.now() });
   }
 
@@ -45,7 +48,7 @@ export class SessionRegistry {
     const id = options.id ?? `s${randomAlnum(12)}`;
     if (!ID_PATTERN.test(id)) throw new SessionError(400, `session id must match ${ID_PATTERN}, got ${JSON.stringify(id)}`);
     if (this.#sessions.has(id)) throw new SessionError(409, `session ${JSON.stringify(id)} already exists`);
-    const session = { id, mock: createMockLLM({ scenarios: options.scenarios }), createdAt: Date.now() };
+    const session = { id, mock: createMockLLM({ scenarios: options.scenarios, journalLimit: this.#journalLimit }), createdAt: Date.now() };
     this.#sessions.set(id, session);
     return session;
   }

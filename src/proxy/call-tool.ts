@@ -2,6 +2,7 @@
  * call_tool: validate the arguments, call downstream with a timeout, record the call, and on
  * failure (error, timeout, empty or invalid result) attach fallback suggestions as a separate field.
  */
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CircuitOpenError } from './breaker.ts';
 import type { CatalogTool } from './catalog.ts';
@@ -62,7 +63,10 @@ function classify(err: unknown, timeoutMs: number): CallError {
   if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) return new CallError('connection', `server connection closed during the call: ${err.message}`);
   if (err instanceof McpError && /output schema|structured content/i.test(err.message)) return new CallError('invalid', err.message);
   const message = err instanceof Error ? err.message : String(err);
-  return new CallError(/cannot connect|connection/i.test(message) ? 'connection' : 'error', message);
+  // An HTTP server that went away (refused, reset) or forgot our session (404) is a connection problem.
+  const lost = err instanceof StreamableHTTPError || (err instanceof TypeError && /fetch failed/.test(message));
+  const cause = (err as { cause?: { code?: string } })?.cause?.code;
+  return new CallError(lost || cause || /cannot connect|connection/i.test(message) ? 'connection' : 'error', cause ? `${message} (${cause})` : message);
 }
 
 /** One downstream call, recorded. Throws CallError on failure. */
@@ -81,6 +85,8 @@ async function callOnce(ctx: CallContext, server: string, tool: string, args: Re
     if (isEmpty(result)) throw new CallError('empty', 'the tool returned an empty result');
   } catch (err) {
     const failure = classify(err, ctx.callTimeoutMs);
+    // Drop a lost connection so the next call reconnects instead of reusing a dead session.
+    if (failure.kind === 'connection') await ctx.downstream(server).disconnect(failure.message);
     ctx.metrics.record({ server, tool, success: false, latencyMs: performance.now() - started, error: failure.message.slice(0, 1000) });
     throw failure;
   }

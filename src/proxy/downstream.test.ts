@@ -108,4 +108,37 @@ describe('Downstream', () => {
     await expect.poll(() => changed).toEqual(['s']);
     expect((await d.listTools()).map((t) => t.name)).toContain('new_tool');
   });
+
+  it('closes the breaker again when the half-open trial succeeds', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const marker = join(mkdtempSync(join(tmpdir(), 'gw-breaker-')), 'ready');
+    // Fails until the marker file exists, then runs the docs fixture.
+    const script = `const fs = require('node:fs'); if (!fs.existsSync(${JSON.stringify(marker)})) process.exit(5); import(${JSON.stringify(stdioEntry('proxy-docs').args[0])});`;
+    const clock = manualClock();
+    const d = make({ command: process.execPath, args: ['-e', script] }, options(clock, { maxRetries: 0, breakerThreshold: 1, breakerResetMs: 30_000 }));
+    await expect(d.ensureConnected()).rejects.toThrow(/after 1 attempt/);
+    expect(d.info().circuit).toBe('open');
+    writeFileSync(marker, 'yes');
+    await expect(d.ensureConnected()).rejects.toBeInstanceOf(CircuitOpenError);
+    clock.advance(30_000);
+    expect(d.info().circuit).toBe('half-open');
+    await d.ensureConnected();
+    expect(d.info()).toMatchObject({ state: 'connected', circuit: 'closed', last_error: null, retry_at: null });
+  });
+
+  it('connects once when many first calls arrive together', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const log = join(mkdtempSync(join(tmpdir(), 'gw-starts-')), 'starts');
+    // Every process start leaves a line in the log.
+    const script = `require('node:fs').appendFileSync(${JSON.stringify(log)}, process.pid + '\\n'); import(${JSON.stringify(stdioEntry('proxy-docs').args[0])});`;
+    const d = make({ command: process.execPath, args: ['-e', script] }, options());
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => d.callTool('resolve_library_id', { name: `p${i}` }, 5000)));
+    expect(results.map((r) => (r.content[0] as { text: string }).text)).toEqual(Array.from({ length: 20 }, (_, i) => `/lib/p${i}`));
+    expect(d.info().state).toBe('connected');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([String(d.pid)]);
+  });
 });

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpFixture } from '../../fixtures/servers/launch.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { createProxy, type McpProxy } from './create-proxy.ts';
 import { stdioEntry, tempDir } from './test-helpers.ts';
@@ -112,5 +113,28 @@ describe('createProxy from config alone', () => {
     expect(forced).toEqual({ mode: 'semantic', embedded: 7 });
     const missing = await fetch(`${base}/mcp/tools/search`);
     expect(missing.status).toBe(400);
+  });
+
+  it('proxies a downstream over Streamable HTTP, and reconnects after the server went away and came back', async () => {
+    const db = await startHttpFixture('sqlite');
+    cleanups.push(() => db.close());
+    const { client } = await start({ mcpServers: { db: { url: db.url } }, mcp_client_proxy: { max_connection_retries: 0, circuit_breaker_threshold: 5 } });
+    const listed = json(await client.callTool({ name: 'list_tools', arguments: { server: 'db' } }));
+    expect(listed.tools.map((t: any) => t.name)).toEqual(expect.arrayContaining(['list_tables', 'describe_table', 'query']));
+    const servers = json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers;
+    expect(servers[0]).toMatchObject({ name: 'db', transport: 'http', state: 'connected', pid: null });
+    const r = (await client.callTool({ name: 'call_tool', arguments: { server: 'db', tool: 'list_tables' } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect((r.content[0] as { text: string }).text).toMatch(/orders/);
+    const port = Number(new URL(db.url).port);
+    await db.close();
+    const down = json(await client.callTool({ name: 'call_tool', arguments: { server: 'db', tool: 'list_tables' } }));
+    expect(down).toMatchObject({ success: false, kind: "connection" });
+
+    const again = await startHttpFixture('sqlite', { port });
+    cleanups.push(() => again.close());
+    const back = (await client.callTool({ name: 'call_tool', arguments: { server: 'db', tool: 'list_tables' } })) as CallToolResult;
+    expect(back.isError).toBeFalsy();
+    expect(json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers[0].state).toBe('connected');
   });
 });

@@ -29,10 +29,13 @@ export class Replayer {
   private readonly normalized: NormalizedRequest[];
   private readonly used: boolean[];
   private readonly options: ReplayerOptions;
+  /** `compressed` or `real`; may change between requests (a test asking for real timing). */
+  timing: 'compressed' | 'real';
 
   constructor(interactions: readonly Interaction[], options: ReplayerOptions) {
     this.interactions = interactions;
     this.options = options;
+    this.timing = options.timing ?? 'compressed';
     this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths));
     this.used = interactions.map(() => false);
   }
@@ -87,7 +90,7 @@ export class Replayer {
       return new Response(recorded.status === 204 || recorded.status === 304 ? null : body, { status: recorded.status, headers });
     }
     const events = recorded.events;
-    const real = this.options.timing === 'real';
+    const real = this.timing === 'real';
     const started = performance.now();
     let next = 0;
     const stream = new ReadableStream<Uint8Array>({

@@ -124,3 +124,27 @@ describe('golden ownership', () => {
     expect(() => other.expect('output', {}, { equals: Object.is })).toThrowError(/\$\.test\.name: this golden belongs to the test "agent > answers", not "agent: answers!"/);
   });
 });
+
+describe('replay timing', () => {
+  it('a test can ask for real timing after interception started', async () => {
+    const { runtime, root } = tempRuntime('replay');
+    const testFile = join(root, 't.test.ts');
+    const file = goldenPathFor(root, 'goldens', testFile, 'agent > answers');
+    mkdirSync(dirname(file), { recursive: true });
+    const frames = ['data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n', 'data: [DONE]\n\n'];
+    const streamed = sampleGolden().interactions[0];
+    streamed.request.body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true };
+    streamed.response = { status: 200, headers: { 'content-type': 'text/event-stream' }, events: frames.map((data, i) => ({ offsetMs: i * 80, data })) };
+    writeFileSync(file, serializeGolden(sampleGolden({ interactions: [streamed] })));
+    const session = runtime.session(testFile, 'agent > answers');
+    await session.intercept();
+    session.setTiming('real');
+    const started = performance.now();
+    const stream = await new OpenAI({ apiKey: 'sk-t', maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('a');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+    await runtime.finish(testFile, 'agent > answers', true);
+  });
+});

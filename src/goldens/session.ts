@@ -60,6 +60,7 @@ export class GoldenSession {
   private readonly seen = new Set<string>();
   private inputValue: unknown = null;
   private upstreamUrl: string | null;
+  private timing: 'compressed' | 'real';
   private uninstall: (() => void) | null = null;
   private recorder: Recorder | null = null;
   private replayer: Replayer | null = null;
@@ -75,6 +76,7 @@ export class GoldenSession {
     this.relativeFile = relativeTestFile(root, this.file);
     this.mode = effectiveMode === 'record-missing' ? (existsSync(this.file) ? 'replay' : 'record') : effectiveMode;
     this.upstreamUrl = ctx.config.upstream ?? process.env.GHOSTWIRE_UPSTREAM ?? null;
+    this.timing = process.env.GHOSTWIRE_TIMING === 'real' ? 'real' : ctx.config.timing;
   }
 
   /** The golden on disk (validated and leak-scanned), or null. Loaded once. */
@@ -99,6 +101,12 @@ export class GoldenSession {
     this.inputValue = toJsonValue(value);
   }
 
+  /** Replay streams at their recorded offsets (`real`) or without delays (`compressed`). */
+  setTiming(timing: 'compressed' | 'real'): void {
+    this.timing = timing;
+    if (this.replayer) this.replayer.timing = timing;
+  }
+
   /** Record mode: forward to this base URL instead of the real provider. */
   setUpstream(url: string | null): void {
     this.upstreamUrl = url;
@@ -117,7 +125,7 @@ export class GoldenSession {
         file: this.relativeFile,
         redactor: this.ctx.redactor,
         ignorePaths: this.ctx.config.ignorePaths,
-        timing: this.ctx.config.timing,
+        timing: this.timing,
       });
     }
     const origins = new Set([...PROVIDER_ORIGINS, ...this.ctx.config.hosts.map((h) => new URL(h).origin)]);

@@ -14,6 +14,8 @@ export interface GoldenFixture {
   input(value: unknown): void;
   /** Record mode: send the traffic to this base URL instead of the real provider (e.g. a local mock server). */
   upstream(url: string | null): void;
+  /** Replay streams at their recorded offsets (`real`) instead of without delays (`compressed`, the default). */
+  timing(mode: 'compressed' | 'real'): void;
   /** The golden on disk, or null when none is recorded yet. */
   read(): GoldenFile | null;
 }
@@ -38,6 +40,7 @@ export async function goldenFixture(
     mode: session.mode,
     input: (value) => session.setInput(value),
     upstream: (url) => session.setUpstream(url),
+    timing: (mode) => session.setTiming(mode),
     read: () => session.golden(),
   });
 }

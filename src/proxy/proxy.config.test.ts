@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpFixture } from '../../fixtures/servers/launch.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { createProxy, type McpProxy } from './create-proxy.ts';
+import { MetricsRecorder } from './metrics.ts';
+import { openStore } from './store.ts';
 import { stdioEntry, tempDir } from './test-helpers.ts';
 
 const json = (r: unknown): any => (r as CallToolResult).structuredContent;
@@ -136,5 +138,22 @@ describe('createProxy from config alone', () => {
     const back = (await client.callTool({ name: 'call_tool', arguments: { server: 'db', tool: 'list_tables' } })) as CallToolResult;
     expect(back.isError).toBeFalsy();
     expect(json(await client.callTool({ name: 'list_mcp_servers', arguments: {} })).servers[0].state).toBe('connected');
+  });
+
+  it('rolls raw rows older than metrics_retention_days into daily aggregates at start; totals stay', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const storePath = join(dir, 'm.db');
+    const db = openStore(storePath);
+    const old = new MetricsRecorder(db);
+    const DAY = 86_400_000;
+    for (let i = 0; i < 4; i++) old.record({ server: 'docs', tool: 'search_docs', success: i > 0, latencyMs: 10, at: Date.now() - 3 * DAY, error: i ? undefined : 'old' });
+    old.record({ server: 'docs', tool: 'search_docs', success: true, latencyMs: 10 });
+    old.flush();
+    db.close();
+    const proxy = createProxy({ mcpServers: {}, mcp_client_proxy: { metrics_retention_days: 2 } }, { storePath, env: {} });
+    cleanups.push(() => proxy.close());
+    expect(proxy.core.metrics.rawCount()).toBe(1);
+    expect(proxy.core.getToolMetrics({ server: 'docs' }).tools).toEqual([expect.objectContaining({ call_count: 5, success_count: 4, last_error: 'old' })]);
   });
 });

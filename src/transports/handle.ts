@@ -135,6 +135,9 @@ function toRaw(rendered: RenderedResponse, requestId: string, signal: AbortSigna
       // Nothing to pace or cut: the frames go out as one body (clients parse SSE incrementally either way).
       return { status: rendered.status, headers, body: encoder.encode(rendered.sse.join('')) };
     }
+    // Say chunked out loud: MSW writes a mocked body of unknown length as close-delimited, where a
+    // cut would read as a clean end; with chunked framing the client sees the missing last chunk.
+    headers['transfer-encoding'] = 'chunked';
     return { status: rendered.status, headers, body: sseBody(rendered.sse, chunkDelayMs, disconnectAfterChunks, signal) };
   }
   headers['content-type'] = 'application/json';

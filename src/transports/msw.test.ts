@@ -54,4 +54,18 @@ describe('mockLLMHandlers', () => {
     expect([anthropic.status, gemini.status]).toEqual([404, 404]);
     expect(mock.requests.map((r) => r.path)).toEqual(['/v1/nothing', '/v9/nothing']);
   });
+
+  it('cuts a stream mid-way and applies latency under MSW too (the SDK throws after the frames it got)', async () => {
+    mock.use({ name: 'cut', priority: 5, steps: [{ match: { model: 'cut' }, respond: { text: 'abcdefgh', latencyMs: 60, stream: { chunkSize: 2, chunkDelayMs: 2, disconnectAfterChunks: 3 } } }] });
+    const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0 });
+    const t0 = performance.now();
+    const stream = await client.chat.completions.create({ model: 'cut', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
+    let text = '';
+    const err = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    })().catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(text).toBe('abcd');
+  });
 });

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProxyConfig, parseProxyConfig, ProxyConfigError } from './config.ts';
+import { embedderFromConfig, llmFromConfig } from './create-proxy.ts';
 import { tempDir } from './test-helpers.ts';
 
 const servers = { mcpServers: { fs: { command: 'node', args: ['fs.js'] }, web: { url: 'http://127.0.0.1:9/mcp' } } };
@@ -52,5 +53,17 @@ describe('proxy config', () => {
     writeFileSync(wrong, JSON.stringify({ mcpServers: {}, recommend_tools: { max_fallbacks: 'three' } }));
     expect(() => loadProxyConfig(wrong)).toThrow(`${wrong}: recommend_tools.max_fallbacks`);
     expect(() => loadProxyConfig(join(dir, 'none.json'))).toThrow(/cannot read proxy config/);
+  });
+
+  it('uses embeddings and an LLM only when the config asks for them', () => {
+    const env = { OPENAI_API_KEY: 'sk-from-env', MY_KEY: 'k' };
+    expect(embedderFromConfig(parseProxyConfig(servers), env)).toBeUndefined();
+    expect(embedderFromConfig(parseProxyConfig({ ...servers, recommend_tools: { embeddings: {} } }), {})).toBeUndefined();
+    const e = embedderFromConfig(parseProxyConfig({ ...servers, recommend_tools: { embeddings: {} } }), env);
+    expect(e).toMatchObject({ model: 'text-embedding-3-small', dimensions: 1536 });
+    const large = embedderFromConfig(parseProxyConfig({ ...servers, recommend_tools: { embedding_model: 'text-embedding-3-large', embeddings: { api_key_env: 'MY_KEY' } } }), env);
+    expect(large?.dimensions).toBe(3072);
+    expect(llmFromConfig(parseProxyConfig(servers), env)).toBeUndefined();
+    expect(llmFromConfig(parseProxyConfig({ ...servers, recommend_tools: { llm: { provider: 'gemini' } } }), env)).toBeDefined();
   });
 });

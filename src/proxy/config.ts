@@ -68,12 +68,15 @@ export const recommendOptionsSchema = z.object({
   include_metrics: z.boolean().default(true),
   max_fallbacks: z.number().int().nonnegative('must be 0 or more').default(3),
   auto_retry_fallback: z.boolean().default(false),
-  /** OpenAI-compatible embeddings API. Absent key and base_url → lexical BM25 search. */
+  /**
+   * OpenAI-compatible embeddings API, opt-in: absent (or neither a key in the environment nor a
+   * base_url) → local lexical BM25 search. `{}` means OpenAI itself with OPENAI_API_KEY.
+   */
   embeddings: z.object({
     base_url: z.url().optional(),
     /** Name of the environment variable holding the key (keys never go in the file). */
     api_key_env: z.string().default('OPENAI_API_KEY'),
-  }).strict().default({ api_key_env: 'OPENAI_API_KEY' }),
+  }).strict().optional(),
   /** The LLM used by hybrid re-ranking and llm mode. */
   llm: z.object({
     provider: z.enum(['openai', 'anthropic', 'gemini']).default('openai'),

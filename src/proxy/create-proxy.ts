@@ -23,6 +23,7 @@ export interface CreateProxyOptions extends ProxyDeps {
 /** The embeddings API the config names, or undefined when there is neither key nor endpoint. */
 export function embedderFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): Embedder | undefined {
   const r = config.recommend_tools;
+  if (!r.embeddings) return undefined;
   const apiKey = env[r.embeddings.api_key_env];
   if (!apiKey && !r.embeddings.base_url) return undefined;
   const dimensions = r.embedding_dimensions ?? EMBEDDING_MODELS[r.embedding_model];

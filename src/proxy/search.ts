@@ -28,7 +28,7 @@ export interface SearchAnswer {
   results: SearchHit[];
 }
 
-export const LEXICAL_NOTE = 'No embeddings API configured (set OPENAI_API_KEY or recommend_tools.embeddings.base_url): results come from local lexical BM25 search over tool names, descriptions and parameter names.';
+export const LEXICAL_NOTE = 'No embeddings API configured (set recommend_tools.embeddings: a base_url, or an API key in OPENAI_API_KEY): results come from local lexical BM25 search over tool names, descriptions and parameter names.';
 
 /**
  * Searches the catalog.

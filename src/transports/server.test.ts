@@ -55,6 +55,27 @@ describe('startMockLLMServer', () => {
     expect(text).toBe('abcd');
   });
 
+  it('keeps connections alive between requests', async () => {
+    const { Agent, request } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    const reused: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`${server.url}/v1/chat/completions`, { method: 'POST', agent, headers: { authorization: 'Bearer sk', 'content-type': 'application/json' } }, (res) => {
+          expect(res.headers['content-length']).toBeDefined();
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        reused.push(req.reusedSocket);
+        req.end(body);
+      });
+    }
+    agent.destroy();
+    expect(reused).toEqual([false, true, true]);
+  });
+
   it('answers an unknown session with 404 and an unknown route with 404', async () => {
     const res = await fetch(`${server.url}/s/nope/v1/chat/completions`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);

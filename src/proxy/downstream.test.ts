@@ -1,7 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffMs, CircuitBreaker, CircuitOpenError } from './breaker.ts';
 import { Downstream, type DownstreamOptions } from './downstream.ts';
-import { isAlive, manualClock, stdioEntry } from './test-helpers.ts';
+import { isAlive, manualClock, stdioEntry, tempDir } from './test-helpers.ts';
 
 const options = (clock = manualClock(), extra: Partial<DownstreamOptions> = {}): DownstreamOptions => ({
   connectionTimeoutMs: 10_000, maxRetries: 3, breakerThreshold: 2, breakerResetMs: 60_000, clock, ...extra,
@@ -37,7 +39,16 @@ describe('backoff and breaker', () => {
 
 describe('Downstream', () => {
   const open: Downstream[] = [];
-  afterEach(async () => { await Promise.all(open.splice(0).map((d) => d.close())); });
+  const dirs: Array<() => void> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((d) => d.close()));
+    dirs.splice(0).forEach((cleanup) => cleanup());
+  });
+  const scratch = (): string => {
+    const { dir, cleanup } = tempDir('gw-downstream-');
+    dirs.push(cleanup);
+    return dir;
+  };
   const make = (config: ConstructorParameters<typeof Downstream>[1], opts: DownstreamOptions): Downstream => {
     const d = new Downstream('s', config, opts);
     open.push(d);
@@ -110,10 +121,7 @@ describe('Downstream', () => {
   });
 
   it('closes the breaker again when the half-open trial succeeds', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const marker = join(mkdtempSync(join(tmpdir(), 'gw-breaker-')), 'ready');
+    const marker = join(scratch(), 'ready');
     // Fails until the marker file exists, then runs the docs fixture.
     const script = `const fs = require('node:fs'); if (!fs.existsSync(${JSON.stringify(marker)})) process.exit(5); import(${JSON.stringify(stdioEntry('proxy-docs').args[0])});`;
     const clock = manualClock();
@@ -129,10 +137,7 @@ describe('Downstream', () => {
   });
 
   it('connects once when many first calls arrive together', async () => {
-    const { mkdtempSync, readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const log = join(mkdtempSync(join(tmpdir(), 'gw-starts-')), 'starts');
+    const log = join(scratch(), 'starts');
     // Every process start leaves a line in the log.
     const script = `require('node:fs').appendFileSync(${JSON.stringify(log)}, process.pid + '\\n'); import(${JSON.stringify(stdioEntry('proxy-docs').args[0])});`;
     const d = make({ command: process.execPath, args: ['-e', script] }, options());

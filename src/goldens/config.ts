@@ -29,6 +29,12 @@ export const GoldensOptionsSchema = z
     ignorePaths: z.array(z.string()).default([]),
     /** Replay streams with no delays (`compressed`) or at the recorded offsets (`real`). */
     timing: z.enum(['compressed', 'real']).default('compressed'),
+    /**
+     * Start the worker's interception when the setup file loads, before test files are imported, so SDK
+     * clients built at module level (which keep the `fetch` they saw) are intercepted too. Off by default:
+     * it makes every test of the worker run under MSW (unhandled non-loopback requests fail).
+     */
+    interceptEarly: z.boolean().default(false),
     /** Goldens recorded longer ago than this are reported as expired. */
     maxAgeDays: z.number().positive().nullable().default(null),
   })

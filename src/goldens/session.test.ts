@@ -148,3 +148,27 @@ describe('replay timing', () => {
     await runtime.finish(testFile, 'agent > answers', true);
   });
 });
+
+describe('extra hosts', () => {
+  it('records and replays a custom base URL listed in "hosts" (a gateway in front of the provider)', async () => {
+    const server = await startMockLLMServer({ scenarios: echo });
+    const options = { hosts: ['https://llm-gateway.internal.example'] };
+    const { runtime, root } = tempRuntime('record', options);
+    const testFile = join(root, 'h.test.ts');
+    // SDK clients keep the `fetch` they saw when constructed; a late-bound one sees the interception
+    // whenever it starts (a client built at module level would otherwise bypass it).
+    const client = new OpenAI({ apiKey: 'sk-h', baseURL: 'https://llm-gateway.internal.example/v1', maxRetries: 0, fetch: (url, init) => fetch(url, init) });
+    const recording = runtime.session(testFile, 'gateway');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    expect((await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('fresh answer');
+    await runtime.finish(testFile, 'gateway', true);
+    await server.close();
+    expect(recording.golden()?.interactions[0].request.url).toBe('https://llm-gateway.internal.example/v1/chat/completions');
+
+    const { runtime: replay } = tempRuntime('replay', options, root);
+    await replay.session(testFile, 'gateway').intercept();
+    expect((await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('fresh answer');
+    expect((await replay.finish(testFile, 'gateway', true))?.action).toBe('replayed');
+  });
+});

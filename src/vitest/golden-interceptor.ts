@@ -25,6 +25,17 @@ function dispatch(): Dispatch {
 }
 
 /**
+ * Starts the worker's MSW server with the goldens dispatcher installed and inert (no session active),
+ * so clients constructed later at module level capture the intercepted `fetch`.
+ * @example primeWorkerInterceptor() // in a setup file
+ */
+export function primeWorkerInterceptor(): void {
+  const d = dispatch();
+  const server = mswServer();
+  if (!server.listHandlers().includes(d.handler)) server.use(d.handler);
+}
+
+/**
  * The `golden` fixture's interceptor: the worker's shared MSW server (the one `useMockLLM` uses), so
  * goldens and mock LLMs coexist in one test run; a golden session takes precedence for the hosts it
  * intercepts while it is active.

@@ -7,6 +7,7 @@ import { expect, inject } from 'vitest';
 import { GoldensRuntime, goldensRuntime } from '../goldens/runtime.ts';
 import { resolveGoldensConfig } from '../goldens/config.ts';
 import { toMatchGolden } from './golden-matcher.ts';
+import { primeWorkerInterceptor } from './golden-interceptor.ts';
 
 /** Vitest's worker config (internal, read-only, optional): the fallback when no plugin provided options. */
 function workerConfig(): { root?: string; snapshotOptions?: { updateSnapshot?: string } } | undefined {
@@ -20,3 +21,4 @@ goldensRuntime(() => {
   return new GoldensRuntime(resolveGoldensConfig({}, { root: config?.root ?? process.cwd(), env: process.env, update: config?.snapshotOptions?.updateSnapshot === 'all' }));
 });
 expect.extend({ toMatchGolden });
+if (provided?.interceptEarly) primeWorkerInterceptor();

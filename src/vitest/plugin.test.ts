@@ -21,7 +21,7 @@ interface RunResult {
 function ghostwireTest(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
   return new Promise((done, fail) => {
     const clean = { ...process.env };
-    for (const k of ['CI', 'GHOSTWIRE_RECORD', 'GHOSTWIRE_UPSTREAM', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS', 'GW_PROMPT', 'GW_ANSWER', 'GW_EXTRA']) delete clean[k];
+    for (const k of ['CI', 'GHOSTWIRE_RECORD', 'GHOSTWIRE_UPSTREAM', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS', 'GW_PROMPT', 'GW_ANSWER', 'GW_EXTRA', 'GW_EARLY']) delete clean[k];
     const child = spawn(process.execPath, [BIN, 'test', '--root', PROJECT, '--color=false', ...args], {
       cwd: REPO,
       env: { ...clean, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
@@ -49,8 +49,9 @@ describe('ghostwire test + plugin + reporter', () => {
   });
 
   it('records with --record-goldens through the upstream, then replays in CI with the upstream stopped', { timeout: 60_000 }, async () => {
-    server = await startMockLLMServer({ scenarios: [weatherScenario] });
-    const recorded = await ghostwireTest(['--record-goldens'], { GW_GOLDENS_DIR: goldens, GHOSTWIRE_UPSTREAM: server.url });
+    const early = { name: 'early', steps: [{ match: { lastMessage: { content: { contains: 'module level' } } }, respond: { text: 'intercepted' }, consume: false }] };
+    server = await startMockLLMServer({ scenarios: [weatherScenario, early as never] });
+    const recorded = await ghostwireTest(['--record-goldens'], { GW_GOLDENS_DIR: goldens, GHOSTWIRE_UPSTREAM: server.url, GW_EARLY: '1' });
     expect(recorded.output).toContain('written');
     expect(recorded.code, recorded.output).toBe(0);
     const golden = parseGolden(readFileSync(agentGolden, 'utf8'), agentGolden);
@@ -59,15 +60,16 @@ describe('ghostwire test + plugin + reporter', () => {
     expect(golden.interactions.map((i) => i.summary?.toolCalls.map((c) => c.name))).toEqual([['get_weather'], []]);
     expect(Object.keys(golden.expected).sort()).toEqual(['meta', 'output']);
     expect(existsSync(valueGolden)).toBe(true);
+    expect(existsSync(join(goldens, 'early.case', 'module-level-client.json'))).toBe(true);
     await server.close();
     server = null;
 
     // A golden no test uses any more, recorded long ago: reported as unused (obsolete) and expired.
     const obsolete = join(goldens, 'agent.case', 'removed-test.json');
     writeFileSync(obsolete, serializeGolden({ ...golden, test: { file: 'agent.case.ts', name: 'removed test' }, recordedAt: '2020-01-01T00:00:00.000Z' }));
-    const replayed = await ghostwireTest([], { GW_GOLDENS_DIR: goldens, CI: '1' });
+    const replayed = await ghostwireTest([], { GW_GOLDENS_DIR: goldens, CI: '1', GW_EARLY: '1' });
     expect(replayed.code, replayed.output).toBe(0);
-    expect(replayed.output).toMatch(/replayed\s+2/);
+    expect(replayed.output).toMatch(/replayed\s+3/);
     expect(replayed.output).toMatch(/unused\s+1\s+\S*removed-test\.json/);
     expect(replayed.output).toMatch(/expired\s+1\s+\S*removed-test\.json \(\d+d old\)/);
     rmSync(obsolete);

@@ -26,7 +26,7 @@ export function stem(word: string): string {
 export function tokenize(text: string): string[] {
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   const out: string[] = [];
-  for (const word of spaced.split(/[^a-z0-9]+/)) {
+  for (const word of spaced.split(/[^\p{L}\p{N}]+/u)) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     out.push(stem(word));
   }

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AWKWARD_NAMES } from '../../fixtures/servers/awkward-names.ts';
 import { startHttpFixture } from '../../fixtures/servers/launch.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { createProxy, type McpProxy } from './create-proxy.ts';
@@ -155,5 +156,19 @@ describe('createProxy from config alone', () => {
     cleanups.push(() => proxy.close());
     expect(proxy.core.metrics.rawCount()).toBe(1);
     expect(proxy.core.getToolMetrics({ server: 'docs' }).tools).toEqual([expect.objectContaining({ call_count: 5, success_count: 4, last_error: 'old' })]);
+  });
+
+  it('passes awkward tool names (dots, spaces, unicode, 100+ characters, near-collisions) through unchanged', async () => {
+    const { client } = await start({ mcpServers: { odd: stdioEntry('awkward-names') } });
+    const listed = json(await client.callTool({ name: 'list_tools', arguments: { server: 'odd' } }));
+    expect(listed.tools.map((t: any) => t.name).sort()).toEqual([...AWKWARD_NAMES].sort());
+    for (const name of AWKWARD_NAMES) {
+      const r = (await client.callTool({ name: 'call_tool', arguments: { server: 'odd', tool: name, arguments: { note: 'n' } } })) as CallToolResult;
+      expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ tool: name, note: 'n' });
+    }
+    const found = json(await client.callTool({ name: 'search_tools', arguments: { query: 'données', top_k: 1 } }));
+    expect(found.results[0]).toMatchObject({ server: 'odd', tool: 'données_📁' });
+    const alt = json(await client.callTool({ name: 'get_tool_alternatives', arguments: { server: 'odd', tool: 'get.data' } }));
+    expect(alt.alternatives.length).toBeGreaterThan(0);
   });
 });

@@ -12,8 +12,6 @@
  */
 import OpenAI from 'openai';
 import { afterAll, describe, expect, test as base } from 'vitest';
-// Registers toMatchGolden when the plugin is not in the config (the plugin does this for you).
-import '../src/vitest/golden-setup.ts';
 import { goldenFixture, type GoldenFixture } from '../src/vitest/golden-fixture.ts';
 import { startMockLLMServer, type MockLLMServer } from '../src/transports/server.ts';
 

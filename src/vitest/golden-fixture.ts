@@ -3,6 +3,9 @@ import { fullTestName, goldensRuntime } from '../goldens/runtime.ts';
 import type { GoldenFile } from '../goldens/schema.ts';
 import { finishOnTestEnd } from './golden-matcher.ts';
 import { workerMswInterceptor } from './golden-interceptor.ts';
+// Registers toMatchGolden and the worker's runtime even when the plugin is not configured (the plugin
+// runs the same module as its setup file, so this is evaluated once either way).
+import './golden-setup.ts';
 
 /** The `golden` fixture: this test's golden, with its provider traffic recorded or replayed. */
 export interface GoldenFixture {

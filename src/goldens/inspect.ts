@@ -1,4 +1,5 @@
-import { errorMessage, requestMessages, type MessageView, type WireApi } from '../providers/stream-summary.ts';
+import { errorMessage, requestMessages, type MessageView } from '../providers/request-view.ts';
+import type { WireApi } from '../providers/stream-summary.ts';
 import type { GoldenFile, Interaction } from './schema.ts';
 
 export interface InspectOptions {

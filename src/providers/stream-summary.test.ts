@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectWireApi, requestMessages, requestModel, summarizeJson, summarizeSse } from './stream-summary.ts';
+import { detectWireApi, requestModel, summarizeJson, summarizeSse } from './stream-summary.ts';
+import { requestMessages } from './request-view.ts';
 
 describe('stream-summary', () => {
   it('knows which wire API a path belongs to, and the requested model', () => {

@@ -96,3 +96,21 @@ describe('Recorder', () => {
     expect(interaction.summary?.text).toBe('Hello');
   });
 });
+
+describe('Replayer and SDK retries', () => {
+  it('replays a recorded 429 and the retry after it without waiting out retry-after (compressed timing)', async () => {
+    const { default: OpenAI } = await import('openai');
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] };
+    const limited = sampleInteraction({
+      request: { ...sampleInteraction().request, body },
+      response: { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '20' }, body: { error: { message: 'slow down', type: 'rate_limit_exceeded' } } },
+    });
+    const replayer = new Replayer([limited, sampleInteraction()], { file: 'g.json', redactor });
+    const client = new OpenAI({ apiKey: 'sk-r', maxRetries: 1, fetch: (url, init) => replayer.serve(new Request(url, init)) });
+    const started = performance.now();
+    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    expect(completion.choices[0].message.content).toBe('hello');
+    expect(replayer.unused()).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -85,6 +85,10 @@ export class Replayer {
 
   private respond(recorded: RecordedResponse): Response {
     const headers = new Headers(recorded.headers);
+    if (this.timing === 'compressed') {
+      // Recorded back-off hints would make the SDK sleep before its recorded retry; compressed time does not wait.
+      for (const name of ['retry-after', 'retry-after-ms']) if (headers.has(name)) headers.set(name, '0');
+    }
     if (!recorded.events) {
       const body = recorded.body === null || recorded.body === undefined ? null : typeof recorded.body === 'string' ? recorded.body : JSON.stringify(recorded.body);
       return new Response(recorded.status === 204 || recorded.status === 304 ? null : body, { status: recorded.status, headers });

@@ -139,5 +139,12 @@ describe('journalLimit', () => {
     const mock = createMockLLM({ journalLimit: 2, scenarios: [{ name: 'a', steps: [{ respond: { text: 'x' }, consume: false }] }] });
     for (const id of ['r1', 'r2', 'r3']) await mock.handle(post('/v1/chat/completions', chatBody(), { 'x-request-id': id }));
     expect(mock.requests.map((r) => r.requestId)).toEqual(['r2', 'r3']);
+    const big = createMockLLM({ journalLimit: 100, scenarios: [{ name: 'a', steps: [{ respond: { text: 'x' }, consume: false }] }] });
+    for (let i = 0; i < 350; i++) await big.handle(post('/v1/chat/completions', chatBody(), { 'x-request-id': `r${i}` }));
+    expect(big.requests).toHaveLength(100);
+    expect(big.requests[0].requestId).toBe('r250');
+    expect(big.requests.at(-1)!.requestId).toBe('r349');
+    big.reset();
+    expect(big.requests).toEqual([]);
   });
 });

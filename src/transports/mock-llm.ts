@@ -42,6 +42,8 @@ export function scenarioArray(list: ScenarioList | undefined): (Scenario | Scena
 export class MockLLM {
   readonly engine: ScenarioEngine;
   readonly #journal: JournalEntry[] = [];
+  /** Entries before this index are past the journal limit (dropped in batches, not one by one). */
+  #dropped = 0;
   readonly #core: Core;
   readonly #handler: Handler;
 
@@ -58,7 +60,13 @@ export class MockLLM {
 
   #record(entry: JournalEntry, limit: number): void {
     this.#journal.push(entry);
-    if (this.#journal.length > limit) this.#journal.splice(0, this.#journal.length - limit);
+    if (this.#journal.length - this.#dropped <= limit) return;
+    this.#dropped += 1;
+    // Compact once the dead prefix is as long as the limit: amortized O(1) per request.
+    if (this.#dropped >= Math.max(limit, 64)) {
+      this.#journal.splice(0, this.#dropped);
+      this.#dropped = 0;
+    }
   }
 
   /**
@@ -77,7 +85,7 @@ export class MockLLM {
 
   /** Every request so far, in arrival order, with its canonical form and what answered it. */
   get requests(): readonly JournalEntry[] {
-    return this.#journal;
+    return this.#dropped === 0 ? this.#journal : this.#journal.slice(this.#dropped);
   }
 
   /** Model names the scenarios match exactly (what `GET /v1/models` lists), in first-seen order. */
@@ -114,6 +122,7 @@ export class MockLLM {
   reset(): void {
     this.engine.reset();
     this.#journal.length = 0;
+    this.#dropped = 0;
   }
 
   /** Adds scenarios at run time, tried before existing ones of the same priority (like MSW's `use`). */

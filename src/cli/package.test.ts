@@ -134,9 +134,8 @@ describe('the packed package, installed', () => {
     expect(seen.setupFiles).toEqual([join(pkg, 'dist/src/vitest/golden-setup.js')]);
   });
 
-  it("a user's Vitest runs the installed fixtures (mockLLM, mcpServer from dist/) and the plugin's setup file", async () => {
-    const vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs');
-    const result = await run(process.execPath, [vitest, 'run', '--root', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
+  it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/)", async () => {
+    const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'test', '--root', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     expect(result.stdout).toMatch(/1 passed/);
   });

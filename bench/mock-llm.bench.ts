@@ -102,7 +102,7 @@ test('non-streaming chat completions, keep-alive: mock vs bare node:http (same b
   const base = () => batch(bareUrl, false, json.body.length);
   const mock = () => batch(mockServer.url, false, json.body.length);
   await bench.compare(bench('bare node:http (baseline)', base), bench('ghostwire server', mock), { time: 500 });
-  const t = await interleaved(300, base, mock);
+  const t = await interleaved(500, base, mock);
   const ratio = t.base / t.mock;
   const rps = (ms: number) => ((CONCURRENCY * 1000) / ms).toFixed(0);
   const figure = `bare ${rps(t.base)} req/s, mock ${rps(t.mock)} req/s: mock throughput ${ratio.toFixed(2)} of bare (goal ≥ 0.8)`;

@@ -49,15 +49,21 @@ describe('ghostwire proxy (CLI)', () => {
   });
 
   it('fails clearly on bad input', async () => {
-    const badMode = await ghostwire('proxy', 'recommend-tools', 'x', '--mode', 'fast', '--config', config, '--store', store);
-    expect(badMode).toMatchObject({ code: 2, stderr: expect.stringContaining('--mode: expected semantic, hybrid or llm, got "fast"') });
     const badConfig = join(dir, 'bad.json');
     writeFileSync(badConfig, JSON.stringify({ mcpServers: {}, mcp_client_proxy: { connection_timeout: -1 } }));
-    const bad = await ghostwire('proxy', 'refresh', '--config', badConfig, '--store', store);
+    // Independent processes: run them side by side.
+    const [badMode, bad, unknown, noQuery] = await Promise.all([
+      ghostwire('proxy', 'recommend-tools', 'x', '--mode', 'fast', '--config', config, '--store', join(dir, 'other.db')),
+      ghostwire('proxy', 'refresh', '--config', badConfig, '--store', join(dir, 'other2.db')),
+      ghostwire('proxy', 'frobnicate'),
+      ghostwire('proxy', 'search-tools', '--config', config, '--store', join(dir, 'other3.db')),
+    ]);
+    expect(badMode).toMatchObject({ code: 2, stderr: expect.stringContaining('--mode: expected semantic, hybrid or llm, got "fast"') });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${badConfig}: mcp_client_proxy.connection_timeout: must be a positive number of seconds`);
-    expect((await ghostwire('proxy', 'frobnicate')).code).toBe(2);
-    expect((await ghostwire('proxy', 'search-tools', '--config', config)).stderr).toContain('give the query');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    expect(noQuery.stderr).toContain('give the query');
   });
 
   it('eval prints recall@k per search mode', async () => {

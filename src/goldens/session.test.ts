@@ -172,3 +172,37 @@ describe('extra hosts', () => {
     expect((await replay.finish(testFile, 'gateway', true))?.action).toBe('replayed');
   });
 });
+
+describe('cut streams', () => {
+  it('a stream the upstream cut is recorded as interrupted and replays to the same truncated answer', async () => {
+    const cut = [{ name: 'cut', steps: [{ respond: { text: 'This answer never finishes because the connection drops.', stream: { chunkSize: 5, disconnectAfterChunks: 4 } }, consume: false }] }] as never;
+    const server = await startMockLLMServer({ scenarios: cut });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'cut.test.ts');
+    const readAll = async (): Promise<{ text: string; error: string | null }> => {
+      const stream = await new OpenAI({ apiKey: 'sk-c', maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      let text = '';
+      try {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+        return { text, error: null };
+      } catch (error) {
+        return { text, error: (error as Error).name };
+      }
+    };
+    const recording = runtime.session(testFile, 'cut');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await readAll();
+    await runtime.finish(testFile, 'cut', true);
+    await server.close();
+    // MSW ends a mocked body quietly when its stream errors, so the client sees the same truncated
+    // answer in both runs; the golden keeps the cut explicitly.
+    expect(recorded.text).toBe('This answer nev');
+    expect(recording.golden()?.interactions[0].response.interrupted).toBe(true);
+
+    const { runtime: replay } = tempRuntime('replay', {}, root);
+    await replay.session(testFile, 'cut').intercept();
+    expect(await readAll()).toEqual(recorded);
+    await replay.finish(testFile, 'cut', true);
+  });
+});

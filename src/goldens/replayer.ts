@@ -109,7 +109,11 @@ export class Replayer {
           return;
         }
         if (recorded.trailing) controller.enqueue(encoder.encode(recorded.trailing));
-        if (recorded.interrupted) controller.error(new TypeError('terminated: the recorded stream was cut here'));
+        if (recorded.interrupted) {
+          // Let the frames already handed out travel through any piping (MSW) before the cut discards buffers.
+          await sleep(1);
+          controller.error(new TypeError('terminated: the recorded stream was cut here'));
+        }
         else controller.close();
       },
     });

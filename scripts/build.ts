@@ -5,22 +5,45 @@
 // Layout: dist/src/** and dist/fixtures/servers/** mirror the repository, so paths that src/ computes
 // relative to itself (../../fixtures/servers, ../../fixtures/catalog) hold in dist/ too.
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
+// Built aside and swapped in whole: a clean tree (tsc never deletes outputs of removed sources), and a
+// concurrent build or pack (two test runs) never sees a half-written dist/.
+const work = join(root, '.tmp', `build-${process.pid}`);
+const staging = join(work, 'dist');
+const previous = join(work, 'previous');
 
-// Start clean: tsc never deletes outputs of removed sources, and stale files would ship.
-rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (result.status !== 0) {
-  process.stderr.write(`build: tsc failed (${result.status ?? result.signal})\n`);
-  process.exitCode = 1;
-} else {
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+try {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`tsc failed (${result.status ?? result.signal})`);
   // `ghostwire proxy eval` reads its default catalog from ../../fixtures/catalog beside src/proxy.
-  cpSync(join(root, 'fixtures/catalog'), join(dist, 'fixtures/catalog'), { recursive: true });
+  cpSync(join(root, 'fixtures/catalog'), join(staging, 'fixtures/catalog'), { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      rmSync(previous, { recursive: true, force: true });
+      try {
+        renameSync(dist, previous);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      renameSync(staging, dist);
+      break;
+    } catch (error) {
+      // Another build swapped its dist/ in between our two renames: take it out and try again.
+      if (attempt >= 5) throw error;
+    }
+  }
+} catch (error) {
+  process.stderr.write(`build: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }

@@ -28,6 +28,12 @@ describe('ghostwire inspect', () => {
     expect(ghostwire(['inspect', good], { FORCE_COLOR: '1' }).stdout).toMatch(/\x1b\[/);
   });
 
+  it('a directory stands for every golden under it', () => {
+    const run = ghostwire(['inspect', dir]);
+    expect(run.stdout.match(/^golden /gm)?.length).toBeGreaterThanOrEqual(1);
+    expect(run.stdout).toContain('good.json');
+  });
+
   it('a broken golden is reported with its file and JSON path, exit code 1', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...sampleGolden(), interactions: [{ request: {} }] }));

@@ -2,7 +2,8 @@
  * `ghostwire inspect <golden.json>`: prints a golden as a conversation. Colour in a terminal, plain in a pipe
  * (and with NO_COLOR); FORCE_COLOR=1 forces colour.
  */
-import { resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Command } from './main.ts';
 import { inspectGolden } from '../goldens/inspect.ts';
 import { readGolden } from '../goldens/store.ts';
@@ -12,9 +13,9 @@ import { readGolden } from '../goldens/store.ts';
  * @example process.exitCode = await inspect(['goldens/examples/goldens/weather.json'])
  */
 export const inspect: Command = async (args) => {
-  const files = args.filter((a) => !a.startsWith('-'));
+  const files = args.filter((a) => !a.startsWith('-')).flatMap(expand);
   if (files.length === 0 || args.includes('--help') || args.includes('-h')) {
-    process.stdout.write('usage: ghostwire inspect <golden.json> [more.json ...] [--color | --no-color]\n');
+    process.stdout.write('usage: ghostwire inspect <golden.json | directory> [...] [--color | --no-color]\n');
     return files.length === 0 && !args.includes('--help') && !args.includes('-h') ? 2 : 0;
   }
   const color = args.includes('--no-color')
@@ -37,3 +38,18 @@ export const inspect: Command = async (args) => {
   }
   return code;
 };
+
+/** A directory stands for every golden under it, in path order. */
+function expand(path: string): string[] {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    return [path];
+  }
+  if (!isDir) return [path];
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.json'))
+    .map((e) => relative(process.cwd(), join(e.parentPath, e.name)) || e.name)
+    .sort();
+}

@@ -112,30 +112,73 @@ function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }
 }
 
 /**
+ * Frame bodies (everything after the envelope head) keyed by what they depend on. A step answers
+ * the same text many times; its frames differ only in the head (id, created, model), so a hit
+ * skips re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
+ */
+export class ChunkCache {
+  readonly #entries = new Map<string, string[]>();
+  readonly #max: number;
+
+  constructor(max = 32) {
+    this.#max = max;
+  }
+
+  get(key: string, build: () => string[]): string[] {
+    let hit = this.#entries.get(key);
+    if (!hit) {
+      // Flat strings join far faster than the concatenation trees template literals build.
+      hit = build().map(flatten);
+      if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+/** A flat copy of a string (V8 keeps `a + b` as a tree until something needs it flat). */
+function flatten(s: string): string {
+  // A number-parse attempt forces V8 to flatten the string in place; cheap next to a later join.
+  void Number(s);
+  return s;
+}
+
+/**
  * The streamed answer: complete SSE frames ending in `data: [DONE]`.
  * @example
  *   renderChatChunks(response, request).at(-1) // 'data: [DONE]\n\n'
  */
-export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest): string[] {
+export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): string[] {
   const options = (req.params.stream_options ?? {}) as Json;
   const includeUsage = options.include_usage === true;
   const obfuscate = options.include_obfuscation !== false;
+  const tier = serviceTier(req);
+  const n = choiceCount(req);
   // Every chunk shares its envelope: encode it once and splice each chunk's choices in
   // (a 1,000-token answer is 1,000 frames). Key order is the API's: id, object, created, model,
   // choices, service_tier, system_fingerprint, usage, obfuscation.
   const head = JSON.stringify({ id: withPrefix('chatcmpl-', res.id), object: 'chat.completion.chunk', created: res.created, model: res.model });
   const open = `data: ${head.slice(0, -1)},"choices":`;
-  const tail = `,"service_tier":${JSON.stringify(serviceTier(req))},"system_fingerprint":"${SYSTEM_FINGERPRINT}"`;
+  const tail = `,"service_tier":${JSON.stringify(tier)},"system_fingerprint":"${SYSTEM_FINGERPRINT}"`;
   const close = (usage: string, padFrom: number): string =>
     `${tail}${includeUsage ? `,"usage":${usage}` : ''}${obfuscate ? `,"obfuscation":"${OBFUSCATION_PAD.slice(0, 1 + (padFrom % 12))}"` : ''}}\n\n`;
-  const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
-  const frames: string[] = [];
-  const deltas = choiceDeltas(res);
-  for (let index = 0; index < choiceCount(req); index++) {
-    for (const d of deltas) {
-      frames.push(`${open}[{"index":${index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish}}]${closings[frames.length % 12]}`);
+  const bodies = (): string[] => {
+    const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
+    const out: string[] = [];
+    const deltas = choiceDeltas(res);
+    for (let index = 0; index < n; index++) {
+      for (const d of deltas) {
+        out.push(`[{"index":${index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish}}]${closings[out.length % 12]}`);
+      }
     }
-  }
+    return out;
+  };
+  // Very long answers are not kept: the cache must stay small.
+  const cacheable = cache !== undefined && res.text.length < 100_000;
+  const key = cacheable
+    ? JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.toolCalls, res.finishReason, n, includeUsage, obfuscate, tier])
+    : '';
+  const frames = (cacheable ? cache.get(key, bodies) : bodies()).map((body) => open + body);
   if (includeUsage) frames.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), frames.length)}`);
   frames.push(SSE_DONE);
   return frames;
@@ -146,13 +189,13 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest):
  * @example
  *   renderChat(response, request).sse?.length
  */
-export function renderChat(res: CanonicalResponse, req: CanonicalRequest): RenderedResponse {
+export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
   if (!req.stream) return { status: 200, headers, json: renderChatCompletion(res, req) };
   return {
     status: 200,
     headers,
-    sse: renderChatChunks(res, req),
+    sse: renderChatChunks(res, req, cache),
     stream: { chunkDelayMs: res.stream.chunkDelayMs, disconnectAfterChunks: res.stream.disconnectAfterChunks },
   };
 }

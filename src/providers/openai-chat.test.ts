@@ -89,6 +89,21 @@ describe('OpenAI Chat Completions: text', () => {
     expect((await streamedChunks(exchanges[1])).some((c) => 'obfuscation' in c)).toBe(false);
   });
 
+  it('answers a repeated step with identical chunks but each response with its own id', async () => {
+    const { client, exchanges } = setup([{ name: 'r', steps: [{ respond: { text: 'same words every time', stream: { chunkSize: 5 } }, times: 3 }] }]);
+    for (let i = 0; i < 3; i++) {
+      let text = '';
+      for await (const c of await client.chat.completions.create({ model: i === 2 ? 'other-model' : 'm', stream: true, messages: [{ role: 'user', content: 'x' }] })) text += c.choices[0]?.delta.content ?? '';
+      expect(text).toBe('same words every time');
+    }
+    const runs = await Promise.all(exchanges.map(streamedChunks));
+    const ids = runs.map((chunks) => new Set(chunks.map((c) => c.id)));
+    expect(ids.every((s) => s.size === 1)).toBe(true);
+    expect(new Set(ids.map((s) => [...s][0])).size).toBe(3);
+    expect(runs[2].every((c) => c.model === 'other-model')).toBe(true);
+    expect(runs[0].map((c) => c.choices)).toEqual(runs[1].map((c) => c.choices));
+  });
+
   it('renders n choices', async () => {
     const { client } = setup([{ name: 'n', steps: [{ respond: { text: 'same' } }] }]);
     const c = await client.chat.completions.create({ model: 'm', n: 3, messages: [{ role: 'user', content: 'x' }] });

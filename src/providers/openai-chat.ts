@@ -6,7 +6,7 @@
 import type { IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
 import { openAIAuthError, renderOpenAIError } from './openai-chat-error.ts';
 import { parseChatRequest } from './openai-chat-parse.ts';
-import { renderChat } from './openai-chat-render.ts';
+import { ChunkCache, renderChat } from './openai-chat-render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
 
 /**
@@ -16,13 +16,14 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../sce
  *   adapter.routes('POST', '/v1/chat/completions'); // true
  */
 export function openAIChatAdapter(): ProviderAdapter {
+  const chunks = new ChunkCache();
   return {
     id: 'openai',
     // Clients configured with a base URL without `/v1` (some proxies) post to /chat/completions.
     routes: (method: string, path: string) => method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions'),
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
     parse: (req: IncomingRequest) => parseChatRequest(req),
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
   };
 }

@@ -11,6 +11,12 @@ export interface RenderedResponse {
   json?: unknown;
   /** Complete SSE frames, each ending in a blank line. */
   sse?: string[];
+  /**
+   * Optional, with `sse`: the same frames already encoded as one body (exactly the bytes of
+   * `sse.join('')`), for adapters that can assemble it faster than joining; used when nothing is
+   * paced or cut.
+   */
+  sseBody?: () => Uint8Array<ArrayBuffer>;
   /** Streaming timing, copied from the step. */
   stream?: Pick<StreamOptions, 'chunkDelayMs' | 'disconnectAfterChunks'>;
 }

@@ -111,24 +111,39 @@ function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }
   return out;
 }
 
+/** One answer's frame bodies (everything after the envelope head), as strings and encoded. */
+interface FrameBodies {
+  strings: string[];
+  bytes: Buffer;
+  /** Byte offset where each body ends in `bytes`. */
+  ends: number[];
+}
+
+function encodeBodies(strings: string[]): FrameBodies {
+  const bytes = Buffer.from(strings.join(''), 'utf8');
+  const ends: number[] = [];
+  let offset = 0;
+  for (const body of strings) ends.push((offset += Buffer.byteLength(body, 'utf8')));
+  return { strings, bytes, ends };
+}
+
 /**
- * Frame bodies (everything after the envelope head) keyed by what they depend on. A step answers
- * the same text many times; its frames differ only in the head (id, created, model), so a hit
- * skips re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
+ * Frame bodies keyed by what they depend on. A step answers the same text many times and its
+ * frames differ only in the envelope head (id, created, model), so a hit skips re-rendering and
+ * re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
  */
 export class ChunkCache {
-  readonly #entries = new Map<string, string[]>();
+  readonly #entries = new Map<string, FrameBodies>();
   readonly #max: number;
 
   constructor(max = 32) {
     this.#max = max;
   }
 
-  get(key: string, build: () => string[]): string[] {
+  get(key: string, build: () => string[]): FrameBodies {
     let hit = this.#entries.get(key);
     if (!hit) {
-      // Flat strings join far faster than the concatenation trees template literals build.
-      hit = build().map(flatten);
+      hit = encodeBodies(build());
       if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
       this.#entries.set(key, hit);
     }
@@ -136,19 +151,18 @@ export class ChunkCache {
   }
 }
 
-/** A flat copy of a string (V8 keeps `a + b` as a tree until something needs it flat). */
-function flatten(s: string): string {
-  // A number-parse attempt forces V8 to flatten the string in place; cheap next to a later join.
-  void Number(s);
-  return s;
+/** A streamed answer: its frames as strings, or the same bytes assembled without joining them. */
+export interface ChatStream {
+  frames(): string[];
+  bytes(): Buffer<ArrayBuffer>;
 }
 
 /**
  * The streamed answer: complete SSE frames ending in `data: [DONE]`.
  * @example
- *   renderChatChunks(response, request).at(-1) // 'data: [DONE]\n\n'
+ *   renderChatChunks(response, request).frames().at(-1) // 'data: [DONE]\n\n'
  */
-export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): string[] {
+export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): ChatStream {
   const options = (req.params.stream_options ?? {}) as Json;
   const includeUsage = options.include_usage === true;
   const obfuscate = options.include_obfuscation !== false;
@@ -162,7 +176,7 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   const tail = `,"service_tier":${JSON.stringify(tier)},"system_fingerprint":"${SYSTEM_FINGERPRINT}"`;
   const close = (usage: string, padFrom: number): string =>
     `${tail}${includeUsage ? `,"usage":${usage}` : ''}${obfuscate ? `,"obfuscation":"${OBFUSCATION_PAD.slice(0, 1 + (padFrom % 12))}"` : ''}}\n\n`;
-  const bodies = (): string[] => {
+  const build = (): string[] => {
     const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
     const out: string[] = [];
     const deltas = choiceDeltas(res);
@@ -174,14 +188,31 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
     return out;
   };
   // Very long answers are not kept: the cache must stay small.
-  const cacheable = cache !== undefined && res.text.length < 100_000;
-  const key = cacheable
-    ? JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.toolCalls, res.finishReason, n, includeUsage, obfuscate, tier])
-    : '';
-  const frames = (cacheable ? cache.get(key, bodies) : bodies()).map((body) => open + body);
-  if (includeUsage) frames.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), frames.length)}`);
-  frames.push(SSE_DONE);
-  return frames;
+  const bodies =
+    cache !== undefined && res.text.length < 100_000
+      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.toolCalls, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+      : encodeBodies(build());
+  const last: string[] = [];
+  if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);
+  last.push(SSE_DONE);
+  let frames: string[] | undefined;
+  return {
+    frames: () => (frames ??= [...bodies.strings.map((body) => open + body), ...last]),
+    bytes() {
+      const openBytes = Buffer.from(open, 'utf8');
+      const lastBytes = Buffer.from(last.join(''), 'utf8');
+      const out = Buffer.allocUnsafeSlow(openBytes.length * bodies.ends.length + bodies.bytes.length + lastBytes.length);
+      let at = 0;
+      let start = 0;
+      for (const end of bodies.ends) {
+        at += openBytes.copy(out, at);
+        at += bodies.bytes.copy(out, at, start, end);
+        start = end;
+      }
+      lastBytes.copy(out, at);
+      return out as Buffer<ArrayBuffer>;
+    },
+  };
 }
 
 /**
@@ -192,10 +223,15 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
 export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
   if (!req.stream) return { status: 200, headers, json: renderChatCompletion(res, req) };
+  const chunks = renderChatChunks(res, req, cache);
   return {
     status: 200,
     headers,
-    sse: renderChatChunks(res, req, cache),
+    // Frames as strings only when a transport asks (pacing, cuts); otherwise the body is assembled as bytes.
+    get sse() {
+      return chunks.frames();
+    },
+    sseBody: () => chunks.bytes(),
     stream: { chunkDelayMs: res.stream.chunkDelayMs, disconnectAfterChunks: res.stream.disconnectAfterChunks },
   };
 }

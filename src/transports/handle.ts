@@ -127,18 +127,20 @@ function toRaw(rendered: RenderedResponse, requestId: string, signal: AbortSigna
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(rendered.headers)) headers[k.toLowerCase()] = v;
   headers['x-request-id'] = requestId;
-  if (rendered.sse) {
+  if (rendered.sseBody || rendered.sse !== undefined) {
     headers['content-type'] = 'text/event-stream; charset=utf-8';
     headers['cache-control'] = 'no-cache';
     const { chunkDelayMs = 0, disconnectAfterChunks = null } = rendered.stream ?? {};
-    if (chunkDelayMs <= 0 && (disconnectAfterChunks === null || disconnectAfterChunks >= rendered.sse.length)) {
+    // `sse` may be computed on access (adapters that offer `sseBody`): read it only when needed.
+    const frames = chunkDelayMs > 0 || disconnectAfterChunks !== null || !rendered.sseBody ? (rendered.sse ?? []) : null;
+    if (!frames || (chunkDelayMs <= 0 && (disconnectAfterChunks === null || disconnectAfterChunks >= frames.length))) {
       // Nothing to pace or cut: the frames go out as one body (clients parse SSE incrementally either way).
-      return { status: rendered.status, headers, body: encoder.encode(rendered.sse.join('')) };
+      return { status: rendered.status, headers, body: rendered.sseBody ? rendered.sseBody() : encoder.encode(frames!.join('')) };
     }
     // Say chunked out loud: MSW writes a mocked body of unknown length as close-delimited, where a
     // cut would read as a clean end; with chunked framing the client sees the missing last chunk.
     headers['transfer-encoding'] = 'chunked';
-    return { status: rendered.status, headers, body: sseBody(rendered.sse, chunkDelayMs, disconnectAfterChunks, signal) };
+    return { status: rendered.status, headers, body: sseBody(frames, chunkDelayMs, disconnectAfterChunks, signal) };
   }
   headers['content-type'] = 'application/json';
   return { status: rendered.status, headers, body: encoder.encode(JSON.stringify(rendered.json ?? null)) };

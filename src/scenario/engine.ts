@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
 import { embedText } from './embed.ts';
 import { latestToolResults, matchFailures } from './match.ts';
@@ -25,9 +25,13 @@ function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
 }
 
-function mintId(bytes = 12): string {
-  return randomBytes(bytes).toString('hex');
+/** 24 hex characters. randomUUID draws from a cached entropy pool: much cheaper per call than randomBytes. */
+function mintId(): string {
+  return randomUUID().replaceAll('-', '').slice(0, 24);
 }
+
+/** Stream options as the schema's defaults give them; steps without `stream` share this shape (copied). */
+const DEFAULT_STREAM = StreamSchema.parse({});
 
 /**
  * The scenario engine: picks the step that answers a canonical request and tracks progression.
@@ -161,12 +165,12 @@ export class ScenarioEngine {
     }
     const text = fillTemplate(respond.text ?? '', values);
     const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? `call_${mintId(12)}`,
+      id: call.id ?? `call_${mintId()}`,
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));
     if (respond.expectToolResults && toolCalls.length > 0) this.#pendingToolResults = toolCalls.map((c) => c.id);
-    const stream = StreamSchema.parse(respond.stream ?? {});
+    const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
     const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
     const response: CanonicalResponse = {
@@ -193,7 +197,7 @@ export class ScenarioEngine {
       toolCalls: [],
       usage: { inputTokens: estimateTokens((request.input ?? []).join(' ')), outputTokens: 0 },
       finishReason: 'stop',
-      stream: StreamSchema.parse({}),
+      stream: { ...DEFAULT_STREAM },
       headers: {},
       embeddings: embeddingsFor(request, undefined),
     };
@@ -243,6 +247,7 @@ function noMatch(request: CanonicalRequest, misses: NearMiss[]): Selection {
   return {
     kind: 'no-match',
     nearMisses,
-    error: { status: 404, message, type: 'not_found_error', code: 'no_matching_step', headers: {}, details: { nearMisses } },
+    // No type: each adapter names its own 404 type (OpenAI invalid_request_error, Anthropic not_found_error, ...).
+    error: { status: 404, message, code: 'no_matching_step', headers: {}, details: { nearMisses } },
   };
 }

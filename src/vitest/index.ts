@@ -2,7 +2,11 @@
 
 export { test } from './test.ts';
 export type { GhostwireFixtures } from './test.ts';
-export { useMockLLM, mockLLMScope, mswServer } from './use-mock-llm.ts';
+export { useMockLLM, mockLLMScope, mswServer, mockLLMFixture } from './use-mock-llm.ts';
+export { ghostFixture } from './ghost-fixture.ts';
+export { goldenFixture } from './golden-fixture.ts';
+export { mcpServerFixture } from './mcp-server-fixture.ts';
+export { proxyFixture } from './proxy-fixture.ts';
 export type { UseMockLLMOptions } from './use-mock-llm.ts';
 export type { GoldenFixture } from './golden-fixture.ts';
 export type { GhostFixture } from './ghost-fixture.ts';

@@ -24,3 +24,15 @@ describe('ghostwire/vitest test fixtures', () => {
     expect(result).toMatch(/orders|customers|products/);
   });
 });
+
+describe('the mockLLM fixture under test.concurrent', () => {
+  for (const word of ['alpha', 'beta', 'gamma']) {
+    test.concurrent(`answers only its own test (${word})`, async ({ mockLLM, expect }) => {
+      mockLLM.use(scenario(word).respondWithText(`I am ${word}`).withLatency(20));
+      const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0 });
+      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: word }] });
+      expect(completion.choices[0].message.content).toBe(`I am ${word}`);
+      expect(mockLLM.requests).toHaveLength(1);
+    });
+  }
+});

@@ -5,7 +5,7 @@ import { ghostFixture, type GhostFixture } from './ghost-fixture.ts';
 import { goldenFixture, type GoldenFixture } from './golden-fixture.ts';
 import { mcpServerFixture, type McpServerFixture } from './mcp-server-fixture.ts';
 import { proxyFixture, type ProxyFixture } from './proxy-fixture.ts';
-import { useMockLLM } from './use-mock-llm.ts';
+import { mockLLMFixture } from './use-mock-llm.ts';
 
 export interface GhostwireFixtures {
   /** A mock LLM answering this test's requests to the providers' hosts (MSW); add scenarios with `mockLLM.use(...)`. */
@@ -31,9 +31,7 @@ export interface GhostwireFixtures {
  *   });
  */
 export const test = base.extend<GhostwireFixtures>({
-  mockLLM: async ({}, use) => {
-    await use(useMockLLM([]));
-  },
+  mockLLM: mockLLMFixture,
   golden: goldenFixture,
   ghost: ghostFixture,
   mcpServer: mcpServerFixture,

@@ -1,7 +1,7 @@
 // Anthropic messages behind the LLMProvider interface (official `@anthropic-ai/sdk`, unmodified).
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_MODELS, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { DEFAULT_MODELS, finishReasonFrom, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 
@@ -28,22 +28,14 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
   return { system: system.join('\n\n'), messages: out };
 }
 
-function finish(reason: string | null | undefined): CompletionFinishReason {
-  switch (reason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'refusal':
-      return 'content_filter';
-    default:
-      return 'other';
-  }
-}
+const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  refusal: 'content_filter',
+};
 
 /**
  * The Anthropic messages provider.
@@ -59,14 +51,7 @@ export class AnthropicProvider implements LLMProvider {
   constructor(options: ProviderOptions) {
     this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.anthropic;
     this.retrier = new Retrier('anthropic', options.retry, options.fetch);
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      fetch: this.retrier.fetch,
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? 120_000,
-      defaultHeaders: options.headers,
-    });
+    this.client = new Anthropic(sdkClientOptions(options, this.retrier.fetch));
   }
 
   tools(tools: readonly ProviderTool[]): Tool[] {
@@ -104,7 +89,7 @@ export class AnthropicProvider implements LLMProvider {
       text,
       toolCalls,
       usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
-      finishReason: finish(response.stop_reason),
+      finishReason: finishReasonFrom(FINISH, response.stop_reason),
       model: response.model,
       retries,
     };

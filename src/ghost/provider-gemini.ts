@@ -1,6 +1,6 @@
 // Gemini generateContent behind the LLMProvider interface (official `@google/genai`, unmodified).
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse, type Part, type Schema } from '@google/genai';
-import { DEFAULT_MODELS, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type GhostToolCall, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type GhostToolCall, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 
@@ -33,24 +33,20 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
 
 const SYNTHETIC_PREFIX = 'ghost-call-';
 
+const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
+  STOP: 'stop',
+  MAX_TOKENS: 'length',
+  SAFETY: 'content_filter',
+  RECITATION: 'content_filter',
+  BLOCKLIST: 'content_filter',
+  PROHIBITED_CONTENT: 'content_filter',
+  SPII: 'content_filter',
+  IMAGE_SAFETY: 'content_filter',
+};
+
+/** Gemini reports STOP even when it calls functions, and may leave the reason out. */
 function finish(reason: string | undefined, hasCalls: boolean): CompletionFinishReason {
-  if (hasCalls) return 'tool_calls';
-  switch (reason) {
-    case undefined:
-    case 'STOP':
-      return 'stop';
-    case 'MAX_TOKENS':
-      return 'length';
-    case 'SAFETY':
-    case 'RECITATION':
-    case 'BLOCKLIST':
-    case 'PROHIBITED_CONTENT':
-    case 'SPII':
-    case 'IMAGE_SAFETY':
-      return 'content_filter';
-    default:
-      return 'other';
-  }
+  return hasCalls ? 'tool_calls' : finishReasonFrom(FINISH, reason ?? 'STOP');
 }
 
 /**
@@ -75,7 +71,7 @@ export class GeminiProvider implements LLMProvider {
       httpOptions: {
         ...(options.baseURL ? { baseUrl: options.baseURL } : {}),
         fetch: this.retrier.fetch,
-        timeout: options.requestTimeoutMs ?? 120_000,
+        timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         ...(options.headers ? { headers: options.headers } : {}),
       },
     });

@@ -1,7 +1,7 @@
 // OpenAI chat completions behind the LLMProvider interface (official `openai` SDK, unmodified).
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { DEFAULT_MODELS, parseArguments, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { DEFAULT_MODELS, finishReasonFrom, parseArguments, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema, strictCompatible } from './schema-normalize.ts';
 
@@ -30,21 +30,13 @@ function toWire(message: GhostMessage): ChatCompletionMessageParam {
   }
 }
 
-function finish(reason: string | null | undefined): CompletionFinishReason {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool_calls';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content_filter';
-    default:
-      return 'other';
-  }
-}
+const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
+  stop: 'stop',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  length: 'length',
+  content_filter: 'content_filter',
+};
 
 /**
  * The OpenAI chat completions provider.
@@ -62,14 +54,7 @@ export class OpenAIProvider implements LLMProvider {
     this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.openai;
     this.retrier = new Retrier('openai', options.retry, options.fetch);
     this.strict = options.strict ?? false;
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      fetch: this.retrier.fetch,
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? 120_000,
-      defaultHeaders: options.headers,
-    });
+    this.client = new OpenAI(sdkClientOptions(options, this.retrier.fetch));
   }
 
   tools(tools: readonly ProviderTool[]): ChatCompletionTool[] {
@@ -112,7 +97,7 @@ export class OpenAIProvider implements LLMProvider {
         completionTokens: usage?.completion_tokens ?? 0,
         totalTokens: usage?.total_tokens ?? (usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0),
       },
-      finishReason: finish(choice?.finish_reason),
+      finishReason: finishReasonFrom(FINISH, choice?.finish_reason),
       model: response.model,
       retries,
     };

@@ -98,6 +98,38 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
 
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
+/** The SDK request timeout when `requestTimeoutMs` is not given. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * The client options the OpenAI and Anthropic SDKs take alike: our Retrier's fetch and no SDK
+ * retries (the Retrier owns the policy), the timeout, the extra headers.
+ * @example
+ * const client = new OpenAI(sdkClientOptions(options, retrier.fetch));
+ */
+export function sdkClientOptions(options: ProviderOptions, fetch: typeof globalThis.fetch) {
+  return {
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    fetch,
+    maxRetries: 0,
+    timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    defaultHeaders: options.headers,
+  };
+}
+
+/**
+ * A provider's finish reason through its table of known reasons; an unknown or absent one is 'other'.
+ * @example
+ * finishReasonFrom({ end_turn: 'stop', tool_use: 'tool_calls' }, 'tool_use') // 'tool_calls'
+ */
+export function finishReasonFrom(
+  table: Readonly<Record<string, CompletionFinishReason>>,
+  reason: string | null | undefined,
+): CompletionFinishReason {
+  return (reason != null && Object.hasOwn(table, reason) ? table[reason] : undefined) ?? 'other';
+}
+
 /** Parses a tool call's argument string; never throws. */
 export function parseArguments(raw: string | undefined): Pick<GhostToolCall, 'arguments' | 'rawArguments' | 'parseError'> {
   const text = raw ?? '';

@@ -7,31 +7,22 @@
 import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from './adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
 import { googleAuthError } from './gemini.ts';
-import { geminiRoute } from './gemini-parse.ts';
+import { geminiRoute, googleInvalid, partsText } from './gemini-parse.ts';
 import { renderGoogleError } from './gemini-render.ts';
-import { headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from './wire-json.ts';
+import { headerRecord, isObject, parseJsonObject, restParams, type Json } from './wire-json.ts';
 
 const EMBED_METHODS = new Set(['embedContent', 'batchEmbedContents']);
-
-function invalid(path: string, expected: string, got: unknown): BadRequestError {
-  return new BadRequestError(`Invalid value at '${path}': expected ${expected}, got ${typeName(got)}`, path);
-}
 
 /** The text of one EmbedContentRequest's `content` (its text parts joined). */
 function contentText(content: unknown, path: string): string {
   if (content === undefined) throw new BadRequestError(`* ${path}: content is not specified`, path);
-  if (!isObject(content)) throw invalid(path, 'a Content object ({ parts: [...] })', content);
-  if (!Array.isArray(content.parts)) throw invalid(`${path}.parts`, 'a list of parts', content.parts);
-  return content.parts
-    .filter((p): p is Json => isObject(p) && typeof p.text === 'string')
-    .map((p) => p.text as string)
-    .join('\n');
+  return partsText(content, path);
 }
 
 function dimensionsOf(request: Json, path: string): number | undefined {
   const d = request.outputDimensionality ?? request.output_dimensionality;
   if (d === undefined || d === null) return undefined;
-  if (!Number.isInteger(d) || (d as number) < 1) throw invalid(`${path}.output_dimensionality`, 'a positive integer', d);
+  if (!Number.isInteger(d) || (d as number) < 1) throw googleInvalid(`${path}.output_dimensionality`, 'a positive integer', d);
   return d as number;
 }
 
@@ -50,10 +41,10 @@ export function parseGeminiEmbeddingsRequest(req: IncomingRequest): CanonicalReq
     input = [contentText(body.content, 'content')];
     dimensions = dimensionsOf(body, 'request');
   } else {
-    if (!Array.isArray(body.requests)) throw invalid('requests', 'a list of EmbedContentRequest objects', body.requests);
+    if (!Array.isArray(body.requests)) throw googleInvalid('requests', 'a list of EmbedContentRequest objects', body.requests);
     if (body.requests.length === 0) throw new BadRequestError('* BatchEmbedContentsRequest.requests: requests is empty', 'requests');
     input = body.requests.map((r: unknown, i) => {
-      if (!isObject(r)) throw invalid(`requests[${i}]`, 'an EmbedContentRequest object', r);
+      if (!isObject(r)) throw googleInvalid(`requests[${i}]`, 'an EmbedContentRequest object', r);
       return contentText(r.content, `requests[${i}].content`);
     });
     dimensions = dimensionsOf(body.requests[0] as Json, 'requests[0]');

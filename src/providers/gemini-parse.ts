@@ -28,15 +28,23 @@ export function geminiRoute(path: string): GeminiRoute | null {
   return { version: m[1], model: decodeURIComponent(m[2]).replace(/^models\//, ''), method: m[3] };
 }
 
-function invalid(path: string, expected: string, got: unknown): BadRequestError {
+/**
+ * Google's 400 for a field of the wrong shape, naming the field path.
+ * @example
+ *   throw googleInvalid('contents[0].parts', 'a list of parts', 'hi');
+ */
+export function googleInvalid(path: string, expected: string, got: unknown): BadRequestError {
   return new BadRequestError(`Invalid value at '${path}': expected ${expected}, got ${typeName(got)}`, path);
 }
 
-/** Text of a Content's parts (for system instructions). */
-function contentText(content: unknown, path: string): string {
-  if (typeof content === 'string') return content;
-  if (!isObject(content)) throw invalid(path, 'a Content object ({ parts: [...] })', content);
-  if (!Array.isArray(content.parts)) throw invalid(`${path}.parts`, 'a list of parts', content.parts);
+/**
+ * The text parts of a Content object joined by newlines (system instructions, embedding inputs).
+ * @example
+ *   partsText({ parts: [{ text: 'a' }, { text: 'b' }] }, 'content') // 'a\nb'
+ */
+export function partsText(content: unknown, path: string): string {
+  if (!isObject(content)) throw googleInvalid(path, 'a Content object ({ parts: [...] })', content);
+  if (!Array.isArray(content.parts)) throw googleInvalid(`${path}.parts`, 'a list of parts', content.parts);
   return content.parts
     .filter((p): p is Json => isObject(p) && typeof p.text === 'string')
     .map((p) => p.text as string)
@@ -69,34 +77,34 @@ class CallLedger {
 
 function parseContents(value: unknown): CanonicalMessage[] {
   if (value === undefined) throw new BadRequestError('* GenerateContentRequest.contents: contents is not specified', 'contents');
-  if (!Array.isArray(value)) throw invalid('contents', 'a list of Content objects', value);
+  if (!Array.isArray(value)) throw googleInvalid('contents', 'a list of Content objects', value);
   const ledger = new CallLedger();
   const messages: CanonicalMessage[] = [];
   value.forEach((content, i) => {
     const p = `contents[${i}]`;
-    if (!isObject(content)) throw invalid(p, 'a Content object', content);
+    if (!isObject(content)) throw googleInvalid(p, 'a Content object', content);
     const role = content.role ?? 'user';
     if (role !== 'user' && role !== 'model' && role !== 'function') {
       throw new BadRequestError(`Please use a valid role: user, model. Got '${String(role)}' at '${p}.role'.`, `${p}.role`);
     }
-    if (!Array.isArray(content.parts)) throw invalid(`${p}.parts`, 'a list of parts', content.parts);
+    if (!Array.isArray(content.parts)) throw googleInvalid(`${p}.parts`, 'a list of parts', content.parts);
     const texts: string[] = [];
     const calls: CanonicalToolCall[] = [];
     const results: CanonicalMessage[] = [];
     content.parts.forEach((part, j) => {
       const pp = `${p}.parts[${j}]`;
-      if (!isObject(part)) throw invalid(pp, 'a Part object', part);
+      if (!isObject(part)) throw googleInvalid(pp, 'a Part object', part);
       if (part.thought === true) return;
       if (typeof part.text === 'string') texts.push(part.text);
       if (part.functionCall !== undefined) {
         const fc = part.functionCall;
-        if (!isObject(fc) || typeof fc.name !== 'string') throw invalid(`${pp}.function_call.name`, 'a string', isObject(fc) ? fc.name : fc);
+        if (!isObject(fc) || typeof fc.name !== 'string') throw googleInvalid(`${pp}.function_call.name`, 'a string', isObject(fc) ? fc.name : fc);
         calls.push(ledger.add(fc.name, fc.id, fc.args));
       }
       if (part.functionResponse !== undefined) {
         const fr = part.functionResponse;
         if (!isObject(fr) || typeof fr.name !== 'string') {
-          throw invalid(`${pp}.function_response.name`, 'a string', isObject(fr) ? fr.name : fr);
+          throw googleInvalid(`${pp}.function_response.name`, 'a string', isObject(fr) ? fr.name : fr);
         }
         results.push({ role: 'tool', content: asText(fr.response ?? {}), toolCallId: ledger.answer(fr.name, fr.id), toolName: fr.name });
       }
@@ -115,16 +123,16 @@ function parseContents(value: unknown): CanonicalMessage[] {
 
 function parseTools(value: unknown): CanonicalTool[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalid('tools', 'a list of Tool objects', value);
+  if (!Array.isArray(value)) throw googleInvalid('tools', 'a list of Tool objects', value);
   const tools: CanonicalTool[] = [];
   value.forEach((tool, i) => {
-    if (!isObject(tool)) throw invalid(`tools[${i}]`, 'a Tool object', tool);
+    if (!isObject(tool)) throw googleInvalid(`tools[${i}]`, 'a Tool object', tool);
     const decls = tool.functionDeclarations ?? tool.function_declarations;
     if (decls === undefined) return;
-    if (!Array.isArray(decls)) throw invalid(`tools[${i}].function_declarations`, 'a list', decls);
+    if (!Array.isArray(decls)) throw googleInvalid(`tools[${i}].function_declarations`, 'a list', decls);
     decls.forEach((d, j) => {
       const p = `tools[${i}].function_declarations[${j}]`;
-      if (!isObject(d) || typeof d.name !== 'string') throw invalid(`${p}.name`, 'a string', isObject(d) ? d.name : d);
+      if (!isObject(d) || typeof d.name !== 'string') throw googleInvalid(`${p}.name`, 'a string', isObject(d) ? d.name : d);
       const canonical: CanonicalTool = { name: d.name };
       if (typeof d.description === 'string') canonical.description = d.description;
       const params = d.parametersJsonSchema ?? d.parameters;
@@ -146,9 +154,11 @@ export function parseGeminiRequest(req: IncomingRequest): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
   const messages = parseContents(body.contents);
   const system = body.systemInstruction ?? body.system_instruction;
-  if (system !== undefined && system !== null) messages.unshift({ role: 'system', content: contentText(system, 'system_instruction') });
+  if (system !== undefined && system !== null) {
+    messages.unshift({ role: 'system', content: typeof system === 'string' ? system : partsText(system, 'system_instruction') });
+  }
   if (body.generationConfig !== undefined && !isObject(body.generationConfig)) {
-    throw invalid('generation_config', 'a GenerationConfig object', body.generationConfig);
+    throw googleInvalid('generation_config', 'a GenerationConfig object', body.generationConfig);
   }
   return {
     provider: 'gemini',

@@ -11,6 +11,7 @@ import {
   renderAnthropicStream,
 } from './anthropic-render.ts';
 import { modelsRequest, renderAnthropicModels } from './models-list.ts';
+import { jsonOrSse } from './rendered.ts';
 
 function authError(status: number, type: string, message: string): CanonicalError {
   return { status, type, message, headers: {} };
@@ -39,13 +40,7 @@ export function anthropicAdapter(): ProviderAdapter {
     parse: (req: IncomingRequest) => parseAnthropicRequest(req),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };
-      if (!request.stream) return { status: 200, headers, json: renderAnthropicMessage(response, request) };
-      return {
-        status: 200,
-        headers,
-        sse: renderAnthropicStream(response, request),
-        stream: { chunkDelayMs: response.stream.chunkDelayMs, disconnectAfterChunks: response.stream.disconnectAfterChunks },
-      };
+      return jsonOrSse(response, request, headers, () => renderAnthropicMessage(response, request), () => renderAnthropicStream(response, request));
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     /** `GET /v1/models[/{id}]` from an Anthropic client; null for anyone else's listing. */

@@ -7,6 +7,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../sce
 import { geminiRoute, parseGeminiRequest } from './gemini-parse.ts';
 import { renderGeminiResponse, renderGeminiStream, renderGoogleError } from './gemini-render.ts';
 import { modelsRequest, renderGeminiModels } from './models-list.ts';
+import { jsonOrSse } from './rendered.ts';
 
 const GENERATE_METHODS = new Set(['generateContent', 'streamGenerateContent']);
 
@@ -43,16 +44,8 @@ export function geminiAdapter(): ProviderAdapter {
     },
     authenticate: (req: IncomingRequest) => googleAuthError(req),
     parse: (req: IncomingRequest) => parseGeminiRequest(req),
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
-      const headers = { ...response.headers };
-      if (!request.stream) return { status: 200, headers, json: renderGeminiResponse(response) };
-      return {
-        status: 200,
-        headers,
-        sse: renderGeminiStream(response),
-        stream: { chunkDelayMs: response.stream.chunkDelayMs, disconnectAfterChunks: response.stream.disconnectAfterChunks },
-      };
-    },
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+      jsonOrSse(response, request, { ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     /** `GET /{v1,v1beta}/models[/{model}]` from a Gemini client; null for anyone else's listing. */
     listModels(req: IncomingRequest, models: readonly string[]): RenderedResponse | null {

@@ -8,6 +8,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../sce
 import { openAIAuthError, renderOpenAIError } from './openai-chat-error.ts';
 import { parseResponsesRequest } from './openai-responses-parse.ts';
 import { renderResponsesObject, renderResponsesStream } from './openai-responses-render.ts';
+import { jsonOrSse } from './rendered.ts';
 
 /**
  * Creates the Responses adapter.
@@ -20,16 +21,8 @@ export function openAIResponsesAdapter(): ProviderAdapter {
     routes: (method: string, path: string) => method === 'POST' && (path === '/v1/responses' || path === '/responses'),
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
     parse: (req: IncomingRequest) => parseResponsesRequest(req),
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
-      const headers = { ...response.headers };
-      if (!request.stream) return { status: 200, headers, json: renderResponsesObject(response, request) };
-      return {
-        status: 200,
-        headers,
-        sse: renderResponsesStream(response, request),
-        stream: { chunkDelayMs: response.stream.chunkDelayMs, disconnectAfterChunks: response.stream.disconnectAfterChunks },
-      };
-    },
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+      jsonOrSse(response, request, { ...response.headers }, () => renderResponsesObject(response, request), () => renderResponsesStream(response, request)),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
   };
 }

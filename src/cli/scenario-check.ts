@@ -30,7 +30,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
  * @example
  *   process.exitCode = await scenarioCheck(['fixtures/scenarios']);
  */
-export async function scenarioCheck(args: string[], io: CommandIO = defaultIO): Promise<number> {
+async function scenarioCheck(args: string[], io: CommandIO = defaultIO): Promise<number> {
   const json = args.includes('--json');
   const unknown = args.filter((a) => a.startsWith('-') && a !== '--json');
   const paths = args.filter((a) => !a.startsWith('-'));

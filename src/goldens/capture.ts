@@ -5,7 +5,7 @@ import type { RecordedRequest } from './schema.ts';
 const DROPPED_HEADERS = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'transfer-encoding', 'keep-alive']);
 
 /** Response headers that no longer describe a body once it was decoded and re-served. */
-export const HOP_RESPONSE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+const HOP_RESPONSE_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
 
 /** Parses JSON text; returns the text itself when it is not JSON, null when empty. */
 export function parseBody(text: string): unknown {

@@ -92,7 +92,7 @@ export function resolveMode(configured: GoldensOptions['mode'], env: Record<stri
 }
 
 /** Is this a CI run? (`CI` set to anything but 0/false). */
-export function isCI(env: Record<string, string | undefined>): boolean {
+function isCI(env: Record<string, string | undefined>): boolean {
   return truthy(env.CI);
 }
 

@@ -37,7 +37,7 @@ const ERROR_TYPES: Record<number, string> = {
  * @example
  *   anthropicErrorType(529) // 'overloaded_error'
  */
-export function anthropicErrorType(status: number): string {
+function anthropicErrorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
@@ -156,7 +156,7 @@ export function renderAnthropicStream(response: CanonicalResponse, request: Cano
  * @example
  *   anthropicErrorBody({ status: 529, message: 'busy', headers: {} }, 'req_1').error.type // 'overloaded_error'
  */
-export function anthropicErrorBody(error: CanonicalError, requestId: string): { type: 'error'; error: Record<string, unknown>; request_id: string } {
+function anthropicErrorBody(error: CanonicalError, requestId: string): { type: 'error'; error: Record<string, unknown>; request_id: string } {
   const inner: Record<string, unknown> = { type: error.type ?? anthropicErrorType(error.status), message: error.message };
   if (error.details !== undefined) inner.details = error.details;
   return { type: 'error', error: inner, request_id: requestId };

@@ -36,12 +36,12 @@ const STATUS_NAMES: Record<number, string> = {
  * @example
  *   googleStatusName(429) // 'RESOURCE_EXHAUSTED'
  */
-export function googleStatusName(status: number): string {
+function googleStatusName(status: number): string {
   return STATUS_NAMES[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
 }
 
 /** Gemini's finish reason for a canonical one. */
-export function geminiFinishReason(reason: FinishReason): string {
+function geminiFinishReason(reason: FinishReason): string {
   return FINISH_REASONS[reason];
 }
 
@@ -102,7 +102,7 @@ export function renderGeminiStream(response: CanonicalResponse): string[] {
  * @example
  *   googleErrorBody({ status: 404, message: 'no step', headers: {} }) // { error: { code: 404, message: 'no step', status: 'NOT_FOUND' } }
  */
-export function googleErrorBody(error: CanonicalError): { error: Record<string, unknown> } {
+function googleErrorBody(error: CanonicalError): { error: Record<string, unknown> } {
   const body: Record<string, unknown> = { code: error.status, message: error.message, status: googleStatusName(error.status) };
   if (error.details !== undefined) {
     body.details = [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: JSON.stringify(error.details) }];

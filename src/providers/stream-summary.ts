@@ -39,7 +39,7 @@ export function requestModel(api: WireApi | null, path: string, body: unknown): 
 }
 
 /** The `data:` payloads of SSE frames, JSON-parsed; `[DONE]` and non-JSON payloads are skipped. */
-export function sseJsonPayloads(frames: readonly string[]): Array<{ event: string | null; data: any }> {
+function sseJsonPayloads(frames: readonly string[]): Array<{ event: string | null; data: any }> {
   const out: Array<{ event: string | null; data: any }> = [];
   for (const frame of frames) {
     let event: string | null = null;

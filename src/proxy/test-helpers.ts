@@ -27,7 +27,7 @@ export function manualClock(start = Date.UTC(2026, 10, 1)): Clock & { sleeps: nu
 }
 
 /** Absolute path of a file under fixtures/servers. */
-export function fixturePath(name: string): string {
+function fixturePath(name: string): string {
   return fileURLToPath(new URL(`../../fixtures/servers/${name}.ts`, import.meta.url));
 }
 

@@ -59,7 +59,7 @@ export class ParamsValidator {
  * @example
  * formatErrors([{ instancePath: '/limit', keyword: 'type', message: 'must be integer', params: {}, schemaPath: '' }])
  */
-export function formatErrors(errors: ErrorObject[]): string {
+function formatErrors(errors: ErrorObject[]): string {
   // anyOf/oneOf report every branch; the summary line is enough for a model.
   const useful = errors.filter((e) => e.keyword !== 'if');
   const lines = [...new Set(useful.map(formatOne))];

@@ -34,7 +34,7 @@ export const McpToolArgsSchema = z.strictObject({
 });
 
 /** The `mcp` factory: validates the args, then builds an MCPTool on the registry's pool. */
-export const mcpToolFactory: ToolFactory = (args, { pool }) => {
+const mcpToolFactory: ToolFactory = (args, { pool }) => {
   const parsed = McpToolArgsSchema.safeParse(args);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => `${i.path.join('.') || '(args)'}: ${i.message}`).join('; ');

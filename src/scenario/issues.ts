@@ -28,7 +28,7 @@ export function formatPath(path: JsonPath): string {
 }
 
 /** A short rendering of a value for "got ..." (strings quoted and cut, objects by kind). */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -51,7 +51,7 @@ function unwrap(s: AnySchema): AnySchema {
 }
 
 /** What a schema accepts, in a few words (`a string`, `{ regex, flags? }`). */
-export function describeSchema(s: AnySchema): string {
+function describeSchema(s: AnySchema): string {
   const d = def(unwrap(s));
   switch (d.type) {
     case 'string':
@@ -90,7 +90,7 @@ function orList(items: string[]): string {
 }
 
 /** The schema that validates the value at `path` below `root`, when it is plain to find. */
-export function schemaAt(root: AnySchema, path: JsonPath): AnySchema | undefined {
+function schemaAt(root: AnySchema, path: JsonPath): AnySchema | undefined {
   let cur: AnySchema | undefined = root;
   for (const p of path) {
     if (!cur) return undefined;

@@ -83,7 +83,7 @@ export class GoldensReporter implements Reporter {
 }
 
 /** Renders the summary as a few readable lines; empty when there is nothing to say. */
-export function renderSummary(s: GoldensSummary): string {
+function renderSummary(s: GoldensSummary): string {
   const lines: string[] = [];
   const list = (label: string, files: string[], note = ''): void => {
     if (files.length > 0) lines.push(`  ${label.padEnd(9)} ${String(files.length).padStart(3)}  ${files.join(', ')}${note}`);

@@ -13,7 +13,7 @@ export function on(provider: ProviderName, extra?: MatchLike): MatchLike {
 }
 
 /** The base URL each SDK wants for the mock server (OpenAI's includes /v1). */
-export function baseURLFor(provider: ProviderName, url: string): string {
+function baseURLFor(provider: ProviderName, url: string): string {
   return provider === 'openai' ? `${url}/v1` : url;
 }
 

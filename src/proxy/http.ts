@@ -27,14 +27,14 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Extra plain-HTTP routes next to MCP: an answer, or undefined to pass. */
+export type ExtraRoute = (method: string, url: URL, body: unknown) => Promise<{ status: number; body: unknown } | undefined>;
+
 /**
  * Serves MCP over Streamable HTTP at `/mcp`.
  * @example
  *   const http = await listenHttp(() => createProxyMcpServer(core), { port: 0 });
  */
-/** Extra plain-HTTP routes next to MCP: answer and return true, or return false to pass. */
-export type ExtraRoute = (method: string, url: URL, body: unknown) => Promise<{ status: number; body: unknown } | undefined>;
-
 export async function listenHttp(build: () => Server, options: { host?: string; port?: number; extra?: ExtraRoute } = {}): Promise<HttpListener> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

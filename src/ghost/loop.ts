@@ -37,7 +37,11 @@ export interface LoopOutput {
   stopReason: ExecutionMetadata['stopReason'];
 }
 
-/** The seed's recovery prompt, with every failed call of the turn. */
+/**
+ * The seed's recovery prompt, with every failed call of the turn.
+ * @example
+ *   recoveryPrompt(failedCalls) // 'The previous approach failed. Tool fs_read failed: ENOENT. Please try ...'
+ */
 export function recoveryPrompt(failures: readonly CallReport[]): string {
   const context = failures.map((f) => `Tool ${f.entry.providerToolName} failed: ${f.entry.error}`).join('. ');
   return `The previous approach failed. ${context}. Please try a different approach: fix the arguments, use another tool, or break the task into smaller steps.`;

@@ -9,7 +9,11 @@ import { ToolExecutor, type ToolInvoker } from './tool-executor.ts';
 import { ToolNameMap } from './tool-names.ts';
 import { GhostOptionsSchema, type GhostErrorEntry, type GhostOptions, type GhostResult, type HistoryEntry, type ResolvedGhostOptions } from './types.ts';
 
-/** Validates options; throws an error naming each bad field. */
+/**
+ * Validates options; throws an error naming each bad field.
+ * @example
+ *   const resolved = resolveGhostOptions({ serverConfig, systemPrompt: 'Be brief', provider: 'openai', userPrompt: 'hi' }); // defaults filled in
+ */
 export function resolveGhostOptions(options: GhostOptions): ResolvedGhostOptions {
   const parsed = GhostOptionsSchema.safeParse(options);
   if (!parsed.success) throw new Error(`invalid mcpGhost options:\n${formatIssues('options', parsed.error)}`);

@@ -53,7 +53,11 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Renders MCP content blocks as text for the model. */
+/**
+ * Renders MCP content blocks as text for the model.
+ * @example
+ *   renderToolResult({ content: [{ type: 'text', text: '21°C' }] }) // '21°C'
+ */
 export function renderToolResult(result: CallToolResult): string {
   const parts = (result.content ?? []).map((block) => {
     if (block.type === 'text') return block.text;

@@ -1,7 +1,11 @@
 // Conversation memory: what each LLM turn gets to see, and summarizing older turns past a token budget.
 import type { GhostMessage, LLMProvider, TokenUsage } from './provider.ts';
 
-/** Rough token estimate (4 characters per token plus a little per message); good enough for a budget. */
+/**
+ * Rough token estimate (4 characters per token plus a little per message); good enough for a budget.
+ * @example
+ *   estimateTokens([{ role: 'user', content: 'What is the weather?' }]) // 9
+ */
 export function estimateTokens(messages: readonly GhostMessage[]): number {
   let chars = 0;
   for (const m of messages) {

@@ -5,7 +5,11 @@ import { DEFAULT_MODELS, finishReasonFrom, sdkClientOptions, type Completion, ty
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 
-/** Builds Anthropic's `system` and alternating messages: tool results and following user text share one user turn. */
+/**
+ * Builds Anthropic's `system` and alternating messages: tool results and following user text share one user turn.
+ * @example
+ *   const { system, messages } = toAnthropicMessages([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
+ */
 export function toAnthropicMessages(messages: readonly GhostMessage[]): { system: string; messages: MessageParam[] } {
   const system: string[] = [];
   const out: MessageParam[] = [];

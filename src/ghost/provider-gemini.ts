@@ -4,7 +4,11 @@ import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Comp
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 
-/** Builds Gemini's systemInstruction and contents: function responses and following user text share one user turn. */
+/**
+ * Builds Gemini's systemInstruction and contents: function responses and following user text share one user turn.
+ * @example
+ *   const { systemInstruction, contents } = toGeminiContents([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
+ */
 export function toGeminiContents(messages: readonly GhostMessage[]): { systemInstruction: string; contents: Content[] } {
   const system: string[] = [];
   const contents: Content[] = [];

@@ -130,7 +130,11 @@ export function finishReasonFrom(
   return (reason != null && Object.hasOwn(table, reason) ? table[reason] : undefined) ?? 'other';
 }
 
-/** Parses a tool call's argument string; never throws. */
+/**
+ * Parses a tool call's argument string; never throws.
+ * @example
+ *   parseArguments('{"city":"Paris"}').arguments // { city: 'Paris' }; parseArguments('[1]').parseError is set
+ */
 export function parseArguments(raw: string | undefined): Pick<GhostToolCall, 'arguments' | 'rawArguments' | 'parseError'> {
   const text = raw ?? '';
   if (text.trim() === '') return { arguments: {}, rawArguments: text };

@@ -13,7 +13,11 @@ export interface RetryPolicy {
   maxDelayMs?: number;
 }
 
-/** A provider call that failed for good; `status` is the HTTP status when there was one. */
+/**
+ * A provider call that failed for good; `status` is the HTTP status when there was one.
+ * @example
+ *   if (error instanceof ProviderError && error.status === 401) console.error(`${error.provider}: check the API key`);
+ */
 export class ProviderError extends Error {
   readonly provider: ProviderName;
   readonly status: number | undefined;
@@ -30,14 +34,22 @@ export class ProviderError extends Error {
   }
 }
 
-/** 408, 409, 429, 5xx (529 is Anthropic's "overloaded") are worth another try. */
+/**
+ * 408, 409, 429, 5xx (529 is Anthropic's "overloaded") are worth another try.
+ * @example
+ *   isRetryableStatus(429) // true; isRetryableStatus(400) // false
+ */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 const CONNECTION_ERROR = /fetch failed|ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|network|terminated|Connection error/i;
 
-/** Milliseconds the server asked us to wait, from `retry-after-ms` or `retry-after` (seconds or HTTP date). */
+/**
+ * Milliseconds the server asked us to wait, from `retry-after-ms` or `retry-after` (seconds or HTTP date).
+ * @example
+ *   retryAfterMs(new Headers({ 'retry-after': '2' })) // 2000
+ */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = Number(headers.get('retry-after-ms') ?? NaN);

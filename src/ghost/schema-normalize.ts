@@ -164,7 +164,11 @@ function makeNullable(node: Schema): Schema {
   return { anyOf: [node, { type: 'null' }] };
 }
 
-/** Whether a schema can be made strict: maps (object additionalProperties) and open nested objects cannot. */
+/**
+ * Whether a schema can be made strict: maps (object additionalProperties) and open nested objects cannot.
+ * @example
+ *   strictCompatible({ type: 'object', additionalProperties: { type: 'string' } }) // false
+ */
 export function strictCompatible(schema: unknown, isRoot = true): boolean {
   if (!isObject(schema)) return true;
   if (isObject(schema.additionalProperties) || schema.additionalProperties === true) return false;
@@ -197,7 +201,11 @@ export function normalizeSchema(schema: unknown, provider: ProviderName, options
   return base;
 }
 
-/** Removes null values the model sent for properties the original schema did not require (OpenAI strict). */
+/**
+ * Removes null values the model sent for properties the original schema did not require (OpenAI strict).
+ * @example
+ *   dropNullOptionals({ city: 'Paris', unit: null }, { required: ['city'] }) // { city: 'Paris' }
+ */
 export function dropNullOptionals(args: Record<string, unknown>, original: unknown): Record<string, unknown> {
   const required = new Set(isObject(original) && Array.isArray(original.required) ? original.required.map(String) : []);
   return Object.fromEntries(Object.entries(args).filter(([k, v]) => v !== null || required.has(k)));

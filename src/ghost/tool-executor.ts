@@ -48,7 +48,11 @@ function parseResult(text: string): unknown {
   }
 }
 
-/** Cuts `text` to `max` characters with a note telling the model what happened. */
+/**
+ * Cuts `text` to `max` characters with a note telling the model what happened.
+ * @example
+ *   truncateResult('x'.repeat(10_000), 4000) // the first 4,000 characters and a note
+ */
 export function truncateResult(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\n[truncated by ghostwire: showing ${max} of ${text.length} characters; ask for less (a filter, a LIMIT, a page) if you need the rest]`;

@@ -61,6 +61,8 @@ function withSuffix(base: string, suffix: string): string {
 /**
  * The candidate provider name for `server` + `tool`: namespaced as `server_tool`, sanitized,
  * and shortened with a hash of the original when longer than 64 characters.
+ * @example
+ *   candidateName('files', 'read-file', 'openai') // 'files_read-file'
  */
 export function candidateName(server: string, tool: string, provider: ProviderName): string {
   const rules = NAME_RULES[provider];

@@ -26,12 +26,20 @@ export function describeDrift(before: GoldenFile, after: GoldenFile): string[] {
   return drift;
 }
 
-/** Every tool call the model made across the conversation, in order. */
+/**
+ * Every tool call the model made across the conversation, in order.
+ * @example
+ *   toolCalls(readGolden(file)).map((c) => c.name) // ['get_weather', 'send_email']
+ */
 export function toolCalls(golden: GoldenFile): Array<{ name: string; arguments: unknown }> {
   return golden.interactions.flatMap((i) => (i.summary?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments })));
 }
 
-/** The text of the last answer that carried text. */
+/**
+ * The text of the last answer that carried text.
+ * @example
+ *   finalAnswer(readGolden(file)) // the last text the model answered, or null
+ */
 export function finalAnswer(golden: GoldenFile): string | null {
   for (let i = golden.interactions.length - 1; i >= 0; i--) {
     const text = golden.interactions[i].summary?.text;

@@ -1,6 +1,10 @@
 /** Errors of the goldens module, each naming the file and where in it. */
 
-/** A golden file that is not valid JSON or does not fit the schema. */
+/**
+ * A golden file that is not valid JSON or does not fit the schema.
+ * @example
+ *   if (error instanceof GoldenFormatError) console.error(`${error.file} at ${error.jsonPath}`);
+ */
 export class GoldenFormatError extends Error {
   readonly file: string;
   readonly jsonPath: string;
@@ -12,7 +16,11 @@ export class GoldenFormatError extends Error {
   }
 }
 
-/** A golden that contains a configured secret: refused on write and on replay. */
+/**
+ * A golden that contains a configured secret: refused on write and on replay.
+ * @example
+ *   if (error instanceof GoldenLeakError) console.error(`secret at ${error.file} ${error.jsonPath}`);
+ */
 export class GoldenLeakError extends Error {
   readonly file: string;
   readonly jsonPath: string;
@@ -29,7 +37,11 @@ export class GoldenLeakError extends Error {
   }
 }
 
-/** A replayed request that matches no recorded interaction. */
+/**
+ * A replayed request that matches no recorded interaction.
+ * @example
+ *   if (error instanceof GoldenMismatchError) console.error(error.requestDiff);
+ */
 export class GoldenMismatchError extends Error {
   readonly file: string;
   /** The request diff (named so Vitest does not print it a second time as an assertion diff). */

@@ -27,7 +27,11 @@ const DEFAULT_KEYS: readonly RegExp[] = [
 /** ISO timestamps anywhere in values are volatile too. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Compiled masks, built once per run. */
+/**
+ * Compiled masks, built once per run.
+ * @example
+ *   const masked = new Masker({ keys: ['traceId'] }).apply(run); // ids, timestamps and traceId masked
+ */
 export class Masker {
   private readonly keys: ReadonlyArray<string | RegExp>;
   private readonly paths: RegExp[];

@@ -1,6 +1,10 @@
 import { join, relative, resolve, sep } from 'node:path';
 
-/** Turns a test name into a file-name-safe, readable slug. */
+/**
+ * Turns a test name into a file-name-safe, readable slug.
+ * @example
+ *   slugify('Weather > answers in °C') // 'weather-answers-in-c'
+ */
 export function slugify(name: string): string {
   const slug = name
     .normalize('NFKD')

@@ -16,7 +16,11 @@ export interface MatcherFactory {
 const PLACEHOLDER = /^expect\.(any|anything|stringMatching|stringContaining)\((.*)\)$/s;
 const CONSTRUCTORS: Record<string, unknown> = { Number, String, Boolean, Object, Array, Function, Date, BigInt, Symbol };
 
-/** Is this stored string a matcher placeholder? */
+/**
+ * Is this stored string a matcher placeholder?
+ * @example
+ *   isPlaceholder('expect.any(String)') // true
+ */
 export function isPlaceholder(value: unknown): value is string {
   return typeof value === 'string' && PLACEHOLDER.test(value);
 }

@@ -28,7 +28,11 @@ export interface RedactionOptions {
   values?: readonly string[];
 }
 
-/** A redactor built once per run from the options. */
+/**
+ * A redactor built once per run from the options.
+ * @example
+ *   new Redactor({ values: [process.env.OPENAI_API_KEY ?? ''] }).headers({ authorization: 'Bearer sk-1' }) // { authorization: '[REDACTED]' }
+ */
 export class Redactor {
   readonly headerNames: ReadonlySet<string>;
   readonly queryNames: ReadonlySet<string>;

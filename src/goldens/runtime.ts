@@ -11,7 +11,11 @@ export interface TaskLike {
   file: { filepath: string; name?: string };
 }
 
-/** Vitest's `currentTestName`: suite names and the test name joined by " > ". */
+/**
+ * Vitest's `currentTestName`: suite names and the test name joined by " > ".
+ * @example
+ *   fullTestName(task) // 'weather > answers in Celsius'
+ */
 export function fullTestName(task: TaskLike): string {
   const names = [task.name];
   let current = task.suite as { name: string; suite?: unknown } | null | undefined;

@@ -63,7 +63,11 @@ export function readGoldenSync(file: string, secrets: readonly Secret[] = []): G
   return golden;
 }
 
-/** Stable, diffable text: 2-space JSON with a final newline. */
+/**
+ * Stable, diffable text: 2-space JSON with a final newline.
+ * @example
+ *   writeFileSync(file, serializeGolden(golden));
+ */
 export function serializeGolden(golden: GoldenFile): string {
   return `${JSON.stringify(golden, null, 2)}\n`;
 }

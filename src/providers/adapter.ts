@@ -32,7 +32,11 @@ export interface IncomingRequest {
   bodyText: string;
 }
 
-/** Thrown by `parse` for a mis-shaped request; rendered as the provider's 400. */
+/**
+ * Thrown by `parse` for a mis-shaped request; rendered as the provider's 400.
+ * @example
+ *   throw new BadRequestError('messages: Field required', 'messages'); // the provider's 400, naming the field
+ */
 export class BadRequestError extends Error {
   readonly param: string | null;
   constructor(message: string, param: string | null = null) {

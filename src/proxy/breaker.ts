@@ -84,7 +84,11 @@ export class CircuitBreaker {
   }
 }
 
-/** Thrown when a server's breaker is open: the call fails fast without touching the server. */
+/**
+ * Thrown when a server's breaker is open: the call fails fast without touching the server.
+ * @example
+ *   if (error instanceof CircuitOpenError) return fallback(); // the server was not called
+ */
 export class CircuitOpenError extends Error {
   override name = 'CircuitOpenError';
 }

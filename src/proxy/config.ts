@@ -111,7 +111,11 @@ export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
 export type ProxyConfigInput = z.input<typeof proxyConfigSchema>;
 
-/** A configuration error naming where (file, JSON path) and what was expected. */
+/**
+ * A configuration error naming where (file, JSON path) and what was expected.
+ * @example
+ *   try { loadProxyConfig('proxy.json'); } catch (e) { if (e instanceof ProxyConfigError) console.error(e.message); }
+ */
 export class ProxyConfigError extends Error {
   override name = 'ProxyConfigError';
 }
@@ -156,7 +160,11 @@ export function loadProxyConfig(file: string): ProxyConfig {
   return parseProxyConfig(json, file);
 }
 
-/** The default store: machine-global, as the seed decided (Decision 4). */
+/**
+ * The default store: machine-global, as the seed decided (Decision 4).
+ * @example
+ *   defaultStorePath() // '/home/me/.ghostwire/proxy.db'
+ */
 export function defaultStorePath(): string {
   return join(homedir(), '.ghostwire', 'proxy.db');
 }

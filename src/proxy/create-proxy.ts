@@ -20,7 +20,11 @@ export interface CreateProxyOptions extends ProxyDeps {
   start?: boolean;
 }
 
-/** The embeddings API the config names, or undefined when there is neither key nor endpoint. */
+/**
+ * The embeddings API the config names, or undefined when there is neither key nor endpoint.
+ * @example
+ *   const embedder = embedderFromConfig(config, process.env); // undefined without a key or base_url
+ */
 export function embedderFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): Embedder | undefined {
   const r = config.recommend_tools;
   if (!r.embeddings) return undefined;
@@ -30,7 +34,11 @@ export function embedderFromConfig(config: ProxyConfig, env: Record<string, stri
   return createOpenAIEmbedder({ model: r.embedding_model, dimensions, apiKey, baseURL: r.embeddings.base_url });
 }
 
-/** The ranking LLM the config names, if any: the ghost's provider layer, so OpenAI, Anthropic and Gemini all work. */
+/**
+ * The ranking LLM the config names, if any: the ghost's provider layer, so OpenAI, Anthropic and Gemini all work.
+ * @example
+ *   const llm = llmFromConfig(config, process.env); // undefined when recommend_tools.llm is not set
+ */
 export function llmFromConfig(config: ProxyConfig, env: Record<string, string | undefined>): RankingLLM | undefined {
   const llm = config.recommend_tools.llm;
   if (!llm) return undefined;

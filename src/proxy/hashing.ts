@@ -10,7 +10,11 @@ export interface ToolDefinition {
   inputSchema?: Record<string, unknown>;
 }
 
-/** JSON with object keys sorted at every level. */
+/**
+ * JSON with object keys sorted at every level.
+ * @example
+ *   stableStringify({ b: 1, a: [2, { d: 3, c: 4 }] }) // '{"a":[2,{"c":4,"d":3}],"b":1}'
+ */
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
@@ -51,7 +55,11 @@ export function searchText(tool: ToolDefinition): string {
   return `${tool.name}: ${tool.description ?? ''}${params.length ? `\nParameters: ${params.join(', ')}` : ''}`;
 }
 
-/** Hash of the embedded text: an embedding is reused while this stays the same. */
+/**
+ * Hash of the embedded text: an embedding is reused while this stays the same.
+ * @example
+ *   descriptionHash({ name: 'read_file', description: 'Reads a file' }) // 64 hex characters
+ */
 export function descriptionHash(tool: ToolDefinition): string {
   return createHash('sha256').update(searchText(tool)).digest('hex');
 }

@@ -62,6 +62,8 @@ export interface LLMPick {
 /**
  * Pulls `[{ server, tool, reason }]` out of a model answer: a JSON array, or an object holding one
  * under any key, possibly inside a code fence or surrounded by prose.
+ * @example
+ *   parsePicks('Here:\n```json\n[{"server":"fs","tool":"read"}]\n```') // [{ server: 'fs', tool: 'read' }]
  */
 export function parsePicks(text: string): LLMPick[] {
   const candidates = [text.trim()];

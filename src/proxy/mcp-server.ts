@@ -87,7 +87,11 @@ const TOOLS: Record<string, ProxyTool> = {
   },
 };
 
-/** The proxy's tool list as MCP advertises it. */
+/**
+ * The proxy's tool list as MCP advertises it.
+ * @example
+ *   proxyToolList().map((t) => t.name) // ['list_mcp_servers', 'list_tools', ...]
+ */
 export function proxyToolList(): Tool[] {
   return Object.entries(TOOLS).map(([name, t]) => ({
     name,

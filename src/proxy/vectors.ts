@@ -5,20 +5,32 @@
 import { simdDots, type DotsFunction } from './simd-dot.ts';
 
 
-/** Packs a vector as little-endian float32 bytes. */
+/**
+ * Packs a vector as little-endian float32 bytes.
+ * @example
+ *   packVector([1, 2]).byteLength // 8
+ */
 export function packVector(vector: ArrayLike<number>): Uint8Array {
   const f = Float32Array.from(vector);
   return new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
 }
 
-/** Unpacks float32 bytes (copying, so the result is aligned). */
+/**
+ * Unpacks float32 bytes (copying, so the result is aligned).
+ * @example
+ *   unpackVector(packVector([1, 2])) // Float32Array [1, 2]
+ */
 export function unpackVector(blob: Uint8Array): Float32Array {
   const copy = new Uint8Array(blob.byteLength);
   copy.set(blob);
   return new Float32Array(copy.buffer, 0, blob.byteLength / 4);
 }
 
-/** Cosine similarity of two vectors of the same length. */
+/**
+ * Cosine similarity of two vectors of the same length.
+ * @example
+ *   cosine([1, 0], [1, 1]) // 0.7071...
+ */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0, na = 0, nb = 0;
   for (let i = 0; i < a.length; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }

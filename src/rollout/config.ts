@@ -22,7 +22,11 @@ export interface LoadedRolloutConfig {
   baseDir: string;
 }
 
-/** Thrown for any problem with a rollout config; the message names the file and the path. */
+/**
+ * Thrown for any problem with a rollout config; the message names the file and the path.
+ * @example
+ *   if (error instanceof RolloutConfigError) console.error(error.message); // names the file and the path
+ */
 export class RolloutConfigError extends Error {
   override name = 'RolloutConfigError';
 }

@@ -18,7 +18,11 @@ const QAEnvConfigSchema = z.strictObject({
   instruction: z.string().optional(),
 });
 
-/** The built-in `qa` environment: `env_config: { file }` (JSON, relative to the config file) or inline `items`. */
+/**
+ * The built-in `qa` environment: `env_config: { file }` (JSON, relative to the config file) or inline `items`.
+ * @example
+ *   const env = await qaEnvFactory({ file: 'qa.json' }, { baseDir: process.cwd() });
+ */
 export const qaEnvFactory: EnvFactory = async (config, { baseDir }) => {
   const parsed = QAEnvConfigSchema.safeParse(config);
   if (!parsed.success) throw new Error(`env "qa": env_config.${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);

@@ -2,6 +2,8 @@
  * A named table of factories with default arguments: the shape shared by the
  * tool registry and the environment registry. State lives in the instance, so
  * two test files (or two rollouts) never see each other's registrations.
+ * @example
+ *   const greetings = new Registry<() => string>('greeting').add('hello', () => 'hi');
  */
 export class Registry<F> {
   readonly kind: string;

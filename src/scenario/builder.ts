@@ -88,7 +88,11 @@ abstract class Stage {
   }
 }
 
-/** The scenario level, before any step: a respondWith* here opens a catch-all first step. */
+/**
+ * The scenario level, before any step: a respondWith* here opens a catch-all first step.
+ * @example
+ *   scenario('greeting').respondWithText('Hello!').build();
+ */
 export class ScenarioBuilder extends Stage {
   /** A first step with no match (a catch-all) answering with text. */
   respondWithText(text: string): ResponseBuilder {
@@ -111,7 +115,11 @@ export class ScenarioBuilder extends Stage {
   }
 }
 
-/** The match constraints of the current step. */
+/**
+ * The match constraints of the current step.
+ * @example
+ *   scenario('weather').expect(openai()).withModel(/^gpt-4/).then().respondWithText('Sunny');
+ */
 export class MatchBuilder extends Stage {
   private get match(): Match {
     const step = this.state.steps[this.state.steps.length - 1];
@@ -179,7 +187,11 @@ export class MatchBuilder extends Stage {
   }
 }
 
-/** What the current step answers. */
+/**
+ * What the current step answers.
+ * @example
+ *   scenario('slow').respondWithText('ok').withLatency(200).build();
+ */
 export class ResponseBuilder extends Stage {
   private get step(): MutableStep {
     return this.state.steps[this.state.steps.length - 1];

@@ -43,7 +43,11 @@ export function embedText(text: string, dimensions = 1536): number[] {
   return vector.map((x) => x / norm);
 }
 
-/** Cosine similarity of two vectors of equal length. */
+/**
+ * Cosine similarity of two vectors of equal length.
+ * @example
+ *   cosineSimilarity([1, 0], [0, 1]) // 0
+ */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let na = 0;

@@ -29,13 +29,21 @@ export interface ScenarioIssue {
   column?: number;
 }
 
-/** Renders one issue as `file:line:column: path: message`. */
+/**
+ * Renders one issue as `file:line:column: path: message`.
+ * @example
+ *   formatIssue({ file: 'a.json', line: 3, column: 5, path: 'steps[0].respond', message: 'expected an object' }) // 'a.json:3:5: steps[0].respond: expected an object'
+ */
 export function formatIssue(issue: ScenarioIssue): string {
   const where = issue.line !== undefined ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
   return issue.path ? `${where}: ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
 }
 
-/** Thrown when any scenario file is missing, is not JSON, or does not match the scenario format. */
+/**
+ * Thrown when any scenario file is missing, is not JSON, or does not match the scenario format.
+ * @example
+ *   try { loadScenarios('scenarios/'); } catch (e) { if (e instanceof ScenarioLoadError) console.error(e.issues.map(formatIssue).join('\n')); }
+ */
 export class ScenarioLoadError extends Error {
   readonly issues: ScenarioIssue[];
 
@@ -96,7 +104,11 @@ function listJsonFiles(dir: string, issues: ScenarioIssue[]): string[] {
   return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((rel) => join(dir, rel));
 }
 
-/** Expands paths (files or directories) to the scenario files, in load order. */
+/**
+ * Expands paths (files or directories) to the scenario files, in load order.
+ * @example
+ *   listScenarioFiles('fixtures/scenarios').files // every scenario file under the directory, sorted
+ */
 export function listScenarioFiles(paths: string | string[]): { files: string[]; issues: ScenarioIssue[] } {
   const files: string[] = [];
   const issues: ScenarioIssue[] = [];
@@ -174,7 +186,11 @@ export function parseScenarioText(
   return { scenarios: pathIssues.length ? [] : scenarios, issues, warnings };
 }
 
-/** Merges scenarios by name in order (see the module comment). */
+/**
+ * Merges scenarios by name in order (see the module comment).
+ * @example
+ *   mergeScenarios([baseScenarios, overrides]) // later steps of a same-named scenario win
+ */
 export function mergeScenarios(lists: Scenario[][]): Scenario[] {
   const out: Scenario[] = [];
   const at = new Map<string, number>();

@@ -1,7 +1,11 @@
 import { ScenarioSchema, type Scenario } from './schema.ts';
 import { explainIssues, formatPath, regexIssues, type PathIssue } from './issues.ts';
 
-/** A scenario object (from code, not a file) is not valid; the message names each path and what was expected. */
+/**
+ * A scenario object (from code, not a file) is not valid; the message names each path and what was expected.
+ * @example
+ *   if (error instanceof ScenarioValidationError) console.error(error.issues); // [{ path: 'steps[0].respond', message: ... }]
+ */
 export class ScenarioValidationError extends Error {
   readonly issues: Array<{ path: string; message: string }>;
 

@@ -15,7 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { statSync } from 'node:fs';
 import { http } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
-import { aroundEach, onTestFinished, TestRunner } from 'vitest';
+import { aroundEach, inject, onTestFinished, TestRunner } from 'vitest';
 import { loadScenarios } from '../scenario/loader.ts';
 import { createMockLLM, MockLLM, type ScenarioList } from '../transports/mock-llm.ts';
 import { mockLLMHandlersFor } from '../transports/msw.ts';
@@ -190,7 +190,7 @@ function activate(mock: MockLLM, baseUrls: string[] = []): Slot | null {
 }
 
 /**
- * The `mockLLM` test fixture: an empty MockLLM answering the providers' default hosts for this
+ * The `mockLLM` test fixture: a MockLLM (empty, or with the plugin's `scenarios` / `MOCKLLM_SCENARIOS`) answering the providers' default hosts for this
  * test only (add scenarios with `mockLLM.use(...)`); safe under `test.concurrent` with or without
  * mockLLMScope(), since its teardown belongs to its own test. The composed `test` of
  * `ghostwire/vitest` registers it as `mockLLM`.
@@ -199,11 +199,19 @@ function activate(mock: MockLLM, baseUrls: string[] = []): Slot | null {
  *   test('hi', async ({ mockLLM }) => { mockLLM.use(scenario('hi').respondWithText('Hello')); ... });
  */
 export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise<void>): Promise<void> {
-  const mock = createMockLLM();
+  const defaults = inject('ghostwireScenarios');
+  const mock = createMockLLM({ scenarios: defaults ? loadScenarios(defaults) : [] });
   const own = activate(mock);
   try {
     await use(mock);
   } finally {
     if (own) own.closed = true;
+  }
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** Scenario paths the ghostwire plugin gives every `mockLLM` fixture (its `scenarios` option or MOCKLLM_SCENARIOS). */
+    ghostwireScenarios?: string[];
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The LLM used to rank tools (hybrid and llm search modes). A one-method interface so the proxy
- * does not depend on any one provider; the default speaks the OpenAI chat API through the official SDK.
+ * does not depend on any one provider; the default speaks the OpenAI chat API through the ghost's
+ * OpenAIProvider (the official SDK), so the proxy holds no wire knowledge of its own.
  */
-import OpenAI from 'openai';
-import type { LLMProvider } from '../ghost/index.ts';
+import { OpenAIProvider, type LLMProvider } from '../ghost/index.ts';
 
 export interface RankingLLM {
   /** Returns the model's text answer. */
@@ -25,18 +25,15 @@ export interface OpenAIRankingOptions {
  *   const llm = createOpenAIRankingLLM({ model: 'gpt-4o-mini', baseURL: mock.url + '/v1', apiKey: 'test' });
  */
 export function createOpenAIRankingLLM(options: OpenAIRankingOptions): RankingLLM {
-  const client = new OpenAI({ apiKey: options.apiKey ?? 'none', baseURL: options.baseURL, timeout: options.timeoutMs ?? 60_000, maxRetries: 1,
-    ...(options.fetch ? { fetch: options.fetch } : {}) });
-  return {
-    async complete({ system, user }) {
-      const res = await client.chat.completions.create({
-        model: options.model,
-        messages: [{ role: 'system', content: system }, { role: 'user', content: user }],
-        temperature: 0,
-      });
-      return res.choices[0]?.message?.content ?? '';
-    },
-  };
+  const provider = new OpenAIProvider({
+    provider: 'openai',
+    apiKey: options.apiKey ?? 'none',
+    baseURL: options.baseURL,
+    fetch: options.fetch,
+    requestTimeoutMs: options.timeoutMs ?? 60_000,
+    retry: { maxRetries: 1 },
+  });
+  return rankingLLMFromProvider(provider, options.model);
 }
 
 /**

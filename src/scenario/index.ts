@@ -1,5 +1,5 @@
-// The scenario folder's public face: the format (zod schemas and types), the builder and the loader.
-// Engine exports are appended below by the engine's owner.
+// The scenario folder's public face: the format (zod schemas and types), the builder, the loader,
+// and the engine that selects a step for each canonical request (with its matchers and templates).
 
 export {
   RegexSchema,

@@ -53,13 +53,6 @@ export interface ResolvedGoldensConfig extends GoldensOptions {
   ci: boolean;
 }
 
-/** The provider hosts that are always intercepted. */
-export const PROVIDER_ORIGINS: readonly string[] = [
-  'https://api.openai.com',
-  'https://api.anthropic.com',
-  'https://generativelanguage.googleapis.com',
-];
-
 /**
  * Parses plugin options; errors name the option.
  * @example parseGoldensOptions({ goldensDir: 'test/goldens' })

@@ -36,7 +36,9 @@ export { goldenPathFor, slugify } from './paths.ts';
 export { describeDrift, toolCalls, finalAnswer } from './drift.ts';
 export { inspectGolden } from './inspect.ts';
 export type { InspectOptions } from './inspect.ts';
-export { GoldensOptionsSchema, parseGoldensOptions, resolveGoldensConfig, resolveMode, PROVIDER_ORIGINS } from './config.ts';
+export { GoldensOptionsSchema, parseGoldensOptions, resolveGoldensConfig, resolveMode } from './config.ts';
+// Always intercepted; provider knowledge, so it lives in providers/.
+export { PROVIDER_ORIGINS } from '../providers/origins.ts';
 export type { GoldensOptions, GoldensOptionsInput, GoldenMode, ResolvedGoldensConfig } from './config.ts';
 export { ownMswServer } from './interceptor.ts';
 export type { Interceptor, GoldenHandler } from './interceptor.ts';

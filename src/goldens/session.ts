@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { bypass } from 'msw';
 import { ownMswServer, type Interceptor } from './interceptor.ts';
-import { PROVIDER_ORIGINS, type GoldenMode, type ResolvedGoldensConfig } from './config.ts';
+import { PROVIDER_ORIGINS } from '../providers/origins.ts';
+import type { GoldenMode, ResolvedGoldensConfig } from './config.ts';
 import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import type { MatcherFactory } from './placeholders.ts';
 import { describeDrift } from './drift.ts';

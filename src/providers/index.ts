@@ -12,4 +12,5 @@ export { geminiAdapter } from './gemini.ts';
 export { openAIEmbeddingsAdapter } from './openai-embeddings.ts';
 export { geminiEmbeddingsAdapter } from './gemini-embeddings.ts';
 export { modelsRequest } from './models-list.ts';
+export { PROVIDER_ORIGINS } from './origins.ts';
 export type { ModelsProvider, ModelsRequest } from './models-list.ts';

@@ -123,7 +123,7 @@ function listModels(
   return null;
 }
 
-function toRaw(rendered: RenderedResponse, requestId: string, signal: AbortSignal | undefined): RawResponse {
+function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawRequest): RawResponse {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(rendered.headers)) headers[k.toLowerCase()] = v;
   headers['x-request-id'] = requestId;
@@ -140,7 +140,8 @@ function toRaw(rendered: RenderedResponse, requestId: string, signal: AbortSigna
     // Say chunked out loud: MSW writes a mocked body of unknown length as close-delimited, where a
     // cut would read as a clean end; with chunked framing the client sees the missing last chunk.
     headers['transfer-encoding'] = 'chunked';
-    return { status: rendered.status, headers, body: sseBody(frames, chunkDelayMs, disconnectAfterChunks, signal) };
+    // The signal only now: transports may build it on first use (most requests never need one).
+    return { status: rendered.status, headers, body: sseBody(frames, chunkDelayMs, disconnectAfterChunks, incoming.signal) };
   }
   headers['content-type'] = 'application/json';
   return { status: rendered.status, headers, body: encoder.encode(JSON.stringify(rendered.json ?? null)) };
@@ -182,7 +183,7 @@ export function createCore(options: HandlerOptions): Core {
       startedAt,
       durationMs: performance.now() - t0,
     });
-    return toRaw(outcome.rendered, requestId, incoming.signal);
+    return toRaw(outcome.rendered, requestId, incoming);
   };
 }
 

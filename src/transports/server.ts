@@ -42,6 +42,11 @@ export interface MockLLMServer {
   close(): Promise<void>;
 }
 
+function fail(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) res.destroy();
+  else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
+}
+
 /**
  * Starts the mock LLM on a real port.
  * @example
@@ -57,21 +62,21 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const sockets = new Set<Socket>();
 
   const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query < 0 ? url : url.slice(0, query);
+    // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
+    const served = pathname.startsWith(ADMIN_PREFIX) ? serveAdmin(req, res, pathname) : serveSession(req, res, pathname);
+    served.catch((err: unknown) => fail(res, err));
+  });
+  async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const controller = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const pathname = (req.url ?? '/').split('?', 1)[0];
-    // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
-    const served = pathname.startsWith(ADMIN_PREFIX)
-      ? toFetchRequest(req, origin, controller.signal).then((request) => handleAdmin(request, pathname, sessions)).then((r) => writeFetchResponse(res, r))
-      : serveSession(req, res, pathname, controller.signal);
-    served.catch((err: unknown) => {
-        if (res.headersSent) res.destroy();
-        else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
-      });
-  });
-  async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string, signal: AbortSignal): Promise<void> {
+    await writeFetchResponse(res, await handleAdmin(await toFetchRequest(req, origin, controller.signal), pathname, sessions));
+  }
+  async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const { id, path } = SessionRegistry.route(pathname);
     const session = sessions.get(id);
     if (!session) {
@@ -79,7 +84,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
       return;
     }
-    await writeRawResponse(res, await session.mock.handleRaw(await toRawRequest(req, origin, path, signal)));
+    await writeRawResponse(res, await session.mock.handleRaw(await toRawRequest(req, res, origin, path)));
   }
   server.keepAliveTimeout = 10_000;
   server.on('connection', (socket) => {

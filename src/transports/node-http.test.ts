@@ -1,0 +1,114 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { NodeHeaders } from './node-headers.ts';
+import { startMockLLMServer } from './server.ts';
+
+/** Sends raw header lines to a node server and hands back what node parsed. */
+async function parsedHeaders(lines: [string, string][]): Promise<IncomingHttpHeaders> {
+  let seen: IncomingHttpHeaders = {};
+  const server = createServer((req, res) => {
+    seen = req.headers;
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  // A raw socket: the header lines go out exactly as written (case and repeats kept).
+  await new Promise<void>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      const head = lines.map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n${head}\r\n`);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve());
+    socket.resume();
+  });
+  server.close();
+  return seen;
+}
+
+describe('NodeHeaders', () => {
+  const lines: [string, string][] = [
+    ['Authorization', 'Bearer sk-x'],
+    ['X-Custom', 'a'],
+    ['x-custom', 'b'],
+    ['Set-Cookie', 'a=1'],
+    ['set-cookie', 'b=2'],
+    ['Content-Type', 'application/json'],
+  ];
+
+  it('reads like Fetch Headers built from the same request', async () => {
+    const parsed = await parsedHeaders(lines);
+    const fetchHeaders = new Headers();
+    for (const [k, v] of Object.entries(parsed)) for (const one of [v ?? []].flat()) fetchHeaders.append(k, one);
+    const headers = new NodeHeaders(parsed);
+    expect([...headers]).toEqual([...fetchHeaders]);
+    expect(headers.get('AUTHORIZATION')).toBe('Bearer sk-x');
+    expect(headers.get('x-custom')).toBe(fetchHeaders.get('x-custom'));
+    expect(headers.get('constructor')).toBeNull();
+    expect(headers.has('Content-Type')).toBe(true);
+    expect(headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    const seen: string[] = [];
+    headers.forEach((value, name) => seen.push(`${name}=${value}`));
+    expect(seen).toEqual([...fetchHeaders].map(([k, v]) => `${k}=${v}`));
+    expect(new Headers(headers).get('x-custom')).toBe('a, b');
+  });
+
+  it('copies on write: the node request keeps its headers', async () => {
+    const parsed = await parsedHeaders(lines);
+    const headers = new NodeHeaders(parsed);
+    headers.set('X-Custom', 'c');
+    headers.append('x-new', '1');
+    headers.append('x-new', '2');
+    headers.delete('authorization');
+    expect(headers.get('x-custom')).toBe('c');
+    expect(headers.get('x-new')).toBe('1, 2');
+    expect(headers.has('authorization')).toBe(false);
+    expect([...headers.keys()]).toContain('x-new');
+    expect(parsed['x-custom']).toBe('a, b');
+    expect(parsed.authorization).toBe('Bearer sk-x');
+  });
+});
+
+describe('node requests as parts', () => {
+  it('stops waiting out latencyMs when the client leaves', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'slow', steps: [{ respond: { text: 'late', latencyMs: 5000 } }] }] });
+    try {
+      const controller = new AbortController();
+      const pending = fetch(`${server.url}/v1/chat/completions?x=1`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 100);
+      await expect(pending).rejects.toThrow();
+      await expect.poll(() => server.mock.requests.length, { timeout: 2000 }).toBe(1);
+      expect(server.mock.requests[0].durationMs).toBeLessThan(2000);
+      expect(server.mock.requests[0].path).toBe('/v1/chat/completions');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives adapters the full URL, query included (Gemini reads ?key=)', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'g', steps: [{ respond: { text: 'hi' } }] }] });
+    try {
+      const res = await fetch(`${server.url}/v1beta/models/gemini-2.0-flash:generateContent?key=k-1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      expect(res.status).toBe(200);
+      const res2 = await fetch(`${server.url}/v1beta/models/gemini-2.0-flash:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      expect(res2.status).toBe(403); // Gemini's answer to a missing key
+      await res2.arrayBuffer();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -50,14 +50,14 @@ export function renderOpenAIError(error: CanonicalError): RenderedResponse {
 export const OPENAI_MISSING_KEY_MESSAGE =
   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.";
 
+const BEARER = /^\s*Bearer\s+\S/i;
+
 /**
  * The presence check every OpenAI endpoint shares: a non-empty Bearer token.
  * @example
  *   openAIAuthError(req.headers) // null when `Authorization: Bearer sk-...` is present
  */
 export function openAIAuthError(headers: Headers): CanonicalError | null {
-  const auth = headers.get('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)/i.exec(auth.trim());
-  if (match) return null;
+  if (BEARER.test(headers.get('authorization') ?? '')) return null;
   return { status: 401, message: OPENAI_MISSING_KEY_MESSAGE, type: 'invalid_request_error', param: null, code: null, headers: {} };
 }

@@ -168,6 +168,17 @@ function parseTools(value: unknown, functions: unknown): CanonicalTool[] {
   return tools;
 }
 
+/** The body without the fields the canonical request carries itself (a rest pattern, without its slow generic copy). */
+function restOf(body: Json): Json {
+  const params: Json = {};
+  for (const key in body) {
+    if (key === 'model' || key === 'messages' || key === 'tools' || key === 'functions' || key === 'stream') continue;
+    if (key === '__proto__') Object.defineProperty(params, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+    else params[key] = body[key];
+  }
+  return params;
+}
+
 /**
  * Parses a Chat Completions request body; throws BadRequestError naming the parameter on a bad shape.
  * @example
@@ -183,7 +194,8 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
     );
   }
   if (!isObject(body)) throw invalidType('body', 'an object', body);
-  const { model, messages, tools, functions, stream, ...params } = body;
+  const { model, messages, tools, functions, stream } = body;
+  const params = restOf(body);
   if (model === undefined) throw new BadRequestError('you must provide a model parameter', null);
   if (typeof model !== 'string') throw invalidType('model', 'a string', model);
   if (messages === undefined) throw missing('messages');

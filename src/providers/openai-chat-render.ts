@@ -62,12 +62,9 @@ export function renderChatCompletion(res: CanonicalResponse, req: CanonicalReque
   if (res.toolCalls.length > 0) {
     message.tool_calls = res.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
   }
-  const choices = Array.from({ length: choiceCount(req) }, (_, index) => ({
-    index,
-    message,
-    logprobs: null,
-    finish_reason: openAIFinishReason(res.finishReason),
-  }));
+  const finishReason = openAIFinishReason(res.finishReason);
+  const choices: Json[] = [];
+  for (let index = 0, n = choiceCount(req); index < n; index++) choices.push({ index, message, logprobs: null, finish_reason: finishReason });
   return {
     id: withPrefix('chatcmpl-', res.id),
     object: 'chat.completion',

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
+import { randomBytes } from 'node:crypto';
 import { embedText } from './embed.ts';
 import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
@@ -18,17 +18,30 @@ interface StepState {
   /** Answers left; Infinity for `consume: false`. */
   remaining: number;
   answered: number;
+  /** Does the step's answer hold `{{placeholders}}`? Only then are template values gathered. */
+  templated: boolean;
 }
+
+/**
+ * 24-hex response and tool call ids: a random prefix drawn once per engine, then a counter. No
+ * entropy per id (the request path), yet engines in other sessions or workers stay apart.
+ */
+class HexIds {
+  readonly #prefix = randomBytes(6).toString('hex');
+  #count = 0;
+
+  next(): string {
+    return this.#prefix + (++this.#count).toString(16).padStart(12, '0');
+  }
+}
+
+const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /** Rough token count (about four characters a token), for usage when a step names none. */
 function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** 24 hex characters. randomUUID draws from a cached entropy pool: much cheaper per call than randomBytes. */
-function mintId(): string {
-  return randomUUID().replaceAll('-', '').slice(0, 24);
-}
 
 /** Stream options as the schema's defaults give them; steps without `stream` share this shape (copied). */
 const DEFAULT_STREAM = StreamSchema.parse({});
@@ -47,6 +60,8 @@ export class ScenarioEngine {
   #states: StepState[] = [];
   /** Call ids the previous response asked results for (`expectToolResults`). */
   #pendingToolResults: string[] | null = null;
+  /** Response and tool call ids: 24 hex characters each. */
+  readonly #ids = new HexIds();
 
   constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
     this.#initial = scenarios.map((s) => parseScenario(s));
@@ -91,6 +106,7 @@ export class ScenarioEngine {
             scenario,
             remaining: step.consume === false ? Infinity : (step.times ?? 1),
             answered: 0,
+            templated: JSON.stringify(step.respond).includes('{{'),
           }
         );
       }),
@@ -156,7 +172,7 @@ export class ScenarioEngine {
 
   #answer(state: StepState, request: CanonicalRequest): Selection {
     const { respond } = state.step;
-    const values = templateValues(state.scenario, request);
+    const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
     const latencyMs = respond.latencyMs ?? 0;
     if (respond.error) {
       const { status, message, type, code, headers } = respond.error;
@@ -165,21 +181,20 @@ export class ScenarioEngine {
     }
     const text = fillTemplate(respond.text ?? '', values);
     const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? `call_${mintId()}`,
+      id: call.id ?? `call_${this.#ids.next()}`,
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));
     if (respond.expectToolResults && toolCalls.length > 0) this.#pendingToolResults = toolCalls.map((c) => c.id);
     const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
-    const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
     const response: CanonicalResponse = {
-      id: mintId(),
+      id: this.#ids.next(),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text,
       toolCalls,
-      usage: respond.usage ?? { inputTokens: estimateTokens(requestText(request)), outputTokens: estimateTokens(produced) },
+      usage: respond.usage ?? estimateUsage(request, text, toolCalls),
       finishReason: respond.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       stream,
       headers: responseHeaders(respond.headers, respond.echoHeaders, request),
@@ -190,7 +205,7 @@ export class ScenarioEngine {
 
   #defaultEmbeddings(request: CanonicalRequest): Selection {
     const response: CanonicalResponse = {
-      id: mintId(),
+      id: this.#ids.next(),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text: '',
@@ -207,6 +222,11 @@ export class ScenarioEngine {
 
 function key(ref: StepRef): string {
   return `${ref.scenario}\u0000${ref.index}`;
+}
+
+function estimateUsage(request: CanonicalRequest, text: string, toolCalls: CanonicalToolCall[]): CanonicalResponse['usage'] {
+  const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
+  return { inputTokens: estimateTokens(requestText(request)), outputTokens: estimateTokens(produced) };
 }
 
 function requestText(request: CanonicalRequest): string {

@@ -69,14 +69,12 @@ export function toolResultName(request: CanonicalRequest, result: CanonicalMessa
 export function matchFailures(match: Match | undefined, request: CanonicalRequest): string[] {
   if (!match) return [];
   const failed: string[] = [];
-  const push = (f: string | null) => {
-    if (f) failed.push(f);
-  };
+  let f: string | null;
   if (match.provider && match.provider !== request.provider) {
     failed.push(`provider: expected "${match.provider}", got "${request.provider}"`);
   }
   if (match.path && match.path !== request.path) failed.push(`path: expected "${match.path}", got "${request.path}"`);
-  if (match.model !== undefined) push(textFailure('model', match.model, request.model));
+  if (match.model !== undefined && (f = textFailure('model', match.model, request.model))) failed.push(f);
   if (match.stream !== undefined && match.stream !== request.stream) {
     failed.push(`stream: expected ${match.stream}, got ${request.stream}`);
   }
@@ -107,8 +105,10 @@ export function matchFailures(match: Match | undefined, request: CanonicalReques
       }
     }
   }
-  for (const [name, wanted] of Object.entries(match.headers ?? {})) {
-    push(textFailure(`headers.${name}`, wanted, request.headers[name.toLowerCase()]));
+  if (match.headers) {
+    for (const [name, wanted] of Object.entries(match.headers)) {
+      if ((f = textFailure(`headers.${name}`, wanted, request.headers[name.toLowerCase()]))) failed.push(f);
+    }
   }
   return failed;
 }

@@ -10,6 +10,7 @@ const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
  *   fillTemplate('Weather in {{city}}', { city: 'Paris' }) // 'Weather in Paris'
  */
 export function fillTemplate(text: string, values: Record<string, string>): string {
+  if (!text.includes('{{')) return text;
   return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
 }
 

@@ -6,7 +6,7 @@
  * the journal — in one place.
  */
 import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
-import { mintRequestId } from '../providers/ids.ts';
+import { HexIds } from '../providers/ids.ts';
 import { findAdapter } from '../providers/registry.ts';
 import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
@@ -125,7 +125,8 @@ function listModels(
 
 function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawRequest): RawResponse {
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(rendered.headers)) headers[k.toLowerCase()] = v;
+  const given = rendered.headers;
+  for (const name in given) headers[name.toLowerCase()] = given[name];
   headers['x-request-id'] = requestId;
   if (rendered.sseBody || rendered.sse !== undefined) {
     headers['content-type'] = 'text/event-stream; charset=utf-8';
@@ -144,7 +145,8 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
     return { status: rendered.status, headers, body: sseBody(frames, chunkDelayMs, disconnectAfterChunks, incoming.signal) };
   }
   headers['content-type'] = 'application/json';
-  return { status: rendered.status, headers, body: encoder.encode(JSON.stringify(rendered.json ?? null)) };
+  // Buffer.from: small bodies come from node's pool, cheaper than a fresh ArrayBuffer per response.
+  return { status: rendered.status, headers, body: Buffer.from(JSON.stringify(rendered.json ?? null), 'utf8') };
 }
 
 /**
@@ -155,11 +157,13 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
  */
 export function createCore(options: HandlerOptions): Core {
   const { engine, adapters, journal } = options;
+  const ids = new HexIds();
   return async (incoming: RawRequest): Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();
     const { method, path } = incoming;
-    const requestId = incoming.headers.get('x-request-id') || mintRequestId();
+    // `req_` + 32 hex digits, as OpenAI sends it.
+    const requestId = incoming.headers.get('x-request-id') || `req_${ids.next(32)}`;
     const listing = listModels(adapters, incoming, options.models);
     const adapter = listing?.adapter ?? findAdapter(adapters, method, path);
     let outcome: Outcome;

@@ -71,9 +71,8 @@ export class NodeHeaders implements Headers {
   }
 
   #names(): string[] {
-    return (this.#sorted ??= Object.keys(this.#values)
-      .filter((k) => this.#values[k] !== undefined)
-      .sort());
+    // No value is undefined: node sets only what arrived, and `delete` removes the name.
+    return (this.#sorted ??= Object.keys(this.#values).sort());
   }
 
   *entries(): HeadersIterator<[string, string]> {

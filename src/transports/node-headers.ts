@@ -8,6 +8,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 type Values = Record<string, string | string[] | undefined>;
 
+/** Sorts a dozen names in place: an insertion sort with `<` (code-unit order, as Array#sort) is several times cheaper here. */
+function sortNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i];
+    let j = i - 1;
+    for (; j >= 0 && names[j] > name; j--) names[j + 1] = names[j];
+    names[j + 1] = name;
+  }
+  return names;
+}
+
 /**
  * `Headers` backed by `req.headers`. Iteration is in sorted name order with `set-cookie` values
  * one by one, as Fetch Headers iterate.
@@ -72,7 +83,7 @@ export class NodeHeaders implements Headers {
 
   #names(): string[] {
     // No value is undefined: node sets only what arrived, and `delete` removes the name.
-    return (this.#sorted ??= Object.keys(this.#values).sort());
+    return (this.#sorted ??= sortNames(Object.keys(this.#values)));
   }
 
   *entries(): HeadersIterator<[string, string]> {

@@ -112,3 +112,36 @@ describe('node requests as parts', () => {
     }
   });
 });
+
+describe('whole JSON bodies', () => {
+  it('keep latin1 header values intact (a string body would encode the head as UTF-8)', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'h', steps: [{ respond: { text: 'hi', headers: { 'x-note': 'café' } } }] }] });
+    try {
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.headers.get('x-note')).toBe('café');
+      expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content).toBe('hi');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('carry a UTF-8 body with its byte length', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'u', steps: [{ respond: { text: 'héllo ✓ 😀' } }] }] });
+    try {
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk-x', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+      expect(JSON.parse(bytes.toString('utf8')).choices[0].message.content).toBe('héllo ✓ 😀');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -120,6 +120,13 @@ export async function toRawRequest(req: IncomingMessage, res: ServerResponse, or
   return new NodeRawRequest(req, res, origin, path, bodyText);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function asciiValues(headers: Record<string, string>): boolean {
+  for (const name in headers) if (NON_ASCII.test(headers[name])) return false;
+  return true;
+}
+
 /**
  * Writes the core's response: whole bodies in one write (with a length, except event streams,
  * which stay chunked as the real APIs send them), paced streams with backpressure.
@@ -128,6 +135,13 @@ export async function toRawRequest(req: IncomingMessage, res: ServerResponse, or
  */
 export async function writeRawResponse(res: ServerResponse, response: RawResponse): Promise<void> {
   const { body, headers } = response;
+  if (typeof body === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
+    // Node sends a string body in one write with the head, the head encoded as UTF-8 too: fine for
+    // ASCII heads; a head with latin1 bytes (an echoed header) goes out beside the body as bytes.
+    res.writeHead(response.status, headers).end(asciiValues(headers) ? body : Buffer.from(body, 'utf8'));
+    return;
+  }
   if (body instanceof Uint8Array) {
     if (!headers['content-type']?.startsWith('text/event-stream')) headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, headers).end(body);

@@ -211,7 +211,8 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
   const canonicalMessages = messages.map(parseMessage);
   checkToolPairing(canonicalMessages);
   const headers: Record<string, string> = {};
-  req.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
+  // Headers iterate with lower-cased names already.
+  req.headers.forEach((v, k) => (headers[k] = v));
   return {
     provider: 'openai',
     path: req.path,

@@ -166,7 +166,7 @@ export function createCore(options: HandlerOptions): Core {
     // `req_` + 32 hex digits, as OpenAI sends it.
     const requestId = incoming.headers.get('x-request-id') || `req_${ids.next(32)}`;
     const listing = listModels(adapters, incoming, options.models);
-    const adapter = listing?.adapter ?? findAdapter(adapters, method, path);
+    const adapter = listing ? listing.adapter : findAdapter(adapters, method, path);
     let outcome: Outcome;
     if (listing) {
       outcome = { rendered: listing.rendered, canonical: null, step: null, nearMisses: [], latencyMs: 0 };

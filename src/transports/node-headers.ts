@@ -108,11 +108,12 @@ export class NodeHeaders implements Headers {
 
   forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
     // A plain loop, not the generator: adapters call this once per request.
+    const each = thisArg === undefined ? callback : callback.bind(thisArg);
     for (const name of this.#names()) {
       const value = this.#values[name]!;
-      if (typeof value === 'string') callback.call(thisArg, value, name, this);
-      else if (name === 'set-cookie') for (const v of value) callback.call(thisArg, v, name, this);
-      else callback.call(thisArg, value.join(', '), name, this);
+      if (typeof value === 'string') each(value, name, this);
+      else if (name === 'set-cookie') for (const v of value) each(v, name, this);
+      else each(value.join(', '), name, this);
     }
   }
 

@@ -4,13 +4,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
-
-/** The hosts the official SDKs call by default. */
-export const DEFAULT_PROVIDER_BASE_URLS: readonly string[] = [
-  'https://api.openai.com',
-  'https://api.anthropic.com',
-  'https://generativelanguage.googleapis.com',
-];
+import { PROVIDER_ORIGINS } from '../providers/origins.ts';
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -45,7 +39,7 @@ function noMockResponse(request: Request): Response {
  * returns nothing would pass the request through to the real network.
  */
 export function mockLLMHandlersFor(resolve: () => HandlesRequests | undefined, options: MockLLMHandlersOptions = {}): RequestHandler[] {
-  const bases = [...(options.defaultHosts === false ? [] : DEFAULT_PROVIDER_BASE_URLS), ...(options.baseUrls ?? [])];
+  const bases = [...(options.defaultHosts === false ? [] : PROVIDER_ORIGINS), ...(options.baseUrls ?? [])];
   return bases.map((base) => {
     const url = new URL(base);
     const prefix = url.pathname.replace(/\/+$/, '');

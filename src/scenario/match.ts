@@ -21,7 +21,11 @@ function describeText(match: TextMatch): string {
   return `to match /${match.regex}/${match.flags ?? ''}`;
 }
 
-/** Does `value` satisfy the text constraint? */
+/**
+ * Does `value` satisfy the text constraint?
+ * @example
+ *   textMatches({ contains: 'weather' }, 'what is the weather') // true
+ */
 export function textMatches(match: TextMatch, value: string): boolean {
   if (typeof match === 'string') return value === match;
   if ('equals' in match) return value === match.equals;
@@ -45,13 +49,21 @@ function messageFailures(field: string, match: MessageMatch, message: CanonicalM
   return failed;
 }
 
-/** Tool results that arrived after the model's last turn: what this request answers. */
+/**
+ * Tool results that arrived after the model's last turn: what this request answers.
+ * @example
+ *   latestToolResults(request).map((m) => m.toolCallId) // ['call_1']
+ */
 export function latestToolResults(request: CanonicalRequest): CanonicalMessage[] {
   const lastAssistant = request.messages.findLastIndex((m) => m.role === 'assistant');
   return request.messages.slice(lastAssistant + 1).filter((m) => m.role === 'tool');
 }
 
-/** The tool's name for a tool-result message, looked up from the call it answers when the wire omits it. */
+/**
+ * The tool's name for a tool-result message, looked up from the call it answers when the wire omits it.
+ * @example
+ *   toolResultName(request, { role: 'tool', content: '21', toolCallId: 'call_1' }) // 'get_weather'
+ */
 export function toolResultName(request: CanonicalRequest, result: CanonicalMessage): string | undefined {
   if (result.toolName) return result.toolName;
   for (const message of request.messages) {

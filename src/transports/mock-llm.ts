@@ -32,13 +32,23 @@ function built(s: ScenarioLike): Scenario | ScenarioInput {
   return typeof (s as BuildsScenario).build === 'function' ? (s as BuildsScenario).build() : (s as Scenario | ScenarioInput);
 }
 
-/** Normalizes a ScenarioList to an array of scenario objects. */
+/**
+ * Normalizes a ScenarioList to an array of scenario objects.
+ * @example
+ *   scenarioArray(scenario('hi').respondWithText('Hello')) // [{ name: 'hi', steps: [...] }]
+ */
 export function scenarioArray(list: ScenarioList | undefined): (Scenario | ScenarioInput)[] {
   if (list === undefined) return [];
   return (Array.isArray(list) ? list : [list as ScenarioLike]).map(built);
 }
 
-/** A fake LLM provider: answers requests from scenarios and journals every request. */
+/**
+ * A fake LLM provider: answers requests from scenarios and journals every request.
+ * @example
+ *   const mock = createMockLLM({ scenarios: [scenario('hi').respondWithText('Hello')] });
+ *   const response = await mock.handle(new Request('https://api.openai.com/v1/chat/completions', init));
+ *   mock.assertAllConsumed();
+ */
 export class MockLLM {
   readonly engine: ScenarioEngine;
   readonly #journal: JournalEntry[] = [];

@@ -18,7 +18,11 @@ export interface Session {
   createdAt: number;
 }
 
-/** Thrown for a bad or duplicate session id; the admin API turns it into a 400/409. */
+/**
+ * Thrown for a bad or duplicate session id; the admin API turns it into a 400/409.
+ * @example
+ *   try { server.sessions.create({ id: 'a' }); } catch (e) { if (e instanceof SessionError) console.log(e.status); }
+ */
 export class SessionError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {

@@ -5,7 +5,11 @@
 
 const encoder = new TextEncoder();
 
-/** The error a cut stream ends with; clients see it as a network error. */
+/**
+ * The error a cut stream ends with; clients see it as a network error.
+ * @example
+ *   // a step with respond.stream.disconnectAfterChunks: 3 ends its body with a SimulatedDisconnectError
+ */
 export class SimulatedDisconnectError extends Error {
   constructor(after: number) {
     super(`ghostwire: connection cut after ${after} SSE frame(s) (disconnectAfterChunks)`);

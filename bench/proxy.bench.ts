@@ -117,11 +117,8 @@ test('search over 10,000 tools (goal: lexical < 5 ms, 1536-d cosine < 10 ms at t
   expect(p50(VEC)).toBeLessThan(10);
 });
 
-test('re-index 10,000 tools with 1% changed (goal ≤ 10% of the full time, ≤ 1% of the embedded texts)', async ({ annotate }) => {
-  const tools = syntheticTools(10_000);
-  const byServer = new Map<string, ToolDefinition[]>();
-  for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
-  const db = openStore(join(dir, 'reindex.db'));
+async function reindexRound(byServer: Map<string, ToolDefinition[]>, file: string): Promise<{ fullMs: number; incMs: number; fullTexts: number; incTexts: number }> {
+  const db = openStore(file);
   const embedder = mockEmbedder();
   const catalog = new ToolCatalog(db);
   const search = new ToolSearch(catalog, { embedder, store: new EmbeddingStore(db, embedder.model, embedder.dimensions) });
@@ -145,7 +142,21 @@ test('re-index 10,000 tools with 1% changed (goal ≤ 10% of the full time, ≤ 
   const incMs = performance.now() - started;
   const incTexts = search.embeddedTexts - fullTexts;
   db.close();
-  const line = `re-index 10,000 tools: full ${fullMs.toFixed(0)} ms / ${fullTexts} texts embedded; 1% changed ${incMs.toFixed(0)} ms / ${incTexts} texts ` +
+  return { fullMs, incMs, fullTexts, incTexts };
+}
+
+test('re-index 10,000 tools with 1% changed (goal ≤ 10% of the full time, ≤ 1% of the embedded texts)', async ({ annotate }) => {
+  const tools = syntheticTools(10_000);
+  const byServer = new Map<string, ToolDefinition[]>();
+  for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+  // Three rounds, each on a fresh store; medians, since one sample on a shared machine is noise.
+  const rounds: Array<{ fullMs: number; incMs: number; fullTexts: number; incTexts: number }> = [];
+  for (let round = 0; round < 3; round++) rounds.push(await reindexRound(byServer, join(dir, `reindex-${round}.db`)));
+  const fullMs = median(rounds.map((r) => r.fullMs));
+  const incMs = median(rounds.map((r) => r.incMs));
+  const { fullTexts, incTexts } = rounds[0];
+  expect(rounds.every((r) => r.fullTexts === fullTexts && r.incTexts === incTexts)).toBe(true);
+  const line = `re-index 10,000 tools, median of 3: full ${fullMs.toFixed(0)} ms / ${fullTexts} texts embedded; 1% changed ${incMs.toFixed(0)} ms / ${incTexts} texts ` +
     `(${((incMs / fullMs) * 100).toFixed(1)}% of the time, ${((incTexts / fullTexts) * 100).toFixed(2)}% of the embedding work)`;
   console.info(line);
   await annotate(line);

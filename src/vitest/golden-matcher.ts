@@ -1,5 +1,6 @@
 import { expect, onTestFinished, type TestContext } from 'vitest';
-import { goldensRuntime } from '../goldens/runtime.ts';
+import { fullTestName, goldensRuntime } from '../goldens/runtime.ts';
+import { goldenSlots } from './golden-scope.ts';
 import type { ResolvedGoldensConfig } from '../goldens/config.ts';
 import type { SessionOutcome } from '../goldens/session.ts';
 
@@ -53,11 +54,16 @@ export function toMatchGolden(
 ): { pass: boolean; message: () => string } {
   const name = typeof nameOrMatchers === 'string' ? nameOrMatchers : 'output';
   const propertyMatchers = typeof nameOrMatchers === 'object' && nameOrMatchers !== null ? nameOrMatchers : maybeMatchers;
-  if (!this.testPath || !this.currentTestName) throw new Error('toMatchGolden() must be called inside a running test');
+  // The calling test's own slot first: under test.concurrent the global `expect` names whichever test
+  // started last, while the slot belongs to the test whose async context this is.
+  const slot = goldenSlots().getStore();
+  const testPath = slot ? slot.context.task.file.filepath : this.testPath;
+  const currentTestName = slot ? fullTestName(slot.context.task) : this.currentTestName;
+  if (!testPath || !currentTestName) throw new Error('toMatchGolden() must be called inside a running test');
   if (this.isNot) throw new Error('toMatchGolden() cannot be negated: a golden records what the output is, not what it is not');
   const runtime = goldensRuntime();
-  const { testPath, currentTestName } = this;
-  const session = runtime.session(testPath, currentTestName, () => finishOnTestEnd(testPath, currentTestName, (fn) => onTestFinished(fn)));
+  const register = slot ? (fn: Parameters<typeof onTestFinished>[0]) => slot.context.onTestFinished(fn) : (fn: Parameters<typeof onTestFinished>[0]) => onTestFinished(fn);
+  const session = runtime.session(testPath, currentTestName, () => finishOnTestEnd(testPath, currentTestName, register));
   const result = session.expect(name, received, { propertyMatchers, equals: (a, b) => this.equals(a, b), matchers: expect });
   return { pass: result.pass, message: () => result.message };
 }

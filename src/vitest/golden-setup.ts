@@ -8,6 +8,7 @@ import { GoldensRuntime, goldensRuntime } from '../goldens/runtime.ts';
 import { resolveGoldensConfig } from '../goldens/config.ts';
 import { toMatchGolden } from './golden-matcher.ts';
 import { primeWorkerInterceptor } from './golden-interceptor.ts';
+import { goldenScope } from './golden-scope.ts';
 
 /** Vitest's worker config (internal, read-only, optional): the fallback when no plugin provided options. */
 function workerConfig(): { root?: string; snapshotOptions?: { updateSnapshot?: string } } | undefined {
@@ -21,4 +22,6 @@ goldensRuntime(() => {
   return new GoldensRuntime(resolveGoldensConfig({}, { root: config?.root ?? process.cwd(), env: process.env, update: config?.snapshotOptions?.updateSnapshot === 'all' }));
 });
 expect.extend({ toMatchGolden });
+// Each test in its own golden slot: the golden fixture and toMatchGolden find their test's session there (test.concurrent).
+goldenScope();
 if (provided?.interceptEarly) primeWorkerInterceptor();

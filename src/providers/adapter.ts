@@ -39,11 +39,23 @@ export interface IncomingRequest {
  */
 export class BadRequestError extends Error {
   readonly param: string | null;
-  constructor(message: string, param: string | null = null) {
+  /** The HTTP status; 400 unless the API answers this mistake otherwise. */
+  readonly status: number;
+  /** The API's error code, when it sends one (`previous_response_not_found`). */
+  readonly code: string | undefined;
+  constructor(message: string, param: string | null = null, options: { status?: number; code?: string } = {}) {
     super(message);
     this.name = 'BadRequestError';
     this.param = param;
+    this.status = options.status ?? 400;
+    this.code = options.code;
   }
+}
+
+/** A request an adapter answers itself, without a scenario step; `request` is what the journal keeps. */
+export interface DirectAnswer {
+  rendered: RenderedResponse;
+  request: CanonicalRequest | null;
 }
 
 /** Everything one wire API knows. Provider wire knowledge lives only in implementations of this. */
@@ -66,4 +78,12 @@ export interface ProviderAdapter {
    * The transport core asks each adapter in turn before routing.
    */
   listModels?(req: IncomingRequest, models: readonly string[]): RenderedResponse | null;
+  /**
+   * Optional: requests on this adapter's routes that no scenario step answers (token counts,
+   * stored responses), asked after `authenticate` and before `parse`; null for the rest. May throw
+   * BadRequestError like `parse`.
+   */
+  answerWithoutStep?(req: IncomingRequest): DirectAnswer | null;
+  /** Optional: forget state kept between requests (stored responses); MockLLM.reset() calls it. */
+  reset?(): void;
 }

@@ -140,27 +140,33 @@ function parseTools(value: unknown): CanonicalTool[] {
 }
 
 /**
- * Parses a `POST /v1/messages` request.
+ * Parses a `POST /v1/messages` request (or, with `countTokens`, a `POST /v1/messages/count_tokens`
+ * one, which carries no `max_tokens` and never streams).
  * @example
  *   const canonical = parseAnthropicRequest(req); // canonical.messages[0].role === 'system' when `system` is set
  */
-export function parseAnthropicRequest(req: IncomingRequest): CanonicalRequest {
+export function parseAnthropicRequest(req: IncomingRequest, options: { countTokens?: boolean } = {}): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
   if (body.model === undefined) throw required('model');
   if (typeof body.model !== 'string') throw invalid('model', 'a valid string', body.model);
+  if (options.countTokens) return canonicalOf(req, body, false);
   if (body.max_tokens === undefined) throw required('max_tokens');
   if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens)) {
     throw invalid('max_tokens', 'a valid integer', body.max_tokens);
   }
   if (body.max_tokens < 1) throw new BadRequestError('max_tokens: Input should be greater than or equal to 1', 'max_tokens');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream', 'a valid boolean', body.stream);
+  return canonicalOf(req, body, body.stream === true);
+}
+
+function canonicalOf(req: IncomingRequest, body: Json, stream: boolean): CanonicalRequest {
   const messages = parseMessages(body.messages);
   if (body.system !== undefined && body.system !== null) messages.unshift({ role: 'system', content: systemText(body.system) });
   return {
     provider: 'anthropic',
     path: req.path,
-    model: body.model,
-    stream: body.stream === true,
+    model: body.model as string,
+    stream,
     messages,
     tools: parseTools(body.tools),
     headers: headerRecord(req.headers),

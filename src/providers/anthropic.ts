@@ -1,8 +1,10 @@
 /**
- * The Anthropic Messages adapter: `POST /v1/messages` (JSON or SSE) and Anthropic's model listing.
+ * The Anthropic Messages adapter: `POST /v1/messages` (JSON or SSE), `POST /v1/messages/count_tokens`
+ * and Anthropic's model listing.
  */
-import type { IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
+import { estimateInputTokens } from '../scenario/tokens.ts';
 import { parseAnthropicRequest } from './anthropic-parse.ts';
 import {
   mintAnthropicRequestId,
@@ -12,6 +14,8 @@ import {
 } from './anthropic-render.ts';
 import { modelsRequest, renderAnthropicModels } from './models-list.ts';
 import { jsonOrSse } from './rendered.ts';
+
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 function authError(status: number, type: string, message: string): CanonicalError {
   return { status, type, message, headers: {} };
@@ -35,8 +39,16 @@ export function anthropicAdapter(): ProviderAdapter {
   };
   return {
     id: 'anthropic',
-    routes: (method: string, path: string) => method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/'),
+    routes: (method: string, path: string) =>
+      method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/' || path === COUNT_TOKENS_PATH),
     authenticate,
+    /** `POST /v1/messages/count_tokens` → `{ input_tokens }`, the engine's estimate for the same request. */
+    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+      if (req.path !== COUNT_TOKENS_PATH) return null;
+      const request = parseAnthropicRequest(req, { countTokens: true });
+      const json = { input_tokens: estimateInputTokens(request) };
+      return { rendered: { status: 200, headers: { 'request-id': mintAnthropicRequestId() }, json }, request };
+    },
     parse: (req: IncomingRequest) => parseAnthropicRequest(req),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };

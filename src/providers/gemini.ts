@@ -1,10 +1,12 @@
 /**
- * The Gemini adapter: `POST /{v1,v1beta}/models/{model}:generateContent` and
- * `:streamGenerateContent?alt=sse`, plus Gemini's model listing.
+ * The Gemini adapter: `POST /{v1,v1beta}/models/{model}:generateContent`,
+ * `:streamGenerateContent?alt=sse` and `:countTokens`, plus Gemini's model listing.
  */
-import type { IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
-import { geminiRoute, parseGeminiRequest } from './gemini-parse.ts';
+import { estimateInputTokens } from '../scenario/tokens.ts';
+import { geminiRoute, googleInvalid, parseGeminiRequest } from './gemini-parse.ts';
+import { isObject, parseJsonObject } from './wire-json.ts';
 import { renderGeminiResponse, renderGeminiStream, renderGoogleError } from './gemini-render.ts';
 import { modelsRequest, renderGeminiModels } from './models-list.ts';
 import { jsonOrSse } from './rendered.ts';
@@ -29,6 +31,21 @@ export function googleAuthError(req: IncomingRequest): CanonicalError | null {
 }
 
 /**
+ * `models/{model}:countTokens` → `{ totalTokens, promptTokensDetails }`, the engine's estimate for the
+ * same contents. The body holds `contents`, or a whole `generateContentRequest` (system instruction
+ * and tools included), as the API accepts either.
+ */
+function countTokens(req: IncomingRequest): DirectAnswer {
+  const body = parseJsonObject(req.bodyText);
+  const inner = body.generateContentRequest ?? body.generate_content_request;
+  if (inner !== undefined && !isObject(inner)) throw googleInvalid('generate_content_request', 'a GenerateContentRequest object', inner);
+  const request = parseGeminiRequest({ ...req, bodyText: inner === undefined ? req.bodyText : JSON.stringify(inner) });
+  const totalTokens = estimateInputTokens(request);
+  const json = { totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] };
+  return { rendered: { status: 200, headers: {}, json }, request };
+}
+
+/**
  * Creates the adapter serving the Gemini Developer API as `@google/genai` calls it
  * (v1 by default, v1beta for older clients).
  * @example
@@ -40,9 +57,10 @@ export function geminiAdapter(): ProviderAdapter {
     routes(method: string, path: string): boolean {
       if (method !== 'POST') return false;
       const route = geminiRoute(path);
-      return route !== null && GENERATE_METHODS.has(route.method);
+      return route !== null && (GENERATE_METHODS.has(route.method) || route.method === 'countTokens');
     },
     authenticate: (req: IncomingRequest) => googleAuthError(req),
+    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (geminiRoute(req.path)?.method === 'countTokens' ? countTokens(req) : null),
     parse: (req: IncomingRequest) => parseGeminiRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
       jsonOrSse(response, request, { ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),

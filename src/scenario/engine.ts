@@ -5,6 +5,7 @@ import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
 import type { NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
+import { estimateInputTokens, estimateTokens } from './tokens.ts';
 import { parseScenario } from './validate.ts';
 
 /** How many near misses a no-match error names. */
@@ -37,10 +38,6 @@ class HexIds {
 
 const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-/** Rough token count (about four characters a token), for usage when a step names none. */
-function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
-}
 
 
 /** Stream options as the schema's defaults give them; steps without `stream` share this shape (copied). */
@@ -226,12 +223,7 @@ function key(ref: StepRef): string {
 
 function estimateUsage(request: CanonicalRequest, text: string, toolCalls: CanonicalToolCall[]): CanonicalResponse['usage'] {
   const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
-  return { inputTokens: estimateTokens(requestText(request)), outputTokens: estimateTokens(produced) };
-}
-
-function requestText(request: CanonicalRequest): string {
-  if (request.input) return request.input.join(' ');
-  return request.messages.map((m) => m.content).join(' ');
+  return { inputTokens: estimateInputTokens(request), outputTokens: estimateTokens(produced) };
 }
 
 function templateValues(scenario: Scenario, request: CanonicalRequest): Record<string, string> {

@@ -61,6 +61,7 @@ export { ScenarioEngine } from './engine.ts';
 export { matchFailures, textMatches, latestToolResults, toolResultName } from './match.ts';
 export { embedText, cosineSimilarity } from './embed.ts';
 export { fillTemplate } from './template.ts';
+export { estimateTokens, estimateInputTokens } from './tokens.ts';
 export { PROVIDER_IDS } from './canonical.ts';
 export type {
   ProviderId,

@@ -91,10 +91,14 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
   if (authError) return { rendered: adapter.renderError(authError), ...none };
   let canonical: CanonicalRequest;
   try {
+    // Token counts and stored responses: answered by the adapter, no scenario step consumed.
+    const direct = adapter.answerWithoutStep?.(incoming);
+    if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
     canonical = adapter.parse(incoming);
   } catch (err) {
     if (err instanceof BadRequestError) {
-      return { rendered: adapter.renderError({ status: 400, message: err.message, param: err.param, headers: {} }), ...none };
+      const error = { status: err.status, message: err.message, param: err.param, code: err.code, headers: {} };
+      return { rendered: adapter.renderError(error), ...none };
     }
     return { rendered: adapter.renderError(internalError(err)), ...none };
   }

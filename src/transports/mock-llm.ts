@@ -56,12 +56,15 @@ export class MockLLM {
   #dropped = 0;
   readonly #core: Core;
   readonly #handler: Handler;
+  /** This instance's adapters: fresh ones keep their state (stored responses) to this mock. */
+  readonly #adapters: readonly ProviderAdapter[];
 
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
+    this.#adapters = options.adapters ?? defaultAdapters();
     this.#core = createCore({
       engine: this.engine,
-      adapters: options.adapters ?? defaultAdapters(),
+      adapters: this.#adapters,
       journal: { push: (entry: JournalEntry) => this.#record(entry, options.journalLimit ?? Infinity) },
       models: () => this.models(),
     });
@@ -128,9 +131,10 @@ export class MockLLM {
     throw new Error(`ghostwire: ${left.length} scenario step(s) were never asked for:\n${lines.join('\n')}`);
   }
 
-  /** Back to the initial scenarios, nothing consumed, journal emptied. */
+  /** Back to the initial scenarios, nothing consumed, journal emptied, stored responses forgotten. */
   reset(): void {
     this.engine.reset();
+    for (const adapter of this.#adapters) adapter.reset?.();
     this.#journal.length = 0;
     this.#dropped = 0;
   }

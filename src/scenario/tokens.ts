@@ -1,0 +1,25 @@
+/**
+ * The one token estimate of the mock (about four characters a token): the usage the engine reports
+ * when a step names none, and the counts the token-counting endpoints answer, so both agree.
+ */
+import type { CanonicalRequest } from './canonical.ts';
+
+/**
+ * Rough token count of a text: about four characters a token, at least 1 for non-empty text.
+ * @example
+ *   estimateTokens('Hello, world') // 3
+ */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
+}
+
+/**
+ * The input tokens of a request as the engine estimates them: its embedding inputs, or the text
+ * of its messages joined by spaces.
+ * @example
+ *   estimateInputTokens(request) // the `inputTokens` a step without `usage` reports for this request
+ */
+export function estimateInputTokens(request: Pick<CanonicalRequest, 'messages' | 'input'>): number {
+  if (request.input) return estimateTokens(request.input.join(' '));
+  return estimateTokens(request.messages.map((m) => m.content).join(' '));
+}

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { raceAbort } from './deadline.ts';
 import { isConnectionFailure, isRetryableDrop } from './mcp-errors.ts';
 import { Semaphore } from './semaphore.ts';
@@ -14,7 +14,7 @@ export type { CallToolResult, McpToolInfo };
 
 /** What an MCPTool needs from a connection, pooled or given by the caller. */
 export interface McpConnection {
-  /** The server's tools, listed once per connection and cached. */
+  /** The server's tools, listed once per connection and cached until the server says they changed. */
   tools(signal: AbortSignal): Promise<McpToolInfo[]>;
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
   /** Gives the connection back; the last holder's release closes it. */
@@ -50,6 +50,7 @@ class PoolEntry {
   #closed = false;
   refs = 0;
   connects = 0;
+  toolListChanges = 0;
 
   constructor(url: string, kind: McpTransportKind, semaphore: Semaphore, clientInfo: { name: string; version: string }, onEmpty: () => void) {
     this.url = url;
@@ -122,6 +123,13 @@ class PoolEntry {
           });
     const client = new Client(this.#clientInfo, { capabilities: {} });
     const session: Session = { client, transport, closed: false };
+    // The server added, removed or changed tools: drop the cached list, so the next use lists them again
+    // (a listing in flight when this arrives is not cached either: it may predate the change). Not the
+    // SDK's `listChanged.tools.autoRefresh`: that lists one page only, and eagerly, for a list maybe never used again.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      session.tools = undefined;
+      this.toolListChanges++;
+    });
     client.onclose = () => {
       session.closed = true;
     };
@@ -158,11 +166,11 @@ class PoolEntry {
 
   tools(signal: AbortSignal): Promise<McpToolInfo[]> {
     return this.run(signal, async (session) => {
-      session.tools ??= listAllTools(session.client, signal);
-      session.tools.catch(() => {
-        session.tools = undefined;
+      const listing = (session.tools ??= listAllTools(session.client, signal));
+      listing.catch(() => {
+        if (session.tools === listing) session.tools = undefined;
       });
-      return session.tools;
+      return listing;
     });
   }
 
@@ -223,6 +231,7 @@ export class McpClientPool {
   readonly #clientInfo: { name: string; version: string };
   readonly #entries = new Map<string, PoolEntry>();
   #connects = 0;
+  #toolListChanges = 0;
   #closed = false;
 
   constructor(options: McpClientPoolOptions = {}) {
@@ -248,6 +257,7 @@ export class McpClientPool {
       const created: PoolEntry = new PoolEntry(url, kind, new Semaphore(this.maxConcurrency), this.#clientInfo, () => {
         if (this.#entries.get(key) === created) this.#entries.delete(key);
         this.#connects += created.connects;
+        this.#toolListChanges += created.toolListChanges;
       });
       entry = created;
       this.#entries.set(key, entry);
@@ -266,15 +276,20 @@ export class McpClientPool {
     };
   }
 
-  /** Figures for tests and logs: servers held, connections opened so far, peak concurrency per server. */
-  stats(): { servers: number; connects: number; peakConcurrency: Record<string, number> } {
+  /**
+   * Figures for tests and logs: servers held, connections opened so far, peak concurrency per server,
+   * tool-list change notifications received so far.
+   */
+  stats(): { servers: number; connects: number; peakConcurrency: Record<string, number>; toolListChanges: number } {
     let connects = this.#connects;
+    let toolListChanges = this.#toolListChanges;
     const peakConcurrency: Record<string, number> = {};
     for (const entry of this.#entries.values()) {
       connects += entry.connects;
+      toolListChanges += entry.toolListChanges;
       peakConcurrency[entry.url] = entry.semaphore.peak;
     }
-    return { servers: this.#entries.size, connects, peakConcurrency };
+    return { servers: this.#entries.size, connects, peakConcurrency, toolListChanges };
   }
 
   /** Closes every connection; later `acquire` calls fail. */

@@ -17,7 +17,11 @@ export interface McpClientLike {
 export interface MCPToolOptions {
   /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp` (or its `/sse` endpoint with `transport: 'sse'`). */
   serverUrl?: string;
-  /** A client the caller connected and owns (MCPTool never closes it); used instead of `serverUrl`. */
+  /**
+   * A client the caller connected and owns (MCPTool never closes it); used instead of `serverUrl`.
+   * Its tool list is cached for the tool's life: MCPTool does not take over the client's
+   * `notifications/tools/list_changed` handler (the SDK keeps one per notification, and it is the owner's).
+   */
   client?: McpClientLike;
   /** Offer only these of the server's tools. */
   toolNamesSubset?: string[];

@@ -35,6 +35,11 @@ export interface TestMcpServer {
   readonly calls: Array<{ name: string; args: Record<string, unknown>; session: string | undefined }>;
   /** The most tool calls that were running at once. */
   readonly peakInFlight: number;
+  /**
+   * Adds a tool at run time (answering `<name>: <text>`) to every session, open or future; open
+   * sessions are sent `notifications/tools/list_changed`.
+   */
+  addTool(name: string, description: string): void;
   /** Forget every session, as a server restart would; clients get 404 next time. */
   dropSessions(): Promise<void>;
   /** Stop listening and start again on the same port, losing every session. */
@@ -78,8 +83,19 @@ export async function startTestMcpServer(options: TestMcpServerOptions = {}): Pr
     }
   };
 
+  const added: Array<{ name: string; description: string }> = [];
+  const live = new Set<McpServer>();
+  const registerAdded = (server: McpServer, tool: { name: string; description: string }): void => {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: { text: z.string() } }, (args, extra) =>
+      track(tool.name, args, extra.sessionId, async () => ({ content: [{ type: 'text', text: `${tool.name}: ${args.text}` }] })),
+    );
+  };
+
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'rollout-test', version: '1.0.0' });
+    for (const tool of added) registerAdded(server, tool);
+    live.add(server);
+    server.server.onclose = () => live.delete(server);
     server.registerTool(
       'echo',
       { description: 'Repeat the text back.', inputSchema: { text: z.string().describe('What to repeat') } },
@@ -231,6 +247,12 @@ export async function startTestMcpServer(options: TestMcpServerOptions = {}): Pr
       return stats.peakInFlight;
     },
     calls,
+    addTool(name, description) {
+      const tool = { name, description };
+      added.push(tool);
+      // registerTool on a connected server sends notifications/tools/list_changed itself.
+      for (const server of live) registerAdded(server, tool);
+    },
     dropSessions,
     async restart() {
       await stop();

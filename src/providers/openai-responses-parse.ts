@@ -44,12 +44,14 @@ function outputText(output: unknown, param: string): string {
   return asText(output);
 }
 
-function parseInput(input: unknown): CanonicalMessage[] {
+function parseInput(input: unknown, history: readonly CanonicalMessage[]): CanonicalMessage[] {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (!Array.isArray(input)) throw invalidType('input', 'a string or an array of input items', input);
   const messages: CanonicalMessage[] = [];
+  // Results may answer calls of an earlier turn (previous_response_id): their names come from there.
   const callNames = new Map<string, string>();
+  for (const m of history) for (const c of m.toolCalls ?? []) callNames.set(c.id, c.name);
   input.forEach((item, i) => {
     const p = `input[${i}]`;
     if (!isObject(item)) throw invalidType(p, 'an object', item);
@@ -103,19 +105,33 @@ function parseTools(value: unknown): CanonicalTool[] {
   });
 }
 
+/** The conversation a `previous_response_id` names, or undefined when it is unknown. */
+export type ResponseHistory = (id: string) => readonly CanonicalMessage[] | undefined;
+
+function previousTurns(body: Json, history: ResponseHistory | undefined): readonly CanonicalMessage[] {
+  const id = body.previous_response_id;
+  if (id === undefined || id === null) return [];
+  if (typeof id !== 'string') throw invalidType('previous_response_id', 'a string', id);
+  const turns = history?.(id);
+  if (turns) return turns;
+  throw new BadRequestError(`Previous response with id '${id}' not found.`, 'previous_response_id', { code: 'previous_response_not_found' });
+}
+
 /**
- * Parses a `POST /v1/responses` request.
+ * Parses a `POST /v1/responses` request. With `previous_response_id`, the named response's
+ * conversation (looked up through `history`) comes before this request's input.
  * @example
  *   parseResponsesRequest(req).messages // [{ role: 'system', content: instructions }, { role: 'user', ... }]
  */
-export function parseResponsesRequest(req: IncomingRequest): CanonicalRequest {
+export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory): CanonicalRequest {
   const body: Json = parseJsonObject(req.bodyText);
   if (body.model === undefined) throw missing('model');
   if (typeof body.model !== 'string') throw invalidType('model', 'a string', body.model);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalidType('stream', 'a boolean', body.stream);
   }
-  const messages = parseInput(body.input);
+  const earlier = previousTurns(body, history);
+  const messages = [...earlier, ...parseInput(body.input, earlier)];
   if (body.instructions !== undefined && body.instructions !== null) {
     if (typeof body.instructions !== 'string') throw invalidType('instructions', 'a string', body.instructions);
     messages.unshift({ role: 'system', content: body.instructions });

@@ -25,7 +25,9 @@ export interface GoldenFixture {
 
 /**
  * The fixture function: intercepts the providers' hosts for the test (replaying from the golden, or
- * recording through to the upstream) and writes the golden when the test passes.
+ * recording through to the upstream) and writes the golden when the test passes. Safe under
+ * `test.concurrent`: each test's requests reach its own session (see golden-scope.ts); use the
+ * context's `expect` there as Vitest advises, though `toMatchGolden` finds its test either way.
  * @example
  *   const it = test.extend<{ golden: GoldenFixture }>({ golden: goldenFixture });
  *   it('answers', async ({ golden }) => { golden.input({ prompt }); expect(await run(prompt)).toMatchGolden(); });

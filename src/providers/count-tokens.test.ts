@@ -29,7 +29,7 @@ describe('token counting over MSW (useMockLLM)', () => {
     expect(mock.requests[0].request?.messages.map((m) => m.role)).toEqual(['system', 'user']);
   });
 
-  it('Anthropic count_tokens keeps the messages rules: no key → 401, no model → 400', async () => {
+  it('Anthropic count_tokens keeps the messages rules: no key → 401, no anthropic-version or no model → 400', async () => {
     useMockLLM(steps);
     // The SDK refuses to send without credentials; a fetch that drops them shows what the API answers.
     const dropKey: typeof fetch = (input, init) => {
@@ -42,6 +42,11 @@ describe('token counting over MSW (useMockLLM)', () => {
     const denied = await noKey.messages.countTokens({ model: 'claude-sonnet-5-5', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
     expect(denied).toBeInstanceOf(Anthropic.AuthenticationError);
     expect(denied.error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    const noVersion = await new Anthropic({ apiKey: 'k', maxRetries: 0, defaultHeaders: { 'anthropic-version': null } })
+      .messages.countTokens({ model: 'claude-sonnet-5-5', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e) => e);
+    expect(noVersion).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(noVersion.error.error.message).toBe('anthropic-version: header is required');
     const client = new Anthropic({ apiKey: 'k', maxRetries: 0 });
     const bad = await client.messages.countTokens({ messages: [{ role: 'user', content: 'x' }] } as never).catch((e) => e);
     expect(bad).toBeInstanceOf(Anthropic.BadRequestError);

@@ -160,10 +160,10 @@ export function renderResponsesEvents(response: CanonicalResponse, request: Cano
 }
 
 /**
- * The SSE frames of a streamed response (`event:` line plus JSON `data:`), as the API sends them.
+ * The SSE frames of a streamed response's events (`event:` line plus JSON `data:`), as the API sends them.
  * @example
- *   renderResponsesStream(response, request)[0] // 'event: response.created\ndata: {...}\n\n'
+ *   responsesEventFrames(renderResponsesEvents(response, request))[0] // 'event: response.created\ndata: {...}\n\n'
  */
-export function renderResponsesStream(response: CanonicalResponse, request: CanonicalRequest): string[] {
-  return renderResponsesEvents(response, request).map((e) => sseFrame(e, e.type as string));
+export function responsesEventFrames(events: Record<string, unknown>[]): string[] {
+  return events.map((e) => sseFrame(e, e.type as string));
 }

@@ -131,6 +131,22 @@ describe('Responses stored responses through the SDK', () => {
     expect(await a.client.responses.retrieve(fromA.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('chains: a third turn sees both earlier turns, and a developer message in the input carries over', async () => {
+    const { client, mock } = setup([{ name: 'echo', steps: [{ respond: { text: 'said: {{lastUserMessage}}' }, consume: false }] }]);
+    const one = await client.responses.create({ model: 'gpt-4.1', input: [{ role: 'developer', content: 'dev note' }, { role: 'user', content: 'one' }] });
+    const two = await client.responses.create({ model: 'gpt-4.1', input: 'two', previous_response_id: one.id, instructions: 'dropped next turn' });
+    await client.responses.create({ model: 'gpt-4.1', input: 'three', previous_response_id: two.id });
+    expect(mock.requests[1].request?.messages[0]).toEqual({ role: 'system', content: 'dropped next turn' });
+    expect(mock.requests[2].request?.messages.map((m) => `${m.role}:${m.content}`)).toEqual([
+      'system:dev note',
+      'user:one',
+      'assistant:said: one',
+      'user:two',
+      'assistant:said: two',
+      'user:three',
+    ]);
+  });
+
   it('keeps only the latest storeLimit responses', async () => {
     const mock = createMockLLM({
       scenarios: [{ name: 'n', steps: [{ respond: { text: 'x' }, consume: false }] }],

@@ -9,10 +9,9 @@ import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse }
 import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
 import { openAIAuthError, renderOpenAIError } from './openai-chat-error.ts';
 import { parseResponsesRequest } from './openai-responses-parse.ts';
-import { renderResponsesEvents, renderResponsesObject } from './openai-responses-render.ts';
+import { renderResponsesEvents, renderResponsesObject, responsesEventFrames } from './openai-responses-render.ts';
 import { ResponseStore } from './openai-responses-store.ts';
 import { jsonOrSse } from './rendered.ts';
-import { sseFrame } from './sse.ts';
 import type { Json } from './wire-json.ts';
 
 /** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
@@ -85,7 +84,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
         () => {
           const events = renderResponsesEvents(response, request);
           remember(events.at(-1)!.response as Record<string, unknown>, request, response);
-          return events.map((e) => sseFrame(e, e.type as string));
+          return responsesEventFrames(events);
         },
       ),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),

@@ -42,4 +42,29 @@ describe.each(['streamable-http', 'sse'] as const)('MCPTool and tools/list_chang
     expect(pool.stats().connects).toBe(1);
     await tool.close();
   });
+
+  it('every tool sharing the pooled connection follows the change, removals included', async () => {
+    server = await startTestMcpServer({ transport });
+    pool = new McpClientPool();
+    const a = new MCPTool({ serverUrl: server.url, transport, pool, timeoutMs: 5000 });
+    const b = new MCPTool({ serverUrl: server.url, transport, pool, timeoutMs: 5000 });
+    server.addTool('whisper', 'Whisper the text back.');
+    // Nothing connected yet: the first use lists the tools, the added one included.
+    expect((await a.executeAction(call('whisper', { text: 'a' }))).observation).toBe('<information>whisper: a</information>');
+    expect((await b.executeAction(call('whisper', { text: 'b' }))).observation).toBe('<information>whisper: b</information>');
+
+    const changes = pool.stats().toolListChanges;
+    server.removeTool('whisper');
+    await vi.waitFor(() => expect(pool!.stats().toolListChanges).toBe(changes + 1), { timeout: 3000, interval: 10 });
+    for (const tool of [a, b]) {
+      const gone = await tool.executeAction(call('whisper', { text: 'x' }));
+      expect(gone.isValid).toBe(false);
+      expect(gone.observation).toMatch(/^\[Validation Error: unknown tool "whisper"/);
+      expect(await tool.instructionString()).not.toContain('whisper');
+    }
+    expect(server.calls.filter((c) => c.name === 'whisper')).toHaveLength(2);
+    expect(pool.stats().connects).toBe(1);
+    await a.close();
+    await b.close();
+  });
 });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -40,6 +40,8 @@ export interface TestMcpServer {
    * sessions are sent `notifications/tools/list_changed`.
    */
   addTool(name: string, description: string): void;
+  /** Removes a tool added with `addTool`, notifying open sessions the same way. */
+  removeTool(name: string): void;
   /** Forget every session, as a server restart would; clients get 404 next time. */
   dropSessions(): Promise<void>;
   /** Stop listening and start again on the same port, losing every session. */
@@ -84,17 +86,19 @@ export async function startTestMcpServer(options: TestMcpServerOptions = {}): Pr
   };
 
   const added: Array<{ name: string; description: string }> = [];
-  const live = new Set<McpServer>();
+  // Each open session's server, with the run-time tools registered on it (to remove them again).
+  const live = new Map<McpServer, Map<string, RegisteredTool>>();
   const registerAdded = (server: McpServer, tool: { name: string; description: string }): void => {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: { text: z.string() } }, (args, extra) =>
+    const registered = server.registerTool(tool.name, { description: tool.description, inputSchema: { text: z.string() } }, (args, extra) =>
       track(tool.name, args, extra.sessionId, async () => ({ content: [{ type: 'text', text: `${tool.name}: ${args.text}` }] })),
     );
+    live.get(server)?.set(tool.name, registered);
   };
 
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'rollout-test', version: '1.0.0' });
+    live.set(server, new Map());
     for (const tool of added) registerAdded(server, tool);
-    live.add(server);
     server.server.onclose = () => live.delete(server);
     server.registerTool(
       'echo',
@@ -251,7 +255,17 @@ export async function startTestMcpServer(options: TestMcpServerOptions = {}): Pr
       const tool = { name, description };
       added.push(tool);
       // registerTool on a connected server sends notifications/tools/list_changed itself.
-      for (const server of live) registerAdded(server, tool);
+      for (const server of live.keys()) registerAdded(server, tool);
+    },
+    removeTool(name) {
+      const index = added.findIndex((t) => t.name === name);
+      if (index < 0) throw new Error(`removeTool: "${name}" was not added with addTool`);
+      added.splice(index, 1);
+      // RegisteredTool.remove() sends notifications/tools/list_changed too.
+      for (const tools of live.values()) {
+        tools.get(name)?.remove();
+        tools.delete(name);
+      }
     },
     dropSessions,
     async restart() {

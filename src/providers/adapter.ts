@@ -39,15 +39,12 @@ export interface IncomingRequest {
  */
 export class BadRequestError extends Error {
   readonly param: string | null;
-  /** The HTTP status; 400 unless the API answers this mistake otherwise. */
-  readonly status: number;
   /** The API's error code, when it sends one (`previous_response_not_found`). */
   readonly code: string | undefined;
-  constructor(message: string, param: string | null = null, options: { status?: number; code?: string } = {}) {
+  constructor(message: string, param: string | null = null, options: { code?: string } = {}) {
     super(message);
     this.name = 'BadRequestError';
     this.param = param;
-    this.status = options.status ?? 400;
     this.code = options.code;
   }
 }

@@ -72,6 +72,11 @@ describe('Responses previous_response_id over MSW (useMockLLM)', () => {
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_paris', name: 'get_weather', arguments: { city: 'Paris' } }] },
       { role: 'tool', content: '21°C, sunny', toolCallId: 'call_paris', toolName: 'get_weather' },
     ]);
+    // Retrieval and deletion go through the same MSW handlers, with no step consumed.
+    expect((await client.responses.retrieve(first.id)).output).toEqual(first.output);
+    await client.responses.delete(second.id);
+    expect(await client.responses.retrieve(second.id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(mock.requests.slice(2).map((r) => `${r.method} ${r.status} ${r.step === null}`)).toEqual(['GET 200 true', 'DELETE 200 true', 'GET 404 true']);
   });
 
   it('without previous_response_id the same second request misses (the history is what matches)', async () => {

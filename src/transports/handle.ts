@@ -97,7 +97,7 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
     canonical = adapter.parse(incoming);
   } catch (err) {
     if (err instanceof BadRequestError) {
-      const error = { status: err.status, message: err.message, param: err.param, code: err.code, headers: {} };
+      const error = { status: 400, message: err.message, param: err.param, code: err.code, headers: {} };
       return { rendered: adapter.renderError(error), ...none };
     }
     return { rendered: adapter.renderError(internalError(err)), ...none };

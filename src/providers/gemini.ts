@@ -60,7 +60,8 @@ export function geminiAdapter(): ProviderAdapter {
       return route !== null && (GENERATE_METHODS.has(route.method) || route.method === 'countTokens');
     },
     authenticate: (req: IncomingRequest) => googleAuthError(req),
-    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (geminiRoute(req.path)?.method === 'countTokens' ? countTokens(req) : null),
+    // endsWith, not the route regex again: generate requests pass here too.
+    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (req.path.endsWith(':countTokens') ? countTokens(req) : null),
     parse: (req: IncomingRequest) => parseGeminiRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
       jsonOrSse(response, request, { ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),

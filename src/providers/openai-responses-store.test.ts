@@ -100,7 +100,7 @@ describe('Responses stored responses through the SDK', () => {
     expect(exchanges[1]).toMatchObject({ method: 'GET', url: `https://api.openai.com/v1/responses/${created.id}`, status: 200 });
     expect(validateOpenAI('Response', JSON.parse(await exchanges[1].body))).toEqual([]);
     await client.responses.delete(created.id);
-    expect(JSON.parse(await exchanges[2].body)).toEqual({ id: created.id, object: 'response.deleted', deleted: true });
+    expect(JSON.parse(await exchanges[2].body)).toEqual({ id: created.id, object: 'response', deleted: true });
     const gone = await client.responses.retrieve(created.id).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(OpenAI.NotFoundError);
     expect(validateOpenAI('ErrorResponse', JSON.parse(await exchanges[3].body))).toEqual([]);

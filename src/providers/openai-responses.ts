@@ -60,7 +60,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       return (method === 'GET' || method === 'DELETE') && RESPONSE_PATH.test(path);
     },
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
-    /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response.deleted', deleted: true }`. */
+    /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response', deleted: true }` (as the spec's example). */
     answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
       if (req.method === 'POST') return null;
       const id = decodeURIComponent(RESPONSE_PATH.exec(req.path)![1]);
@@ -68,7 +68,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       if (!stored) return { rendered: notFound(id), request: null };
       if (req.method === 'GET') return { rendered: { status: 200, headers: {}, json: stored.object }, request: null };
       store.delete(id);
-      return { rendered: { status: 200, headers: {}, json: { id, object: 'response.deleted', deleted: true } }, request: null };
+      return { rendered: { status: 200, headers: {}, json: { id, object: 'response', deleted: true } }, request: null };
     },
     parse: (req: IncomingRequest) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>

@@ -3,10 +3,11 @@
  * and the registry that lists them in routing order.
  */
 export { BadRequestError } from './adapter.ts';
-export type { IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
+export type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
 export { defaultAdapters, findAdapter } from './registry.ts';
 export { openAIChatAdapter } from './openai-chat.ts';
 export { openAIResponsesAdapter } from './openai-responses.ts';
+export type { ResponsesAdapterOptions } from './openai-responses.ts';
 export { anthropicAdapter } from './anthropic.ts';
 export { geminiAdapter } from './gemini.ts';
 export { openAIEmbeddingsAdapter } from './openai-embeddings.ts';

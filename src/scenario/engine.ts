@@ -1,6 +1,6 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
-import { randomBytes } from 'node:crypto';
 import { embedText } from './embed.ts';
+import { HexIds } from './hex-ids.ts';
 import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
 import type { NearMiss, Selection, StepRef } from './selection.ts';
@@ -23,22 +23,7 @@ interface StepState {
   templated: boolean;
 }
 
-/**
- * 24-hex response and tool call ids: a random prefix drawn once per engine, then a counter. No
- * entropy per id (the request path), yet engines in other sessions or workers stay apart.
- */
-class HexIds {
-  readonly #prefix = randomBytes(6).toString('hex');
-  #count = 0;
-
-  next(): string {
-    return this.#prefix + (++this.#count).toString(16).padStart(12, '0');
-  }
-}
-
 const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-
 
 /** Stream options as the schema's defaults give them; steps without `stream` share this shape (copied). */
 const DEFAULT_STREAM = StreamSchema.parse({});
@@ -57,7 +42,7 @@ export class ScenarioEngine {
   #states: StepState[] = [];
   /** Call ids the previous response asked results for (`expectToolResults`). */
   #pendingToolResults: string[] | null = null;
-  /** Response and tool call ids: 24 hex characters each. */
+  /** Response and tool call ids: 24 hex characters each (per-engine prefix + counter). */
   readonly #ids = new HexIds();
 
   constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
@@ -178,7 +163,7 @@ export class ScenarioEngine {
     }
     const text = fillTemplate(respond.text ?? '', values);
     const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? `call_${this.#ids.next()}`,
+      id: call.id ?? `call_${this.#ids.next(24)}`,
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));
@@ -186,7 +171,7 @@ export class ScenarioEngine {
     const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
     const response: CanonicalResponse = {
-      id: this.#ids.next(),
+      id: this.#ids.next(24),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text,
@@ -202,7 +187,7 @@ export class ScenarioEngine {
 
   #defaultEmbeddings(request: CanonicalRequest): Selection {
     const response: CanonicalResponse = {
-      id: this.#ids.next(),
+      id: this.#ids.next(24),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text: '',

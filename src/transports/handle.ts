@@ -6,7 +6,7 @@
  * the journal — in one place.
  */
 import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
-import { HexIds } from '../providers/ids.ts';
+import { HexIds } from '../scenario/hex-ids.ts';
 import { findAdapter } from '../providers/registry.ts';
 import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';

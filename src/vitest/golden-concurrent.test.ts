@@ -1,38 +1,19 @@
 // The golden fixture under test.concurrent: three concurrent tests in one file (fixtures/goldens-project/
 // concurrent.case.ts) run through `ghostwire test`, recorded against a local mock server, then replayed
 // in CI with it stopped; each golden holds only its own test's interactions.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { parseGolden } from '../goldens/store.ts';
+import { runGhostwireTest } from './testing/run-ghostwire-test.ts';
 
-const REPO = resolve(import.meta.dirname, '../..');
-const BIN = join(REPO, 'bin/ghostwire.js');
 const NAMES = ['alpha', 'bravo', 'charlie'];
 
-function ghostwireTest(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    const clean = { ...process.env };
-    for (const k of ['CI', 'GHOSTWIRE_RECORD', 'GHOSTWIRE_UPSTREAM', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS']) delete clean[k];
-    const child = spawn(process.execPath, [BIN, 'test', '--root', 'fixtures/goldens-project', '--color=false', 'concurrent.case.ts', ...args], {
-      cwd: REPO,
-      env: { ...clean, FORCE_COLOR: '0', NO_COLOR: '1', GW_CONCURRENT: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, output });
-    });
-  });
-}
+const ghostwireTest = (args: string[], env: Record<string, string>) =>
+  runGhostwireTest('fixtures/goldens-project', ['concurrent.case.ts', ...args], { GW_CONCURRENT: '1', ...env });
+
 
 const goldenOf = (dir: string, name: string) => join(dir, 'concurrent.case', `concurrent-golden-${name}.json`);
 const prompts = (file: string) =>

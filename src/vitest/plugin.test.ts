@@ -1,43 +1,19 @@
 // The plugin, reporter and `ghostwire test` end to end: a small project (fixtures/goldens-project) run
 // through the bin in a child process, recording against a local mock server, then replaying with it stopped.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { weatherScenario } from '../goldens/testing/conversation.ts';
 import { parseGolden, serializeGolden } from '../goldens/store.ts';
+import { runGhostwireTest, type GhostwireRun } from './testing/run-ghostwire-test.ts';
 
-const REPO = resolve(import.meta.dirname, '../..');
-const BIN = join(REPO, 'bin/ghostwire.js');
+const ghostwireTest = (args: string[], env: Record<string, string | undefined>): Promise<GhostwireRun> =>
+  runGhostwireTest(PROJECT, args, env, ['GW_PROMPT', 'GW_ANSWER', 'GW_EXTRA', 'GW_EARLY']);
+
 const PROJECT = 'fixtures/goldens-project';
 
-interface RunResult {
-  code: number | null;
-  output: string;
-}
-
-function ghostwireTest(args: string[], env: Record<string, string | undefined>): Promise<RunResult> {
-  return new Promise((done, fail) => {
-    const clean = { ...process.env };
-    for (const k of ['CI', 'GHOSTWIRE_RECORD', 'GHOSTWIRE_UPSTREAM', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS', 'GW_PROMPT', 'GW_ANSWER', 'GW_EXTRA', 'GW_EARLY']) delete clean[k];
-    const child = spawn(process.execPath, [BIN, 'test', '--root', PROJECT, '--color=false', ...args], {
-      cwd: REPO,
-      env: { ...clean, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, output });
-    });
-  });
-}
 
 describe('ghostwire test + plugin + reporter', () => {
   const goldens = mkdtempSync(join(tmpdir(), 'gw-plugin-goldens-'));

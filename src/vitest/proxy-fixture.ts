@@ -58,10 +58,13 @@ export async function proxyFixture({}: object, use: (fixture: ProxyFixture) => P
   try {
     await use(fixture);
   } finally {
+    // Every proxy is closed and its temp dir removed even when one close fails; the first failure is rethrown.
+    let failure: unknown = null;
     for (const { proxy, client, dir } of started.reverse()) {
       await client.close().catch(() => {});
-      await proxy.close();
+      await proxy.close().catch((error: unknown) => (failure ??= error));
       rmSync(dir, { recursive: true, force: true });
     }
+    if (failure !== null) throw failure;
   }
 }

@@ -5,25 +5,8 @@
  */
 import { BadRequestError, type IncomingRequest } from './adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../scenario/canonical.ts';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  return `a ${typeof v}`;
-}
-
-function invalidType(param: string, expected: string, got: unknown): BadRequestError {
-  return new BadRequestError(`Invalid type for '${param}': expected ${expected}, but got ${typeName(got)} instead.`, param);
-}
-
-function missing(param: string): BadRequestError {
-  return new BadRequestError(`Missing required parameter: '${param}'.`, param);
-}
+import { invalidType, missing } from './openai-invalid.ts';
+import { isObject, parseArguments, restParams } from './wire-json.ts';
 
 /** Text of a `content` field: a string, null, or an array of parts (text and refusal parts carry text). */
 function contentText(content: unknown, param: string, nullable: boolean): string {
@@ -47,15 +30,6 @@ function contentText(content: unknown, param: string, nullable: boolean): string
     // image_url, input_audio and file parts carry no text to match on.
   });
   return texts.join('\n');
-}
-
-/** Arguments as sent (a JSON string), parsed; kept as the string when it is not valid JSON. */
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function parseToolCalls(value: unknown, param: string): CanonicalToolCall[] {
@@ -168,16 +142,7 @@ function parseTools(value: unknown, functions: unknown): CanonicalTool[] {
   return tools;
 }
 
-/** The body without the fields the canonical request carries itself (a rest pattern, without its slow generic copy). */
-function restOf(body: Json): Json {
-  const params: Json = {};
-  for (const key in body) {
-    if (key === 'model' || key === 'messages' || key === 'tools' || key === 'functions' || key === 'stream') continue;
-    if (key === '__proto__') Object.defineProperty(params, key, { value: body[key], enumerable: true, writable: true, configurable: true });
-    else params[key] = body[key];
-  }
-  return params;
-}
+const CANONICAL_FIELDS = ['model', 'messages', 'tools', 'functions', 'stream'] as const;
 
 /**
  * Parses a Chat Completions request body; throws BadRequestError naming the parameter on a bad shape.
@@ -195,7 +160,7 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
   }
   if (!isObject(body)) throw invalidType('body', 'an object', body);
   const { model, messages, tools, functions, stream } = body;
-  const params = restOf(body);
+  const params = restParams(body, CANONICAL_FIELDS);
   if (model === undefined) throw new BadRequestError('you must provide a model parameter', null);
   if (typeof model !== 'string') throw invalidType('model', 'a string', model);
   if (messages === undefined) throw missing('messages');

@@ -5,15 +5,8 @@
  */
 import { BadRequestError, type IncomingRequest } from './adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
-import { asText, headerRecord, isObject, parseArguments, parseJsonObject, restParams, typeName, type Json } from './wire-json.ts';
-
-function invalidType(param: string, expected: string, got: unknown): BadRequestError {
-  return new BadRequestError(`Invalid type for '${param}': expected ${expected}, but got ${typeName(got)} instead.`, param);
-}
-
-function missing(param: string): BadRequestError {
-  return new BadRequestError(`Missing required parameter: '${param}'.`, param);
-}
+import { invalidType, missing } from './openai-invalid.ts';
+import { asText, headerRecord, isObject, parseArguments, parseJsonObject, restParams, type Json } from './wire-json.ts';
 
 const ROLES: Record<string, CanonicalMessage['role']> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'system' };
 

@@ -17,6 +17,7 @@ import { http } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { aroundEach, inject, onTestFinished, TestRunner } from 'vitest';
 import { loadScenarios } from '../scenario/loader.ts';
+import type { Scenario } from '../scenario/schema.ts';
 import { createMockLLM, MockLLM, type ScenarioList } from '../transports/mock-llm.ts';
 import { mockLLMHandlersFor } from '../transports/msw.ts';
 
@@ -29,6 +30,8 @@ interface Slot {
 interface WorkerMSW {
   server: SetupServer;
   slots: AsyncLocalStorage<Slot>;
+  /** The plugin's default scenarios, read once per worker rather than once per test. */
+  pluginScenarios?: { key: string; scenarios: Scenario[] };
 }
 
 // The worker's MSW server must be one per process, not one per module instance: with module
@@ -91,7 +94,7 @@ function worker(): WorkerMSW {
       );
     },
   });
-  const created = { server, slots };
+  const created: WorkerMSW = { server, slots };
   holder[WORKER_KEY] = created;
   return created;
 }
@@ -189,6 +192,16 @@ function activate(mock: MockLLM, baseUrls: string[] = []): Slot | null {
   return slot;
 }
 
+/** The scenarios the ghostwire plugin provides to every `mockLLM` fixture, loaded once per worker. */
+function pluginScenarios(): Scenario[] {
+  const paths = inject('ghostwireScenarios');
+  if (!paths?.length) return [];
+  const state = worker();
+  const key = paths.join('\u0000');
+  if (state.pluginScenarios?.key !== key) state.pluginScenarios = { key, scenarios: loadScenarios(paths) };
+  return state.pluginScenarios.scenarios;
+}
+
 /**
  * The `mockLLM` test fixture: a MockLLM (empty, or with the plugin's `scenarios` / `MOCKLLM_SCENARIOS`) answering the providers' default hosts for this
  * test only (add scenarios with `mockLLM.use(...)`); safe under `test.concurrent` with or without
@@ -199,8 +212,7 @@ function activate(mock: MockLLM, baseUrls: string[] = []): Slot | null {
  *   test('hi', async ({ mockLLM }) => { mockLLM.use(scenario('hi').respondWithText('Hello')); ... });
  */
 export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise<void>): Promise<void> {
-  const defaults = inject('ghostwireScenarios');
-  const mock = createMockLLM({ scenarios: defaults ? loadScenarios(defaults) : [] });
+  const mock = createMockLLM({ scenarios: pluginScenarios() });
   const own = activate(mock);
   try {
     await use(mock);

@@ -184,10 +184,11 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
     }
     return out;
   };
-  // Very long answers are not kept: the cache must stay small.
+  // Very long answers are not kept: the cache must stay small. Nor are tool-call answers: their
+  // call ids are minted per response, so they would never hit and would push out the entries that do.
   const bodies =
-    cache !== undefined && res.text.length < 100_000
-      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.toolCalls, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+    cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000
+      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
       : encodeBodies(build());
   const last: string[] = [];
   if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);

@@ -1,5 +1,4 @@
-import { errorMessage, requestMessages, type MessageView } from '../providers/request-view.ts';
-import type { WireApi } from '../providers/stream-summary.ts';
+import { errorMessage, RecordedWires, type MessageView } from '../providers/index.ts';
 import type { GoldenFile, Interaction } from './schema.ts';
 
 export interface InspectOptions {
@@ -42,8 +41,11 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
   let totalMs = 0;
   let failing = false;
   let toolFailing = false;
+  const wires = new RecordedWires();
   golden.interactions.forEach((interaction, index) => {
-    const messages = requestMessages(interaction.provider as WireApi | null, interaction.request.body);
+    const { method, url, headers } = interaction.request;
+    const reader = wires.of(method, url, headers, interaction.provider).reader;
+    const messages = reader?.messages(interaction.request.body) ?? [];
     const fresh = messages.length >= seen ? messages.slice(seen) : messages;
     seen = messages.length + (interaction.summary && interaction.response.status < 400 ? 1 : 0);
     const { response } = interaction;
@@ -70,7 +72,7 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
     }
     if (response.status >= 400) {
       failing = true;
-      out.push(p.red(`  ✗ error ${response.status}: ${errorMessage(response.body) ?? short(response.body, 200)}`));
+      out.push(p.red(`  ✗ error ${response.status}: ${(reader?.errorMessage(response.body) ?? errorMessage(response.body)) ?? short(response.body, 200)}`));
       return;
     }
     if (failing) {

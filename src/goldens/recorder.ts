@@ -1,7 +1,7 @@
 import { captureRequest, captureResponseHeaders, parseBody } from './capture.ts';
 import type { Redactor } from './redact.ts';
 import type { Interaction, RecordedRequest, SseEvent } from './schema.ts';
-import { detectWireApi, summarizeJson, summarizeSse } from '../providers/stream-summary.ts';
+import { RecordedWires, splitFrames, type Framing, type RecordedFrame } from '../providers/index.ts';
 
 /** Sends a request on to the upstream (the real provider or a base URL) without interception. */
 export type Forward = (request: Request) => Promise<Response>;
@@ -13,10 +13,12 @@ export type Forward = (request: Request) => Promise<Response>;
  */
 export class Recorder {
   private readonly redactor: Redactor;
+  private readonly wires: RecordedWires;
   private readonly slots: Array<Promise<Interaction | null>> = [];
 
-  constructor(redactor: Redactor) {
+  constructor(redactor: Redactor, wires: RecordedWires = new RecordedWires()) {
     this.redactor = redactor;
+    this.wires = wires;
   }
 
   /** Forwards the request and returns the upstream's response; the exchange is captured on the side. */
@@ -33,15 +35,16 @@ export class Recorder {
       throw error;
     }
     const headers = captureResponseHeaders(upstream.headers, this.redactor);
-    const contentType = upstream.headers.get('content-type') ?? '';
+    // The provider's adapter says how its streams are framed (SSE, NDJSON, binary event stream).
+    const framing = this.wires.of(request.method, request.url, request.headers).framing(upstream.headers.get('content-type') ?? '');
     const outHeaders = new Headers(upstream.headers);
     for (const h of ['content-length', 'content-encoding', 'transfer-encoding']) outHeaders.delete(h);
-    if (!contentType.includes('text/event-stream') || !upstream.body) {
+    if (framing === null || !upstream.body) {
       const text = await upstream.text();
       settle(this.finish(recorded, { status: upstream.status, headers, body: this.redactor.deep(parseBody(text)) }, started));
       return new Response(upstream.status === 204 ? null : text, { status: upstream.status, statusText: upstream.statusText, headers: outHeaders });
     }
-    return new Response(this.tee(upstream.body, recorded, upstream.status, headers, started, settle), {
+    return new Response(this.tee(upstream.body, framing, recorded, upstream.status, headers, started, settle), {
       status: upstream.status,
       statusText: upstream.statusText,
       headers: outHeaders,
@@ -56,6 +59,7 @@ export class Recorder {
 
   private tee(
     body: ReadableStream<Uint8Array>,
+    framing: Framing,
     request: RecordedRequest,
     status: number,
     headers: Record<string, string>,
@@ -65,19 +69,32 @@ export class Recorder {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     const events: SseEvent[] = [];
-    let buffer = '';
+    let buffer: Uint8Array = new Uint8Array(0);
+    // Frames are cut on the framing's own boundaries, which always fall between whole characters:
+    // each text frame decodes on its own, byte-exact.
+    const keep = (bytes: Uint8Array): string => (framing === 'binary' ? Buffer.from(bytes).toString('base64') : this.redactor.text(decoder.decode(bytes)));
     const done = (interrupted: boolean): void => {
-      buffer += decoder.decode();
-      const response = { status, headers, events, ...(buffer ? { trailing: this.redactor.text(buffer) } : {}), ...(interrupted ? { interrupted: true } : {}) };
+      const response = {
+        status,
+        headers,
+        events,
+        ...(framing === 'sse' ? {} : { framing }),
+        ...(buffer.length > 0 ? { trailing: keep(buffer) } : {}),
+        ...(interrupted ? { interrupted: true } : {}),
+      };
       settle(this.finish(request, response, started));
     };
     const cut = (): void => {
-      const at = (performance.now() - started);
-      let end: number;
-      while ((end = frameEnd(buffer)) !== -1) {
-        events.push({ offsetMs: round(at), data: this.redactor.text(buffer.slice(0, end)) });
-        buffer = buffer.slice(end);
-      }
+      const at = performance.now() - started;
+      const { frames, rest } = splitFrames(framing, buffer);
+      for (const frame of frames) events.push({ offsetMs: round(at), data: keep(frame) });
+      buffer = frames.length > 0 ? rest.slice() : buffer;
+    };
+    const append = (chunk: Uint8Array): void => {
+      const next = new Uint8Array(buffer.length + chunk.length);
+      next.set(buffer);
+      next.set(chunk, buffer.length);
+      buffer = next;
     };
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -89,7 +106,7 @@ export class Recorder {
             controller.close();
             return;
           }
-          buffer += decoder.decode(value, { stream: true });
+          append(value);
           cut();
           controller.enqueue(value);
         } catch (error) {
@@ -107,28 +124,21 @@ export class Recorder {
   }
 
   private finish(request: RecordedRequest, response: Interaction['response'], started: number): Interaction {
-    const url = new URL(request.url);
-    const api = detectWireApi(request.method, url.pathname);
-    const view = response.events ? summarizeSse(api, response.events.map((e) => e.data)) : summarizeJson(api, response.body);
-    const isAnswer = api !== null && api !== 'embeddings' && response.status < 400;
+    const wire = this.wires.of(request.method, request.url, request.headers);
+    const reader = wire.reader;
+    const frames = (): RecordedFrame[] =>
+      (response.events ?? []).map((e) => (response.framing === 'binary' ? new Uint8Array(Buffer.from(e.data, 'base64')) : e.data));
+    const view = reader ? (response.events ? reader.streamedAnswer(frames()) : reader.answer(response.body)) : null;
+    const isAnswer = reader !== null && reader.conversational && response.status < 400;
     return {
-      provider: api,
+      provider: wire.provider,
       request,
       response,
-      summary: isAnswer ? { text: view.text, toolCalls: view.toolCalls, finishReason: view.finishReason } : null,
-      usage: view.usage,
+      summary: isAnswer && view ? { text: view.text, toolCalls: view.toolCalls, finishReason: view.finishReason } : null,
+      usage: view?.usage ?? null,
       durationMs: round(performance.now() - started),
     };
   }
-}
-
-/** Index just past the first complete SSE frame (blank-line terminated), or -1. */
-function frameEnd(buffer: string): number {
-  const lf = buffer.indexOf('\n\n');
-  const crlf = buffer.indexOf('\r\n\r\n');
-  if (lf === -1 && crlf === -1) return -1;
-  if (crlf !== -1 && (lf === -1 || crlf < lf)) return crlf + 4;
-  return lf + 2;
 }
 
 function round(ms: number): number {

@@ -2,22 +2,19 @@
  * Redaction: secrets are removed from a recording before it is ever serialized.
  * Headers by name, URL query parameters by name, and any listed value wherever it occurs.
  */
+import { providerCredentials } from '../providers/registry.ts';
 
 export const REDACTED = '[REDACTED]';
 
-/** Header names whose values never reach a golden. */
+const credentials = providerCredentials();
+
+/** Header names whose values never reach a golden: common credential headers and every provider's own. */
 export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'x-goog-api-key',
-  'api-key',
-  'cookie',
-  'set-cookie',
+  ...new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'cookie', 'set-cookie', ...credentials.headers]),
 ];
 
-/** URL query parameters whose values never reach a golden (Gemini's `?key=`). */
-export const DEFAULT_REDACTED_QUERY: readonly string[] = ['key', 'api_key', 'apikey'];
+/** URL query parameters whose values never reach a golden (common names and every provider's own). */
+export const DEFAULT_REDACTED_QUERY: readonly string[] = [...new Set(['key', 'api_key', 'apikey', ...credentials.query])];
 
 export interface RedactionOptions {
   /** Extra header names to redact (case-insensitive). */

@@ -94,6 +94,8 @@ export class Replayer {
       return new Response(recorded.status === 204 || recorded.status === 304 ? null : body, { status: recorded.status, headers });
     }
     const events = recorded.events;
+    // Binary event-stream frames are kept as base64; text frames as their UTF-8 text.
+    const bytes = (data: string): Uint8Array => (recorded.framing === 'binary' ? new Uint8Array(Buffer.from(data, 'base64')) : encoder.encode(data));
     const real = this.timing === 'real';
     const started = performance.now();
     let next = 0;
@@ -105,10 +107,10 @@ export class Replayer {
             const wait = event.offsetMs - (performance.now() - started);
             if (wait > 0) await sleep(wait);
           }
-          controller.enqueue(encoder.encode(event.data));
+          controller.enqueue(bytes(event.data));
           return;
         }
-        if (recorded.trailing) controller.enqueue(encoder.encode(recorded.trailing));
+        if (recorded.trailing) controller.enqueue(bytes(recorded.trailing));
         if (recorded.interrupted) {
           // Let the frames already handed out travel through any piping (MSW) before the cut discards buffers.
           await sleep(1);

@@ -7,7 +7,10 @@ import { z } from 'zod';
 
 export const GOLDEN_FORMAT_VERSION = 1;
 
-/** One SSE frame exactly as it arrived (bytes as a UTF-8 string, ending in its blank line) and when. */
+/**
+ * One stream frame exactly as it arrived, and when: an SSE frame (ending in its blank line) or an
+ * NDJSON line as its UTF-8 text, a binary event-stream message as base64.
+ */
 export const SseEventSchema = z
   .object({
     /** Milliseconds since the request was sent when this frame was complete. */
@@ -49,9 +52,11 @@ export const RecordedResponseSchema = z
     headers: z.record(z.string(), z.string()),
     /** JSON (or text) body; absent for SSE. */
     body: z.unknown().optional(),
-    /** SSE frames, byte-exact, with arrival offsets. */
+    /** Stream frames, byte-exact, with arrival offsets. */
     events: z.array(SseEventSchema).optional(),
-    /** Bytes that arrived after the last complete frame (a cut stream), kept so replay is exact. */
+    /** How `events` are framed (the provider's stream format); absent means SSE. */
+    framing: z.enum(['sse', 'ndjson', 'binary']).optional(),
+    /** Bytes that arrived after the last complete frame (a cut stream), kept so replay is exact (base64 when binary). */
     trailing: z.string().optional(),
     /** The connection broke before the body was complete. */
     interrupted: z.boolean().optional(),

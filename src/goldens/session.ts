@@ -15,7 +15,7 @@ import { Recorder } from './recorder.ts';
 import { Replayer } from './replayer.ts';
 import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction } from './schema.ts';
 import { readGoldenSync, writeGolden } from './store.ts';
-import { requestModel, type WireApi } from '../providers/stream-summary.ts';
+import { RecordedWires } from '../providers/recorded.ts';
 
 /** What every session of a run shares. */
 export interface GoldensContext {
@@ -253,7 +253,8 @@ export class GoldenSession {
 
   private build(interactions: Interaction[], expected: Record<string, unknown>, input: unknown): GoldenFile {
     const first = interactions.find((i) => i.provider !== null);
-    const model = first ? requestModel(first.provider as WireApi | null, new URL(first.request.url).pathname, first.request.body) : null;
+    const reader = first ? new RecordedWires().of(first.request.method, first.request.url, first.request.headers, first.provider).reader : null;
+    const model = first && reader ? reader.model(new URL(first.request.url).pathname, first.request.body) : null;
     return {
       formatVersion: GOLDEN_FORMAT_VERSION,
       test: { file: this.testFile, name: this.testName },

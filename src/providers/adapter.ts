@@ -1,24 +1,36 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
+import type { Framing } from './common/framing.ts';
+import type { WireReader } from './common/views.ts';
+
+export type { Framing } from './common/framing.ts';
 
 /**
- * What an adapter renders: either a JSON body or a list of complete SSE frames
- * (`event: x\ndata: {...}\n\n`). The transport core turns it into a Fetch `Response`,
- * applying latency, chunk delays and disconnects the same way for every provider.
+ * A streamed answer: complete frames in the adapter's framing (SSE and NDJSON frames as text,
+ * binary event-stream messages as bytes). The transport core paces and cuts them the same way for
+ * every provider; goldens keep the same frame boundaries.
+ */
+export interface RenderedStream {
+  framing: Framing;
+  /** Complete frames, each one whole message of the framing (an SSE frame ends in its blank line). */
+  readonly frames: ReadonlyArray<string | Uint8Array>;
+  /**
+   * Optional: the same frames already encoded as one body (exactly their bytes in order), for
+   * adapters that can assemble it faster than joining; used when nothing is paced or cut.
+   */
+  body?: () => Uint8Array<ArrayBuffer>;
+  /** Streaming timing, copied from the step. */
+  timing?: Pick<StreamOptions, 'chunkDelayMs' | 'disconnectAfterChunks'>;
+}
+
+/**
+ * What an adapter renders: a JSON body or a stream of frames, with the provider's own headers
+ * (its `content-type` included; the core only fills in a default when the adapter gives none).
  */
 export interface RenderedResponse {
   status: number;
   headers: Record<string, string>;
   json?: unknown;
-  /** Complete SSE frames, each ending in a blank line. */
-  sse?: string[];
-  /**
-   * Optional, with `sse`: the same frames already encoded as one body (exactly the bytes of
-   * `sse.join('')`), for adapters that can assemble it faster than joining; used when nothing is
-   * paced or cut.
-   */
-  sseBody?: () => Uint8Array<ArrayBuffer>;
-  /** Streaming timing, copied from the step. */
-  stream?: Pick<StreamOptions, 'chunkDelayMs' | 'disconnectAfterChunks'>;
+  stream?: RenderedStream;
 }
 
 /** The request as a route saw it: URL with any session prefix already removed from `path`. */
@@ -31,6 +43,9 @@ export interface IncomingRequest {
   /** The body as text (empty for GET). */
   bodyText: string;
 }
+
+/** What routing looks at: the whole request but its body. */
+export type RouteRequest = Pick<IncomingRequest, 'method' | 'url' | 'path' | 'headers'>;
 
 /**
  * Thrown by `parse` for a mis-shaped request; rendered as the provider's 400.
@@ -55,26 +70,50 @@ export interface DirectAnswer {
   request: CanonicalRequest | null;
 }
 
+/**
+ * The models a mock answers: the names its scenarios match exactly (what a listing shows), and
+ * whether a request for any other model would be answered (a catch-all step).
+ */
+export interface ModelCatalog {
+  readonly names: readonly string[];
+  /** True when some step would answer a request for `model` on one of `providers`. */
+  answers(model: string, providers: readonly ProviderId[]): boolean;
+}
+
 /** Everything one wire API knows. Provider wire knowledge lives only in implementations of this. */
 export interface ProviderAdapter {
   readonly id: ProviderId;
-  /** Does this adapter serve this method + path (e.g. POST /v1/chat/completions)? */
-  routes(method: string, path: string): boolean;
+  /**
+   * The hosts the API answers on, as patterns: `api.openai.com`, `*.openai.azure.com` (one label),
+   * `{location}-aiplatform.googleapis.com` (a named part). A request to one of them is this API's
+   * (its unknown paths get this API's 404); on any other host (the real port, a gateway) routing is by path.
+   */
+  readonly hosts: readonly string[];
+  /** Where this API's clients put credentials: never written to a golden or a journal. */
+  readonly credentials: { readonly headers: readonly string[]; readonly query: readonly string[] };
+  /** The framing of this API's streamed answers. */
+  readonly framing: Framing;
+  /** Does this adapter serve this request (method, path; host and headers when they tell)? */
+  routes(req: RouteRequest): boolean;
+  /**
+   * Optional: does the request carry this API's client fingerprint (its SDK's headers)? Decides
+   * between adapters that serve the same path on a shared host (`GET /v1/models`).
+   */
+  recognizes?(req: RouteRequest): boolean;
   /** Presence checks of auth and required headers; an error to render, or null when fine. */
   authenticate(req: IncomingRequest): CanonicalError | null;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
   parse(req: IncomingRequest): CanonicalRequest;
-  /** Canonical response → wire response (JSON or SSE as `request.stream` says). */
+  /** Canonical response → wire response (JSON or a stream as `request.stream` says). */
   render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**
-   * Optional: answers a model-listing request (`GET /v1/models`, `/v1/models/{id}`, Gemini's
-   * `/v1beta/models`) in this provider's shape over `models` (the names the scenarios mention),
-   * auth checks included; null when the listing is another provider's (told apart by headers).
-   * The transport core asks each adapter in turn before routing.
+   * Optional: answers a model-listing request on this adapter's routes (`GET /v1/models`,
+   * `/v1/models/{id}`, Gemini's `/v1beta/models`) in this provider's shape; null for other routes.
+   * Asked after `authenticate`.
    */
-  listModels?(req: IncomingRequest, models: readonly string[]): RenderedResponse | null;
+  listModels?(req: IncomingRequest, catalog: ModelCatalog): RenderedResponse | null;
   /**
    * Optional: requests on this adapter's routes that no scenario step answers (token counts,
    * stored responses), asked after `authenticate` and before `parse`; null for the rest. May throw
@@ -83,4 +122,6 @@ export interface ProviderAdapter {
   answerWithoutStep?(req: IncomingRequest): DirectAnswer | null;
   /** Optional: forget state kept between requests (stored responses); MockLLM.reset() calls it. */
   reset?(): void;
+  /** Reads recorded requests and answers of this API (goldens' summaries, `ghostwire inspect`). */
+  readonly reader: WireReader;
 }

@@ -6,7 +6,7 @@ import { cosineSimilarity } from '../scenario/embed.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
 import { capturingFetch } from './testing/capture.ts';
 import { validateOpenAI } from './testing/openapi.ts';
-import { base64Vector } from './openai-embeddings.ts';
+import { base64Vector } from './openai-embeddings/index.ts';
 
 function setup(scenarios: ScenarioInput[] = []) {
   const mock = createMockLLM({ scenarios });

@@ -1,17 +1,26 @@
 /**
- * The providers folder's public face: the adapter seam, the built-in adapters (one per wire API)
- * and the registry that lists them in routing order.
+ * The providers folder's public face: the adapter seam, the built-in adapters (one folder per
+ * wire API), the registry that lists them, the router that picks one per request, and the
+ * readers goldens use on recorded traffic.
  */
 export { BadRequestError } from './adapter.ts';
-export type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse } from './adapter.ts';
-export { defaultAdapters, findAdapter } from './registry.ts';
-export { openAIChatAdapter } from './openai-chat.ts';
-export { openAIResponsesAdapter } from './openai-responses.ts';
-export type { ResponsesAdapterOptions } from './openai-responses.ts';
-export { anthropicAdapter } from './anthropic.ts';
-export { geminiAdapter } from './gemini.ts';
-export { openAIEmbeddingsAdapter } from './openai-embeddings.ts';
-export { geminiEmbeddingsAdapter } from './gemini-embeddings.ts';
-export { modelsRequest } from './models-list.ts';
+export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest } from './adapter.ts';
+export { defaultAdapters, providerCredentials, providerOrigins, PROVIDER_IDS } from './registry.ts';
+export type { ProviderId } from './registry.ts';
+export { ProviderRouter } from './router.ts';
+export type { RouteResult } from './router.ts';
+export { RecordedWires } from './recorded.ts';
+export type { RecordedWire } from './recorded.ts';
+export type { AnswerView, MessageView, RecordedFrame, WireReader } from './common/views.ts';
+export { errorMessage } from './common/views.ts';
+export { hostPattern } from './common/host-pattern.ts';
+export { splitFrames, framingOfContentType } from './common/framing.ts';
+export { embeddingModel } from './common/embedding-models.ts';
+export { openAIChatAdapter } from './openai-chat/index.ts';
+export { openAIResponsesAdapter } from './openai-responses/index.ts';
+export type { ResponsesAdapterOptions } from './openai-responses/index.ts';
+export { anthropicAdapter } from './anthropic/index.ts';
+export { geminiAdapter } from './gemini/index.ts';
+export { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
+export { geminiEmbeddingsAdapter } from './gemini-embeddings/index.ts';
 export { PROVIDER_ORIGINS } from './origins.ts';
-export type { ModelsProvider, ModelsRequest } from './models-list.ts';

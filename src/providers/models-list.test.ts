@@ -6,7 +6,8 @@ import { createMockLLM } from '../transports/mock-llm.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
 import { capturingFetch } from './testing/capture.ts';
 import { validateOpenAI } from './testing/openapi.ts';
-import { modelsRequest } from './models-list.ts';
+import { defaultAdapters } from './registry.ts';
+import { ProviderRouter } from './router.ts';
 
 const scenarios: ScenarioInput[] = [
   {
@@ -80,20 +81,19 @@ describe('model listing', () => {
   });
 
   it('tells the providers apart by headers on the shared /v1/models path', () => {
-    const req = (headers: Record<string, string>, path = '/v1/models', query = '') => ({
-      method: 'GET',
-      url: new URL(`https://x${path}${query}`),
-      path,
-      headers: new Headers(headers),
-      bodyText: '',
-    });
-    expect(modelsRequest(req({ authorization: 'Bearer k' }))).toEqual({ provider: 'openai', id: null });
-    expect(modelsRequest(req({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' }))).toEqual({ provider: 'anthropic', id: null });
-    expect(modelsRequest(req({ 'x-goog-api-key': 'k' }, '/v1/models/gemini-x'))).toEqual({ provider: 'gemini', id: 'gemini-x' });
-    expect(modelsRequest(req({}, '/v1beta/models'))).toEqual({ provider: 'gemini', id: null });
-    expect(modelsRequest(req({}, '/v1/models', '?key=abc'))).toEqual({ provider: 'gemini', id: null });
-    expect(modelsRequest(req({}, '/v1/models/gemini-x:generateContent'))).toBeNull();
-    expect(modelsRequest({ ...req({}), method: 'POST' })).toBeNull();
+    const router = new ProviderRouter(defaultAdapters());
+    const served = (headers: Record<string, string>, path = '/v1/models', query = '', method = 'GET') => {
+      const result = router.route({ method, url: new URL(`http://127.0.0.1:9${path}${query}`), path, headers: new Headers(headers) });
+      return result.served ? result.adapter.id : null;
+    };
+    expect(served({ authorization: 'Bearer k' })).toBe('openai');
+    expect(served({ 'x-api-key': 'k', 'anthropic-version': '2023-06-01' })).toBe('anthropic');
+    expect(served({ 'x-goog-api-key': 'k' }, '/v1/models/gemini-x')).toBe('gemini');
+    expect(served({}, '/v1beta/models')).toBe('gemini');
+    expect(served({}, '/v1/models', '?key=abc')).toBe('gemini');
+    expect(served({}, '/models')).toBe('openai');
+    expect(served({}, '/v1/models/gemini-x:generateContent')).toBe('openai');
+    expect(served({}, '/v1/models', '', 'POST')).toBeNull();
   });
 
   it('answers a listing without credentials with each provider’s auth error', async () => {

@@ -4,10 +4,10 @@
  * back in the provider's own terms; the engine only ever sees these shapes.
  */
 
-/** Which wire API a request came in on. `embeddings` covers OpenAI embeddings and Gemini embedContent. */
-export type ProviderId = 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'embeddings';
+import type { ProviderId } from '../providers/registry.ts';
 
-export const PROVIDER_IDS: readonly ProviderId[] = ['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings'];
+/** Which wire API a request came in on: the ids of the registered adapters (src/providers/registry.ts). */
+export type { ProviderId };
 
 /** A tool call the model made (in an assistant message) or is asked to make (in a response). */
 export interface CanonicalToolCall {

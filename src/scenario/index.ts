@@ -62,7 +62,7 @@ export { matchFailures, textMatches, latestToolResults, toolResultName } from '.
 export { embedText, cosineSimilarity } from './embed.ts';
 export { fillTemplate } from './template.ts';
 export { estimateTokens, estimateInputTokens } from './tokens.ts';
-export { PROVIDER_IDS } from './canonical.ts';
+export { PROVIDER_IDS } from '../providers/registry.ts';
 export type {
   ProviderId,
   CanonicalRequest,

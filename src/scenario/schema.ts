@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_IDS } from './canonical.ts';
+import { PROVIDER_IDS } from '../providers/registry.ts';
 
 /**
  * The scenario format: the single source of truth for the JSON files, the builder's output

@@ -15,7 +15,7 @@
  */
 import { formatIssue, parseScenarioText } from '../scenario/loader.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import { randomAlnum } from '../providers/ids.ts';
+import { randomAlnum } from '../providers/common/ids.ts';
 import type { MockLLM } from './mock-llm.ts';
 import { SESSION_PREFIX, SessionError, type Session, type SessionRegistry } from './sessions.ts';
 

@@ -55,19 +55,20 @@ describe('createHandler', () => {
     expect(journal[0].status).toBe(500);
   });
 
-  it('asks adapters with listModels before routing, passing the scenario model names', async () => {
+  it('asks the routed adapter for a model listing after its auth check, passing the scenario model names', async () => {
     const lister: ProviderAdapter = {
       ...defaultAdapters()[0],
-      routes: () => false,
-      listModels: (req, models) => (req.path === '/v1/models' ? { status: 200, headers: {}, json: { data: models } } : null),
+      routes: (req) => req.method === 'GET' && req.path === '/v1/models',
+      listModels: (req, catalog) => ({ status: 200, headers: {}, json: { data: catalog.names, any: catalog.answers('zz', ['openai']) } }),
     };
     const mock = createMockLLM({
       adapters: [lister, ...defaultAdapters()],
       scenarios: [{ name: 'm', steps: [{ match: { model: 'gpt-4o' }, respond: { text: 'x' } }, { match: { model: { equals: 'o3' } }, respond: { text: 'y' } }, { match: { model: { regex: '^x' } }, respond: { text: 'z' } }] }],
     });
-    const res = await mock.handle(new Request('https://api.openai.com/v1/models'));
-    expect(await res.json()).toEqual({ data: ['gpt-4o', 'o3'] });
+    const res = await mock.handle(new Request('https://api.openai.com/v1/models', { headers: { authorization: 'Bearer sk-x' } }));
+    expect(await res.json()).toEqual({ data: ['gpt-4o', 'o3'], any: false });
     expect(mock.requests[0]).toMatchObject({ path: '/v1/models', status: 200 });
+    expect((await mock.handle(new Request('https://api.openai.com/v1/models'))).status).toBe(401);
     expect((await mock.handle(new Request('https://api.openai.com/v1/other'))).status).toBe(404);
   });
 });

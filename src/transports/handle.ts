@@ -1,14 +1,15 @@
 /**
  * The transport core: a request in, a response out. `createCore` works on plain parts (what
  * node:http hands over, no Fetch objects to build); `createHandler` is the same core behind
- * Fetch `Request`/`Response` (MSW, tests, anything fetch-shaped). Transports are thin layers on it. It knows no provider: it routes to an adapter, asks the engine,
+ * Fetch `Request`/`Response` (MSW, tests, anything fetch-shaped). Transports are thin layers on it. It knows no provider: it asks the providers' router for an adapter, asks the engine,
  * and applies what every provider shares — latency, chunk delays, disconnects, request ids,
  * the journal — in one place.
  */
-import { BadRequestError, type IncomingRequest, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
+import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
+import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
+import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
-import { findAdapter } from '../providers/registry.ts';
-import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, ProviderId } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
 import { sseBody } from './sse-body.ts';
 
@@ -36,6 +37,8 @@ export interface HandlerOptions {
   journal: { push(entry: JournalEntry): unknown };
   /** Model names the scenarios mention, for adapters that answer model listings (`GET /v1/models`). */
   models?: () => readonly string[];
+  /** Would some step answer a request for this model on one of these providers (a catch-all)? */
+  answersModel?: (model: string, providers: readonly ProviderId[]) => boolean;
 }
 
 export interface HandleOptions {
@@ -54,7 +57,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function internalError(err: unknown): CanonicalError {
+/**
+ * The error a throw becomes, in whichever provider's shape the caller renders it: a client's
+ * mistake (a mis-shaped body, a malformed percent-escape, JSON nested too deep to walk) is a 400;
+ * anything else is ghostwire's own fault, a 500.
+ */
+function errorOf(err: unknown): CanonicalError {
+  if (err instanceof BadRequestError) return { status: 400, message: err.message, param: err.param, code: err.code, headers: {} };
+  if (err instanceof URIError) return { status: 400, message: `The request path has a malformed percent-escape: ${err.message}`, headers: {} };
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return { status: 400, message: 'The request body is nested too deeply to be processed.', headers: {} };
+  }
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, message: `ghostwire: ${message}`, headers: {} };
 }
@@ -72,7 +85,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   try {
     selection = engine.select(canonical);
   } catch (err) {
-    return { rendered: adapter.renderError(internalError(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
+    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
     const rendered = adapter.render(selection.response, canonical);
@@ -85,62 +98,47 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest): Outcome {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: () => ModelCatalog): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
-  const authError = adapter.authenticate(incoming);
-  if (authError) return { rendered: adapter.renderError(authError), ...none };
   let canonical: CanonicalRequest;
   try {
-    // Token counts and stored responses: answered by the adapter, no scenario step consumed.
+    const authError = adapter.authenticate(incoming);
+    if (authError) return { rendered: adapter.renderError(authError), ...none };
+    // Model listings, token counts, stored responses: answered by the adapter, no scenario step consumed.
+    const listing = adapter.listModels?.(incoming, catalog());
+    if (listing) return { rendered: listing, ...none };
     const direct = adapter.answerWithoutStep?.(incoming);
     if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
     canonical = adapter.parse(incoming);
   } catch (err) {
-    if (err instanceof BadRequestError) {
-      const error = { status: 400, message: err.message, param: err.param, code: err.code, headers: {} };
-      return { rendered: adapter.renderError(error), ...none };
-    }
-    return { rendered: adapter.renderError(internalError(err)), ...none };
+    return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
   return selectAndRender(adapter, engine, canonical);
 }
 
-function unknownRoute(method: string, path: string): RenderedResponse {
-  const message = `ghostwire: no mock API at ${method} ${path}`;
-  return { status: 404, headers: {}, json: { error: { message, type: 'invalid_request_error', param: null, code: 'unknown_url' } } };
-}
-
-/** Model listings are answered by the adapters directly: no scenario step is involved. */
-function listModels(
-  adapters: readonly ProviderAdapter[],
-  incoming: IncomingRequest,
-  models: (() => readonly string[]) | undefined,
-): { adapter: ProviderAdapter; rendered: RenderedResponse } | null {
-  if (incoming.method !== 'GET') return null;
-  let names: readonly string[] | undefined;
-  for (const adapter of adapters) {
-    if (!adapter.listModels) continue;
-    names ??= models?.() ?? [];
-    const rendered = adapter.listModels(incoming, names);
-    if (rendered) return { adapter, rendered };
-  }
-  return null;
+/** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
+function unknownRoute(adapter: ProviderAdapter | null, method: string, path: string): RenderedResponse {
+  const error: CanonicalError = { status: 404, message: `ghostwire: no mock API at ${method} ${path}`, param: null, code: 'unknown_url', headers: {} };
+  if (adapter) return adapter.renderError(error);
+  return { status: 404, headers: {}, json: { error: { message: error.message, code: error.code } } };
 }
 
 function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawRequest): RawResponse {
   const headers: Record<string, string> = {};
   const given = rendered.headers;
   for (const name in given) headers[name.toLowerCase()] = given[name];
-  headers['x-request-id'] = requestId;
-  if (rendered.sseBody || rendered.sse !== undefined) {
-    headers['content-type'] = 'text/event-stream; charset=utf-8';
-    headers['cache-control'] = 'no-cache';
-    const { chunkDelayMs = 0, disconnectAfterChunks = null } = rendered.stream ?? {};
-    // `sse` may be computed on access (adapters that offer `sseBody`): read it only when needed.
-    const frames = chunkDelayMs > 0 || disconnectAfterChunks !== null || !rendered.sseBody ? (rendered.sse ?? []) : null;
+  headers['x-request-id'] ??= requestId;
+  const stream = rendered.stream;
+  if (stream) {
+    // The adapter's (or the step's) content type stands; the framing's is only the default.
+    headers['content-type'] ??= FRAMING_CONTENT_TYPE[stream.framing];
+    headers['cache-control'] ??= 'no-cache';
+    const { chunkDelayMs = 0, disconnectAfterChunks = null } = stream.timing ?? {};
+    // `frames` may be computed on access (adapters that offer `body`): read it only when needed.
+    const frames = chunkDelayMs > 0 || disconnectAfterChunks !== null || !stream.body ? stream.frames : null;
     if (!frames || (chunkDelayMs <= 0 && (disconnectAfterChunks === null || disconnectAfterChunks >= frames.length))) {
-      // Nothing to pace or cut: the frames go out as one body (clients parse SSE incrementally either way).
-      return { status: rendered.status, headers, body: rendered.sseBody ? rendered.sseBody() : encoder.encode(frames!.join('')) };
+      // Nothing to pace or cut: the frames go out as one body (clients parse streams incrementally either way).
+      return { status: rendered.status, headers, body: stream.body ? stream.body() : joinFrames(frames!) };
     }
     // Say chunked out loud: MSW writes a mocked body of unknown length as close-delimited, where a
     // cut would read as a clean end; with chunked framing the client sees the missing last chunk.
@@ -148,10 +146,22 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
     // The signal only now: transports may build it on first use (most requests never need one).
     return { status: rendered.status, headers, body: sseBody(frames, chunkDelayMs, disconnectAfterChunks, incoming.signal) };
   }
-  headers['content-type'] = 'application/json';
-  // Buffer.from: small bodies come from node's pool, cheaper than a fresh ArrayBuffer per response.
+  headers['content-type'] ??= 'application/json';
   // As text: node writes a string body together with the head in one go, cheaper than bytes beside it.
   return { status: rendered.status, headers, body: JSON.stringify(rendered.json ?? null) };
+}
+
+/** Frames as one body: text frames joined and encoded once, bytes copied in order. */
+function joinFrames(frames: ReadonlyArray<string | Uint8Array>): Uint8Array<ArrayBuffer> {
+  if (frames.every((f) => typeof f === 'string')) return encoder.encode((frames as string[]).join(''));
+  const parts = frames.map((f) => (typeof f === 'string' ? encoder.encode(f) : f));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 /**
@@ -162,29 +172,37 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
  */
 export function createCore(options: HandlerOptions): Core {
   const { engine, adapters, journal } = options;
+  const router = new ProviderRouter(adapters);
   const ids = new HexIds();
+  const catalog = (): ModelCatalog => ({
+    names: options.models?.() ?? [],
+    answers: (model, providers) => options.answersModel?.(model, providers) ?? false,
+  });
   return async (incoming: RawRequest): Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();
     const { method, path } = incoming;
     // `req_` + 32 hex digits, as OpenAI sends it.
     const requestId = incoming.headers.get('x-request-id') || `req_${ids.next(32)}`;
-    const listing = listModels(adapters, incoming, options.models);
-    const adapter = listing ? listing.adapter : findAdapter(adapters, method, path);
+    let route: RouteResult;
+    try {
+      route = router.route(incoming);
+    } catch {
+      // An adapter's route check that throws on a strange path must not fail the request.
+      route = { adapter: null, served: false };
+    }
     let outcome: Outcome;
-    if (listing) {
-      outcome = { rendered: listing.rendered, canonical: null, step: null, nearMisses: [], latencyMs: 0 };
-    } else if (!adapter) {
-      outcome = { rendered: unknownRoute(method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    if (route.served) {
+      outcome = outcomeFor(route.adapter, engine, incoming, catalog);
     } else {
-      outcome = outcomeFor(adapter, engine, incoming);
+      outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }
     if (outcome.latencyMs > 0) await sleep(outcome.latencyMs, incoming.signal);
     journal.push({
       requestId,
       method,
       path,
-      provider: adapter?.id ?? null,
+      provider: route.served ? route.adapter.id : null,
       request: outcome.canonical,
       status: outcome.rendered.status,
       step: outcome.step,
@@ -192,7 +210,13 @@ export function createCore(options: HandlerOptions): Core {
       startedAt,
       durationMs: performance.now() - t0,
     });
-    return toRaw(outcome.rendered, requestId, incoming);
+    try {
+      return toRaw(outcome.rendered, requestId, incoming);
+    } catch (err) {
+      // A body that cannot be encoded (nested too deep to stringify): the provider's error instead.
+      const shape = route.adapter;
+      return toRaw(shape ? shape.renderError(errorOf(err)) : unknownRoute(null, method, path), requestId, incoming);
+    }
   };
 }
 

@@ -4,7 +4,9 @@
  */
 import type { ProviderAdapter } from '../providers/adapter.ts';
 import { defaultAdapters } from '../providers/registry.ts';
+import type { ProviderId } from '../scenario/canonical.ts';
 import { ScenarioEngine } from '../scenario/engine.ts';
+import { textMatches } from '../scenario/match.ts';
 import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
 import { createCore, fetchHandler, type Core, type HandleOptions, type Handler, type RawRequest, type RawResponse } from './handle.ts';
@@ -67,6 +69,7 @@ export class MockLLM {
       adapters: this.#adapters,
       journal: { push: (entry: JournalEntry) => this.#record(entry, options.journalLimit ?? Infinity) },
       models: () => this.models(),
+      answersModel: (model, providers) => this.answersModel(model, providers),
     });
     this.#handler = fetchHandler(this.#core);
   }
@@ -112,6 +115,21 @@ export class MockLLM {
       }
     }
     return [...names];
+  }
+
+  /**
+   * Would some step answer a request for `model` on one of `providers`: its `match.provider` (if
+   * any) is one of them and its `match.model` (if any) accepts the name? A catch-all step answers
+   * every model, so `models.retrieve('gpt-4o-mini')` finds what chat would answer.
+   */
+  answersModel(model: string, providers: readonly ProviderId[]): boolean {
+    return this.engine.scenarios.some((s) =>
+      s.steps.some((step) => {
+        const match = step.match;
+        if (match?.provider !== undefined && !providers.includes(match.provider as ProviderId)) return false;
+        return match?.model === undefined || textMatches(match.model, model);
+      }),
+    );
   }
 
   /** Steps that were expected to be asked for and were not (yet). */

@@ -16,7 +16,14 @@ export function createRouter(sessions: SessionRegistry): (request: Request) => P
   return async (request) => {
     const pathname = new URL(request.url).pathname;
     if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(request, pathname, sessions);
-    const { id, path } = SessionRegistry.route(pathname);
+    let routed: { id: string; path: string };
+    try {
+      routed = SessionRegistry.route(pathname);
+    } catch {
+      // A session id whose percent-escapes do not decode names no session.
+      return new Response(unknownSessionBody(pathname.split('/')[2] ?? ''), { status: 404, headers: { 'content-type': 'application/json' } });
+    }
+    const { id, path } = routed;
     const session = sessions.get(id);
     if (!session) return new Response(unknownSessionBody(id), { status: 404, headers: { 'content-type': 'application/json' } });
     return session.mock.handle(request, { path });

@@ -2,7 +2,7 @@
  * Sessions: independent MockLLMs on one shared server, for tests running in parallel. A session
  * is reached under its own base URL prefix, `/s/{id}/...` (see docs/decisions/sessions-by-url-prefix.md).
  */
-import { randomAlnum } from '../providers/ids.ts';
+import { randomAlnum } from '../providers/common/ids.ts';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
 
 /** The session prefix; `/s/{id}/v1/chat/completions` reaches session `id`. */

@@ -1,5 +1,5 @@
 /**
- * The body of a streamed answer: pre-encoded SSE frames, paced by `chunkDelayMs`, cut by
+ * The body of a streamed answer: frames of any framing (SSE or NDJSON text, binary messages), paced by `chunkDelayMs`, cut by
  * `disconnectAfterChunks`. Shared by every transport so timing behaves the same everywhere.
  */
 
@@ -23,10 +23,10 @@ export class SimulatedDisconnectError extends Error {
  * @example
  *   new Response(sseBody(frames, 10, null), { headers: { 'content-type': 'text/event-stream' } });
  */
-export function sseBody(frames: readonly string[], chunkDelayMs: number, disconnectAfterChunks: number | null, signal?: AbortSignal): ReadableStream<Uint8Array> {
+export function sseBody(frames: ReadonlyArray<string | Uint8Array>, chunkDelayMs: number, disconnectAfterChunks: number | null, signal?: AbortSignal): ReadableStream<Uint8Array> {
   const cut = disconnectAfterChunks !== null && disconnectAfterChunks < frames.length ? disconnectAfterChunks : null;
   if (chunkDelayMs <= 0 && cut === null) {
-    const bytes = encoder.encode(frames.join(''));
+    const bytes = frames.every((f) => typeof f === 'string') ? encoder.encode(frames.join('')) : concat(frames);
     return new ReadableStream({
       start(controller) {
         controller.enqueue(bytes);
@@ -62,7 +62,8 @@ export function sseBody(frames: readonly string[], chunkDelayMs: number, disconn
           });
         }
         if (cancelled) return;
-        controller.enqueue(encoder.encode(frames[next++]));
+        const frame = frames[next++];
+        controller.enqueue(typeof frame === 'string' ? encoder.encode(frame) : frame);
         if (next >= frames.length) {
           signal?.removeEventListener('abort', stop);
           controller.close();
@@ -72,4 +73,15 @@ export function sseBody(frames: readonly string[], chunkDelayMs: number, disconn
     },
     { highWaterMark: 1 },
   );
+}
+
+function concat(frames: ReadonlyArray<string | Uint8Array>): Uint8Array {
+  const parts = frames.map((f) => (typeof f === 'string' ? encoder.encode(f) : f));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

@@ -1,0 +1,67 @@
+/**
+ * The Anthropic Messages adapter: `POST /v1/messages` (JSON or SSE), `POST /v1/messages/count_tokens`
+ * and Anthropic's model listing.
+ */
+import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { estimateInputTokens } from '../../scenario/tokens.ts';
+import { parseAnthropicRequest } from './parse.ts';
+import {
+  mintAnthropicRequestId,
+  renderAnthropicError,
+  renderAnthropicMessage,
+  renderAnthropicStream,
+} from './render.ts';
+import { isAnthropicModelsRoute, renderAnthropicModels } from './models.ts';
+import { anthropicReader } from './reader.ts';
+import { jsonOrStream } from '../common/rendered.ts';
+
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+
+function authError(status: number, type: string, message: string): CanonicalError {
+  return { status, type, message, headers: {} };
+}
+
+/**
+ * Creates the adapter serving Anthropic's Messages API as `@anthropic-ai/sdk` calls it.
+ * @example
+ *   const adapter = anthropicAdapter();
+ *   adapter.routes({ method: 'POST', path: '/v1/messages', url, headers }); // true
+ */
+export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
+  const authenticate = (req: IncomingRequest): CanonicalError | null => {
+    const key = req.headers.get('x-api-key')?.trim();
+    const bearer = /^Bearer\s+\S+/i.test(req.headers.get('authorization') ?? '');
+    if (!key && !bearer) return authError(401, 'authentication_error', 'x-api-key header is required');
+    if (!req.headers.get('anthropic-version')?.trim()) {
+      return authError(400, 'invalid_request_error', 'anthropic-version: header is required');
+    }
+    return null;
+  };
+  return {
+    id: 'anthropic',
+    hosts: ['api.anthropic.com'],
+    credentials: { headers: ['x-api-key', 'authorization'], query: [] },
+    framing: 'sse',
+    routes: (req: RouteRequest) =>
+      (req.method === 'POST' && (req.path === '/v1/messages' || req.path === '/v1/messages/' || req.path === COUNT_TOKENS_PATH)) || isAnthropicModelsRoute(req),
+    /** Every Anthropic client sends `anthropic-version`; `x-api-key` is Anthropic's own key header. */
+    recognizes: (req: RouteRequest) => req.headers.has('anthropic-version') || req.headers.has('x-api-key'),
+    authenticate,
+    /** `POST /v1/messages/count_tokens` → `{ input_tokens }`, the engine's estimate for the same request. */
+    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+      if (req.path !== COUNT_TOKENS_PATH) return null;
+      const request = parseAnthropicRequest(req, { countTokens: true });
+      const json = { input_tokens: estimateInputTokens(request) };
+      return { rendered: { status: 200, headers: { 'request-id': mintAnthropicRequestId() }, json }, request };
+    },
+    parse: (req: IncomingRequest) => parseAnthropicRequest(req),
+    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+      const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };
+      return jsonOrStream(response, request, headers, () => renderAnthropicMessage(response, request), () => renderAnthropicStream(response, request));
+    },
+    renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderAnthropicModels(req, catalog),
+    reader: anthropicReader,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Reads recorded Anthropic Messages traffic: system prompt and content blocks of a request, the
+ * answer of a `message` body or of its event stream.
+ */
+import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type WireReader } from '../common/views.ts';
+
+function answer(body: any): AnswerView {
+  if (!body || typeof body !== 'object') return EMPTY_ANSWER;
+  const content: any[] = body.content ?? [];
+  return {
+    text: content.filter((c) => c.type === 'text').map((c) => c.text).join(''),
+    toolCalls: content.filter((c) => c.type === 'tool_use').map((c) => ({ id: c.id ?? null, name: c.name, arguments: c.input ?? {} })),
+    finishReason: body.stop_reason ?? null,
+    usage: body.usage ? { inputTokens: body.usage.input_tokens ?? 0, outputTokens: body.usage.output_tokens ?? 0 } : null,
+  };
+}
+
+function streamedAnswer(events: any[]): AnswerView {
+  const blocks = new Map<number, { type: string; text: string; id: string | null; name: string; json: string; input: unknown }>();
+  let finishReason: string | null = null;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let sawUsage = false;
+  for (const e of events) {
+    if (e.type === 'message_start' && e.message?.usage) {
+      sawUsage = true;
+      inputTokens = e.message.usage.input_tokens ?? 0;
+      outputTokens = e.message.usage.output_tokens ?? 0;
+    } else if (e.type === 'content_block_start') {
+      const b = e.content_block ?? {};
+      blocks.set(e.index, { type: b.type, text: b.text ?? '', id: b.id ?? null, name: b.name ?? '', json: '', input: b.input });
+    } else if (e.type === 'content_block_delta') {
+      const b = blocks.get(e.index);
+      if (!b) continue;
+      if (e.delta?.type === 'text_delta') b.text += e.delta.text;
+      if (e.delta?.type === 'input_json_delta') b.json += e.delta.partial_json;
+    } else if (e.type === 'message_delta') {
+      if (e.delta?.stop_reason) finishReason = e.delta.stop_reason;
+      if (e.usage) {
+        sawUsage = true;
+        if (typeof e.usage.input_tokens === 'number') inputTokens = e.usage.input_tokens;
+        if (typeof e.usage.output_tokens === 'number') outputTokens = e.usage.output_tokens;
+      }
+    }
+  }
+  const ordered = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);
+  return {
+    text: ordered.filter((b) => b.type === 'text').map((b) => b.text).join(''),
+    toolCalls: ordered.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, arguments: b.json ? parseArgs(b.json) : (b.input ?? {}) })),
+    finishReason,
+    usage: sawUsage ? { inputTokens, outputTokens } : null,
+  };
+}
+
+function messages(body: any): MessageView[] {
+  if (!body || typeof body !== 'object') return [];
+  const out: MessageView[] = body.system ? [{ role: 'system', text: contentText(body.system) }] : [];
+  for (const m of body.messages ?? []) {
+    const blocks: any[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
+    // Keep block order: text and tool_use gather into one message, each tool_result is its own.
+    let current: MessageView | null = null;
+    for (const b of blocks) {
+      if (b.type === 'tool_result') {
+        current = null;
+        out.push({ role: 'tool', text: contentText(b.content), answers: b.tool_use_id, ...(b.is_error ? { isError: true } : {}) });
+        continue;
+      }
+      if (b.type !== 'text' && b.type !== 'tool_use') continue;
+      if (!current) {
+        current = { role: m.role, text: '' };
+        out.push(current);
+      }
+      if (b.type === 'text') current.text += b.text;
+      else (current.toolCalls ??= []).push({ name: b.name, arguments: b.input });
+    }
+  }
+  return out;
+}
+
+/** The Anthropic Messages reader. */
+export const anthropicReader: WireReader = {
+  conversational: true,
+  model: (_path, body) => bodyModel(body),
+  messages,
+  answer,
+  streamedAnswer: (frames) => streamedAnswer(ssePayloads(frames).map((p) => p.data)),
+  errorMessage,
+};

@@ -1,0 +1,173 @@
+/**
+ * Canonical response → Anthropic Messages wire: the `message` object, and the SSE event sequence
+ * (`message_start`, `ping`, `content_block_*`, `message_delta`, `message_stop`) from which
+ * `@anthropic-ai/sdk`'s MessageStream rebuilds exactly that object.
+ */
+import type { RenderedResponse } from '../adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import { mintId, withPrefix } from '../common/ids.ts';
+import { chunkText, sseFrame } from '../common/sse.ts';
+
+const STOP_REASONS: Record<FinishReason, string> = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  length: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  content_filter: 'refusal',
+};
+
+/** The `error.type` Anthropic sends for a status. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout_error',
+  409: 'conflict_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+};
+
+/**
+ * Anthropic's `error.type` for an HTTP status.
+ * @example
+ *   anthropicErrorType(529) // 'overloaded_error'
+ */
+function anthropicErrorType(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+/** A request id in Anthropic's format (`req_` + 24 alphanumerics), sent as `request-id`. */
+export function mintAnthropicRequestId(): string {
+  return mintId('req_011C', 20);
+}
+
+function stopSequence(response: CanonicalResponse, request: CanonicalRequest): string | null {
+  if (response.finishReason !== 'stop_sequence') return null;
+  const sequences = request.params.stop_sequences;
+  return Array.isArray(sequences) && typeof sequences[0] === 'string' ? sequences[0] : null;
+}
+
+function usage(response: CanonicalResponse, outputTokens: number): Record<string, unknown> {
+  return {
+    input_tokens: response.usage.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    server_tool_use: null,
+    service_tier: 'standard',
+  };
+}
+
+/** Whether the message carries a text block: when there is text, or nothing else to say. */
+function hasTextBlock(response: CanonicalResponse): boolean {
+  return response.text.length > 0 || response.toolCalls.length === 0;
+}
+
+function envelope(response: CanonicalResponse, content: unknown[]): Record<string, unknown> {
+  return {
+    id: withPrefix('msg_', response.id),
+    type: 'message',
+    role: 'assistant',
+    model: response.model,
+    content,
+    stop_reason: null,
+    stop_sequence: null,
+    stop_details: null,
+    container: null,
+    usage: usage(response, 0),
+  };
+}
+
+/**
+ * The non-streaming `message` object.
+ * @example
+ *   renderAnthropicMessage(response, request).stop_reason // 'end_turn'
+ */
+export function renderAnthropicMessage(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const content: unknown[] = [];
+  if (hasTextBlock(response)) content.push({ type: 'text', text: response.text, citations: null });
+  for (const call of response.toolCalls) {
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments ?? {}, caller: { type: 'direct' } });
+  }
+  return {
+    ...envelope(response, content),
+    stop_reason: STOP_REASONS[response.finishReason],
+    stop_sequence: stopSequence(response, request),
+    usage: usage(response, response.usage.outputTokens),
+  };
+}
+
+/**
+ * The SSE frames of a streamed message, each with its `event:` line (the SDK skips frames without one).
+ * @example
+ *   renderAnthropicStream(response, request)[0] // 'event: message_start\ndata: {...}\n\n'
+ */
+export function renderAnthropicStream(response: CanonicalResponse, request: CanonicalRequest): string[] {
+  const frames: string[] = [];
+  const emit = (data: { type: string } & Record<string, unknown>) => frames.push(sseFrame(data, data.type));
+  // The real API counts the first output token in message_start; message_delta carries the total.
+  emit({ type: 'message_start', message: { ...envelope(response, []), usage: usage(response, Math.min(1, response.usage.outputTokens)) } });
+  frames.push(sseFrame({ type: 'ping' }, 'ping'));
+  let index = 0;
+  if (hasTextBlock(response)) {
+    emit({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } });
+    const pieces = response.stream.chunks ?? chunkText(response.text, response.stream.chunkSize);
+    for (const text of pieces) emit({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+    emit({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  for (const call of response.toolCalls) {
+    emit({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } },
+    });
+    const json = JSON.stringify(call.arguments ?? {});
+    // An empty input still gets one (empty) delta, as the API sends.
+    const pieces = json === '{}' ? [''] : chunkText(json, response.stream.chunkSize);
+    for (const partial_json of pieces) emit({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+    emit({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  emit({
+    type: 'message_delta',
+    delta: { stop_reason: STOP_REASONS[response.finishReason], stop_sequence: stopSequence(response, request), stop_details: null, container: null },
+    usage: {
+      input_tokens: response.usage.inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: response.usage.outputTokens,
+      server_tool_use: null,
+    },
+  });
+  emit({ type: 'message_stop' });
+  return frames;
+}
+
+/**
+ * Anthropic's error body: `{ type: 'error', error: { type, message }, request_id }`; near misses of a
+ * no-match go under `error.details`, which the SDK exposes as `err.details`.
+ * @example
+ *   anthropicErrorBody({ status: 529, message: 'busy', headers: {} }, 'req_1').error.type // 'overloaded_error'
+ */
+function anthropicErrorBody(error: CanonicalError, requestId: string): { type: 'error'; error: Record<string, unknown>; request_id: string } {
+  const inner: Record<string, unknown> = { type: error.type ?? anthropicErrorType(error.status), message: error.message };
+  if (error.details !== undefined) inner.details = error.details;
+  return { type: 'error', error: inner, request_id: requestId };
+}
+
+/** A rendered Anthropic error with the step's headers (`retry-after`) and `request-id`. */
+export function renderAnthropicError(error: CanonicalError): RenderedResponse {
+  const requestId = mintAnthropicRequestId();
+  return {
+    status: error.status,
+    headers: { 'request-id': requestId, ...error.headers },
+    json: anthropicErrorBody(error, requestId),
+  };
+}

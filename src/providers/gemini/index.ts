@@ -1,0 +1,88 @@
+/**
+ * The Gemini adapter: `POST /{v1,v1beta}/models/{model}:generateContent`,
+ * `:streamGenerateContent?alt=sse` and `:countTokens`, plus Gemini's model listing.
+ */
+import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { estimateInputTokens } from '../../scenario/tokens.ts';
+import { geminiRoute, googleInvalid, parseGeminiRequest } from './parse.ts';
+import { isObject, parseJsonObject } from '../common/wire-json.ts';
+import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, renderGeminiStream, renderGoogleError } from './render.ts';
+import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
+import { geminiReader } from './reader.ts';
+import { jsonOrStream } from '../common/rendered.ts';
+
+const GENERATE_METHODS = new Set(['generateContent', 'streamGenerateContent']);
+
+/** The host the Gemini Developer API answers on. */
+export const GOOGLE_AI_HOSTS: readonly string[] = ['generativelanguage.googleapis.com'];
+
+/** Google's clients send their key in `x-goog-api-key` or `?key=`, or an OAuth bearer token. */
+export const GOOGLE_CREDENTIALS = { headers: ['x-goog-api-key', 'authorization'], query: ['key'] } as const;
+
+/** Google's clients send their key in `x-goog-api-key` or `?key=`, and `x-goog-api-client`. */
+export function googleClient(req: RouteRequest): boolean {
+  return req.headers.has('x-goog-api-key') || req.headers.has('x-goog-api-client') || req.url.searchParams.has('key');
+}
+
+/**
+ * The presence check Google's API does: an `x-goog-api-key` header or a `?key=` query parameter
+ * (or OAuth `Authorization: Bearer`, as Vertex-style clients send).
+ * @example
+ *   googleAuthError(req) // null when `x-goog-api-key` is present
+ */
+export function googleAuthError(req: IncomingRequest): CanonicalError | null {
+  const key = req.headers.get('x-goog-api-key')?.trim() || req.url.searchParams.get('key')?.trim();
+  if (key || /^Bearer\s+\S+/i.test(req.headers.get('authorization') ?? '')) return null;
+  return {
+    status: 403,
+    message:
+      'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.',
+    headers: {},
+  };
+}
+
+/**
+ * `models/{model}:countTokens` → `{ totalTokens, promptTokensDetails }`, the engine's estimate for the
+ * same contents. The body holds `contents`, or a whole `generateContentRequest` (system instruction
+ * and tools included), as the API accepts either.
+ */
+function countTokens(req: IncomingRequest): DirectAnswer {
+  const body = parseJsonObject(req.bodyText);
+  const inner = body.generateContentRequest ?? body.generate_content_request;
+  if (inner !== undefined && !isObject(inner)) throw googleInvalid('generate_content_request', 'a GenerateContentRequest object', inner);
+  const request = parseGeminiRequest({ ...req, bodyText: inner === undefined ? req.bodyText : JSON.stringify(inner) });
+  const totalTokens = estimateInputTokens(request);
+  const json = { totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] };
+  return { rendered: { status: 200, headers: { ...GOOGLE_JSON_HEADERS }, json }, request };
+}
+
+/**
+ * Creates the adapter serving the Gemini Developer API as `@google/genai` calls it
+ * (v1 by default, v1beta for older clients).
+ * @example
+ *   geminiAdapter().routes({ method: 'POST', path: '/v1/models/gemini-2.5-flash:generateContent', url, headers }); // true
+ */
+export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
+  return {
+    id: 'gemini',
+    hosts: GOOGLE_AI_HOSTS,
+    credentials: GOOGLE_CREDENTIALS,
+    framing: 'sse',
+    routes(req: RouteRequest): boolean {
+      if (req.method !== 'POST') return isGeminiModelsRoute(req);
+      const route = geminiRoute(req.path);
+      return route !== null && (GENERATE_METHODS.has(route.method) || route.method === 'countTokens');
+    },
+    recognizes: googleClient,
+    authenticate: (req: IncomingRequest) => googleAuthError(req),
+    // endsWith, not the route regex again: generate requests pass here too.
+    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (req.path.endsWith(':countTokens') ? countTokens(req) : null),
+    parse: (req: IncomingRequest) => parseGeminiRequest(req),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+      jsonOrStream(response, request, { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),
+    renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderGeminiModels(req, catalog),
+    reader: geminiReader,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The OpenAI Chat Completions adapter: `POST /v1/chat/completions` (with or without `/v1`), and
+ * OpenAI's model listing. Parsing lives in parse.ts, rendering in render.ts, the error shape in
+ * ../openai-shared (shared with the other OpenAI APIs).
+ */
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
+import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
+import { isOpenAIModelsRoute, renderOpenAIModels } from '../openai-shared/models.ts';
+import { parseChatRequest } from './parse.ts';
+import { openAIChatReader } from './reader.ts';
+import { ChunkCache, renderChat } from './render.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+
+/**
+ * Creates the Chat Completions adapter.
+ * @example
+ *   const adapter = openAIChatAdapter();
+ *   adapter.routes({ method: 'POST', path: '/v1/chat/completions', url, headers }); // true
+ */
+export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
+  const chunks = new ChunkCache();
+  return {
+    id: 'openai',
+    hosts: OPENAI_HOSTS,
+    credentials: OPENAI_CREDENTIALS,
+    framing: 'sse',
+    // Clients configured with a base URL without `/v1` (some proxies) post to /chat/completions.
+    routes: (req: RouteRequest) =>
+      (req.method === 'POST' && (req.path === '/v1/chat/completions' || req.path === '/chat/completions')) || isOpenAIModelsRoute(req),
+    authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
+    parse: (req: IncomingRequest) => parseChatRequest(req),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
+    renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderOpenAIModels(req, catalog),
+    reader: openAIChatReader,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Reads recorded Chat Completions traffic: the conversation of a request, the answer of a
+ * `chat.completion` body or of its `chat.completion.chunk` stream.
+ */
+import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type WireReader } from '../common/views.ts';
+
+/** `usage` of an OpenAI body, as input/output tokens. */
+export function openAIUsageView(usage: any): AnswerView['usage'] {
+  return usage ? { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } : null;
+}
+
+function answer(body: any): AnswerView {
+  if (!body || typeof body !== 'object') return EMPTY_ANSWER;
+  const choice = body.choices?.[0] ?? {};
+  const message = choice.message ?? {};
+  return {
+    text: typeof message.content === 'string' ? message.content : '',
+    toolCalls: (message.tool_calls ?? []).map((c: any) => ({ id: c.id ?? null, name: c.function?.name ?? '', arguments: parseArgs(c.function?.arguments) })),
+    finishReason: choice.finish_reason ?? null,
+    usage: openAIUsageView(body.usage),
+  };
+}
+
+function streamedAnswer(chunks: any[]): AnswerView {
+  let text = '';
+  let finishReason: string | null = null;
+  let usage: AnswerView['usage'] = null;
+  const calls = new Map<number, { id: string | null; name: string; args: string }>();
+  for (const chunk of chunks) {
+    if (chunk.usage) usage = openAIUsageView(chunk.usage);
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    if (typeof choice.delta?.content === 'string') text += choice.delta.content;
+    for (const tc of choice.delta?.tool_calls ?? []) {
+      const slot = calls.get(tc.index ?? 0) ?? { id: null, name: '', args: '' };
+      if (tc.id) slot.id = tc.id;
+      if (tc.function?.name) slot.name += tc.function.name;
+      if (tc.function?.arguments) slot.args += tc.function.arguments;
+      calls.set(tc.index ?? 0, slot);
+    }
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+  }
+  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArgs(c.args) }));
+  return { text, toolCalls, finishReason, usage };
+}
+
+function messages(body: any): MessageView[] {
+  if (!body || typeof body !== 'object') return [];
+  return (body.messages ?? []).map((m: any): MessageView => ({
+    role: m.role,
+    text: contentText(m.content),
+    ...(m.tool_calls ? { toolCalls: m.tool_calls.map((c: any) => ({ name: c.function?.name, arguments: parseArgs(c.function?.arguments) })) } : {}),
+    ...(m.role === 'tool' ? { answers: m.tool_call_id } : {}),
+  }));
+}
+
+/** The Chat Completions reader (also what OpenAI-compatible chat APIs read with). */
+export const openAIChatReader: WireReader = {
+  conversational: true,
+  model: (_path, body) => bodyModel(body),
+  messages,
+  answer,
+  streamedAnswer: (frames) => streamedAnswer(ssePayloads(frames).map((p) => p.data)),
+  errorMessage,
+};

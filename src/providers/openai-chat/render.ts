@@ -1,0 +1,238 @@
+/**
+ * Canonical response → `chat.completion` JSON or `chat.completion.chunk` SSE frames, field by
+ * field as the API sends them (checked against OpenAI's OpenAPI description in the tests).
+ */
+import type { RenderedResponse } from '../adapter.ts';
+import { withPrefix } from '../common/ids.ts';
+import { chunkText, SSE_DONE } from '../common/sse.ts';
+import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../../scenario/canonical.ts';
+
+type Json = Record<string, unknown>;
+
+/** What the API says about the backend; constant so goldens stay stable. */
+const SYSTEM_FINGERPRINT = 'fp_ghostwire';
+/** Padding for `obfuscation` (the API pads chunks to blur their sizes); a slice of it per chunk. */
+const OBFUSCATION_PAD = 'Qz7Xk2Lm9Pw4Rt6Vb1Nc8Hd3Jf5Gs0Ya';
+
+/** OpenAI has no `stop_sequence`: a stop sequence ends the turn with `stop`. */
+export function openAIFinishReason(reason: FinishReason): string {
+  return reason === 'stop_sequence' ? 'stop' : reason;
+}
+
+/** Usage with the detail objects the API always includes. */
+export function openAIUsage(res: CanonicalResponse): Json {
+  const { inputTokens, outputTokens } = res.usage;
+  return {
+    prompt_tokens: inputTokens,
+    completion_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+/** Arguments as the wire carries them: a JSON string (a string kept as sent). */
+export function argumentsText(call: CanonicalToolCall): string {
+  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+}
+
+function serviceTier(req: CanonicalRequest): string {
+  const asked = req.params.service_tier;
+  return typeof asked === 'string' && asked !== 'auto' ? asked : 'default';
+}
+
+function choiceCount(req: CanonicalRequest): number {
+  const n = req.params.n;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+/**
+ * The non-streaming `chat.completion` body.
+ * @example
+ *   renderChatCompletion(response, request).choices[0].message.content
+ */
+export function renderChatCompletion(res: CanonicalResponse, req: CanonicalRequest): Json {
+  const message: Json = {
+    role: 'assistant',
+    // A tool-call-only answer has `content: null`, as the API sends it.
+    content: res.text === '' && res.toolCalls.length > 0 ? null : res.text,
+    refusal: null,
+    annotations: [],
+  };
+  if (res.toolCalls.length > 0) {
+    message.tool_calls = res.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
+  }
+  const finishReason = openAIFinishReason(res.finishReason);
+  const choices: Json[] = [];
+  for (let index = 0, n = choiceCount(req); index < n; index++) choices.push({ index, message, logprobs: null, finish_reason: finishReason });
+  return {
+    id: withPrefix('chatcmpl-', res.id),
+    object: 'chat.completion',
+    created: res.created,
+    model: res.model,
+    choices,
+    usage: openAIUsage(res),
+    service_tier: serviceTier(req),
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  };
+}
+
+/** The deltas of one choice as JSON, in the API's order: role, text, each tool call (head, then argument pieces), finish. */
+function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }[] {
+  const out: { delta: string; finish: string }[] = [];
+  const none = 'null';
+  const push = (delta: unknown) => out.push({ delta: JSON.stringify(delta), finish: none });
+  const size = res.stream.chunkSize;
+  const pieces = res.stream.chunks ?? chunkText(res.text, size);
+  const hasText = res.text !== '' || (res.stream.chunks?.length ?? 0) > 0;
+  const calls = res.toolCalls.map((call, index) => ({
+    head: { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+    args: chunkText(argumentsText(call), size).map((a) => ({ index, function: { arguments: a } })),
+  }));
+  if (hasText || calls.length === 0) {
+    push({ role: 'assistant', content: '', refusal: null });
+    // Text deltas are most of a long answer: only the piece needs encoding.
+    for (const piece of pieces) out.push({ delta: `{"content":${JSON.stringify(piece)}}`, finish: none });
+    for (const c of calls) {
+      push({ tool_calls: [c.head] });
+      for (const a of c.args) push({ tool_calls: [a] });
+    }
+  } else {
+    // A tool-call-only answer opens with the role and the first call's head in one delta.
+    calls.forEach((c, i) => {
+      push(i === 0 ? { role: 'assistant', content: null, tool_calls: [c.head], refusal: null } : { tool_calls: [c.head] });
+      for (const a of c.args) push({ tool_calls: [a] });
+    });
+  }
+  out.push({ delta: '{}', finish: JSON.stringify(openAIFinishReason(res.finishReason)) });
+  return out;
+}
+
+/** One answer's frame bodies (everything after the envelope head), as strings and encoded. */
+interface FrameBodies {
+  strings: string[];
+  bytes: Buffer;
+  /** Byte offset where each body ends in `bytes`. */
+  ends: number[];
+}
+
+function encodeBodies(strings: string[]): FrameBodies {
+  const bytes = Buffer.from(strings.join(''), 'utf8');
+  const ends: number[] = [];
+  let offset = 0;
+  for (const body of strings) ends.push((offset += Buffer.byteLength(body, 'utf8')));
+  return { strings, bytes, ends };
+}
+
+/**
+ * Frame bodies keyed by what they depend on. A step answers the same text many times and its
+ * frames differ only in the envelope head (id, created, model), so a hit skips re-rendering and
+ * re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
+ */
+export class ChunkCache {
+  readonly #entries = new Map<string, FrameBodies>();
+  readonly #max: number;
+
+  constructor(max = 32) {
+    this.#max = max;
+  }
+
+  get(key: string, build: () => string[]): FrameBodies {
+    let hit = this.#entries.get(key);
+    if (!hit) {
+      hit = encodeBodies(build());
+      if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+}
+
+/** A streamed answer: its frames as strings, or the same bytes assembled without joining them. */
+export interface ChatStream {
+  frames(): string[];
+  bytes(): Buffer<ArrayBuffer>;
+}
+
+/**
+ * The streamed answer: complete SSE frames ending in `data: [DONE]`.
+ * @example
+ *   renderChatChunks(response, request).frames().at(-1) // 'data: [DONE]\n\n'
+ */
+export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): ChatStream {
+  const options = (req.params.stream_options ?? {}) as Json;
+  const includeUsage = options.include_usage === true;
+  const obfuscate = options.include_obfuscation !== false;
+  const tier = serviceTier(req);
+  const n = choiceCount(req);
+  // Every chunk shares its envelope: encode it once and splice each chunk's choices in
+  // (a 1,000-token answer is 1,000 frames). Key order is the API's: id, object, created, model,
+  // choices, service_tier, system_fingerprint, usage, obfuscation.
+  const head = JSON.stringify({ id: withPrefix('chatcmpl-', res.id), object: 'chat.completion.chunk', created: res.created, model: res.model });
+  const open = `data: ${head.slice(0, -1)},"choices":`;
+  const tail = `,"service_tier":${JSON.stringify(tier)},"system_fingerprint":"${SYSTEM_FINGERPRINT}"`;
+  const close = (usage: string, padFrom: number): string =>
+    `${tail}${includeUsage ? `,"usage":${usage}` : ''}${obfuscate ? `,"obfuscation":"${OBFUSCATION_PAD.slice(0, 1 + (padFrom % 12))}"` : ''}}\n\n`;
+  const build = (): string[] => {
+    const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
+    const out: string[] = [];
+    const deltas = choiceDeltas(res);
+    for (let index = 0; index < n; index++) {
+      for (const d of deltas) {
+        out.push(`[{"index":${index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish}}]${closings[out.length % 12]}`);
+      }
+    }
+    return out;
+  };
+  // Very long answers are not kept: the cache must stay small. Nor are tool-call answers: their
+  // call ids are minted per response, so they would never hit and would push out the entries that do.
+  const bodies =
+    cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000
+      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+      : encodeBodies(build());
+  const last: string[] = [];
+  if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);
+  last.push(SSE_DONE);
+  let frames: string[] | undefined;
+  return {
+    frames: () => (frames ??= [...bodies.strings.map((body) => open + body), ...last]),
+    bytes() {
+      const openBytes = Buffer.from(open, 'utf8');
+      const lastBytes = Buffer.from(last.join(''), 'utf8');
+      const out = Buffer.allocUnsafeSlow(openBytes.length * bodies.ends.length + bodies.bytes.length + lastBytes.length);
+      let at = 0;
+      let start = 0;
+      for (const end of bodies.ends) {
+        at += openBytes.copy(out, at);
+        at += bodies.bytes.copy(out, at, start, end);
+        start = end;
+      }
+      lastBytes.copy(out, at);
+      return out as Buffer<ArrayBuffer>;
+    },
+  };
+}
+
+/**
+ * JSON or SSE as the request asked.
+ * @example
+ *   renderChat(response, request).stream?.frames.length
+ */
+export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
+  const headers = { 'openai-version': '2020-10-01', ...res.headers };
+  if (!req.stream) return { status: 200, headers, json: renderChatCompletion(res, req) };
+  const chunks = renderChatChunks(res, req, cache);
+  return {
+    status: 200,
+    headers,
+    stream: {
+      framing: 'sse',
+      // Frames as strings only when a transport asks (pacing, cuts); otherwise the body is assembled as bytes.
+      get frames() {
+        return chunks.frames();
+      },
+      body: () => chunks.bytes(),
+      timing: { chunkDelayMs: res.stream.chunkDelayMs, disconnectAfterChunks: res.stream.disconnectAfterChunks },
+    },
+  };
+}

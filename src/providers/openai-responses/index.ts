@@ -1,0 +1,101 @@
+/**
+ * The OpenAI Responses adapter: `POST /v1/responses` (a `response` object, or SSE events), and the
+ * stored responses behind it: `previous_response_id` continues a stored conversation,
+ * `GET /v1/responses/{id}` returns a stored response, `DELETE` forgets it. Parsing lives in
+ * openai-responses-parse.ts, rendering in openai-responses-render.ts; the error shape is OpenAI's,
+ * shared with Chat Completions.
+ */
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
+import { parseResponsesRequest } from './parse.ts';
+import { renderResponsesEvents, renderResponsesObject, responsesEventFrames } from './render.ts';
+import { ResponseStore } from './store.ts';
+import { jsonOrStream } from '../common/rendered.ts';
+import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
+import { openAIResponsesReader } from './reader.ts';
+import { decodeSegment } from '../common/models.ts';
+import type { Json } from '../common/wire-json.ts';
+
+/** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
+const RESPONSE_PATH = /^(?:\/v1)?\/responses\/([^/]+)$/;
+
+export interface ResponsesAdapterOptions {
+  /** How many rendered responses to keep for `previous_response_id` and retrieval (the latest; 1,000 by default). */
+  storeLimit?: number;
+}
+
+/** The conversation through a response: its input (without instructions, which do not carry over) and its output. */
+function conversationOf(request: CanonicalRequest, response: CanonicalResponse): CanonicalMessage[] {
+  const instructions = typeof (request.raw as Json | null)?.instructions === 'string';
+  const input = instructions ? request.messages.slice(1) : request.messages.slice();
+  const output: CanonicalMessage = { role: 'assistant', content: response.text };
+  if (response.toolCalls.length > 0) output.toolCalls = response.toolCalls;
+  return [...input, output];
+}
+
+function notFound(id: string): RenderedResponse {
+  return renderOpenAIError({
+    status: 404,
+    message: `Response with id '${id}' not found.`,
+    type: 'invalid_request_error',
+    param: null,
+    code: null,
+    headers: {},
+  });
+}
+
+/**
+ * Creates the Responses adapter, with its own store of rendered responses.
+ * @example
+ *   openAIResponsesAdapter().routes({ method: 'POST', path: '/v1/responses', url, headers }); // true
+ */
+export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter & { id: 'openai-responses' } {
+  const store = new ResponseStore(options.storeLimit);
+  const remember = (object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse) => {
+    if ((request.raw as Json | null)?.store === false) return;
+    store.set(object.id as string, { conversation: conversationOf(request, response), object });
+  };
+  return {
+    id: 'openai-responses',
+    hosts: OPENAI_HOSTS,
+    credentials: OPENAI_CREDENTIALS,
+    framing: 'sse',
+    routes({ method, path }: RouteRequest): boolean {
+      if (method === 'POST') return path === '/v1/responses' || path === '/responses';
+      return (method === 'GET' || method === 'DELETE') && RESPONSE_PATH.test(path);
+    },
+    authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
+    /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response', deleted: true }` (as the spec's example). */
+    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+      if (req.method === 'POST') return null;
+      const raw = RESPONSE_PATH.exec(req.path)![1];
+      const id = decodeSegment(raw) ?? raw;
+      const stored = store.get(id);
+      if (!stored) return { rendered: notFound(id), request: null };
+      if (req.method === 'GET') return { rendered: { status: 200, headers: {}, json: stored.object }, request: null };
+      store.delete(id);
+      return { rendered: { status: 200, headers: {}, json: { id, object: 'response', deleted: true } }, request: null };
+    },
+    parse: (req: IncomingRequest) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+      jsonOrStream(
+        response,
+        request,
+        { ...response.headers },
+        () => {
+          const object = renderResponsesObject(response, request);
+          remember(object, request, response);
+          return object;
+        },
+        () => {
+          const events = renderResponsesEvents(response, request);
+          remember(events.at(-1)!.response as Record<string, unknown>, request, response);
+          return responsesEventFrames(events);
+        },
+      ),
+    renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
+    reset: () => store.clear(),
+    reader: openAIResponsesReader,
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Canonical response → OpenAI Responses wire: the `response` object, and the streaming events
+ * (`response.created` … `response.completed`, numbered by `sequence_number`) from which the
+ * `openai` SDK's ResponseStream rebuilds exactly that object. Every item carries an id, and every
+ * item-scoped event names it, because the SDK's accumulator checks both.
+ */
+import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { mintId, withPrefix } from '../common/ids.ts';
+import { chunkText, sseFrame } from '../common/sse.ts';
+import type { Json } from '../common/wire-json.ts';
+
+type Item = Record<string, unknown>;
+
+/** Request fields the response object echoes, with the API's defaults when the request left them out. */
+function echoed(request: CanonicalRequest): Record<string, unknown> {
+  const raw = (request.raw ?? {}) as Json;
+  const pick = (key: string, fallback: unknown) => (raw[key] === undefined ? fallback : raw[key]);
+  const tools = Array.isArray(raw.tools)
+    ? raw.tools.map((t: Json) =>
+        t.type === 'function'
+          ? { type: 'function', name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? true }
+          : t,
+      )
+    : [];
+  return {
+    instructions: pick('instructions', null),
+    max_output_tokens: pick('max_output_tokens', null),
+    parallel_tool_calls: pick('parallel_tool_calls', true),
+    previous_response_id: pick('previous_response_id', null),
+    reasoning: pick('reasoning', { effort: null, summary: null }),
+    store: pick('store', true),
+    temperature: pick('temperature', 1),
+    text: pick('text', { format: { type: 'text' }, verbosity: 'medium' }),
+    tool_choice: pick('tool_choice', 'auto'),
+    tools,
+    top_p: pick('top_p', 1),
+    truncation: pick('truncation', 'disabled'),
+    metadata: pick('metadata', {}),
+    // The spec types `user` as a string only: present when the request set it.
+    ...(typeof raw.user === 'string' ? { user: raw.user } : {}),
+  };
+}
+
+function usage(response: CanonicalResponse): Record<string, unknown> {
+  const { inputTokens, outputTokens } = response.usage;
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
+}
+
+/** The output items, in order: a message when there is text (or nothing else), then function calls. */
+interface Plan {
+  message: { id: string; text: string } | null;
+  calls: { id: string; callId: string; name: string; arguments: string }[];
+}
+
+function plan(response: CanonicalResponse): Plan {
+  const hasMessage = response.text.length > 0 || response.toolCalls.length === 0;
+  return {
+    message: hasMessage ? { id: mintId('msg_', 48), text: response.text } : null,
+    calls: response.toolCalls.map((c) => ({
+      id: mintId('fc_', 48),
+      callId: c.id,
+      name: c.name,
+      arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+    })),
+  };
+}
+
+const textPart = (text: string) => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+
+function messageItem(m: { id: string; text: string }, done: boolean): Item {
+  return { id: m.id, type: 'message', status: done ? 'completed' : 'in_progress', content: done ? [textPart(m.text)] : [], role: 'assistant' };
+}
+
+function callItem(c: Plan['calls'][number], done: boolean): Item {
+  return { id: c.id, type: 'function_call', status: done ? 'completed' : 'in_progress', arguments: done ? c.arguments : '', call_id: c.callId, name: c.name };
+}
+
+function outputItems(p: Plan): Item[] {
+  return [...(p.message ? [messageItem(p.message, true)] : []), ...p.calls.map((c) => callItem(c, true))];
+}
+
+/** `length` and `content_filter` end a response as `incomplete`, with the reason. */
+function incompleteReason(response: CanonicalResponse): string | null {
+  if (response.finishReason === 'length') return 'max_output_tokens';
+  if (response.finishReason === 'content_filter') return 'content_filter';
+  return null;
+}
+
+function responseObject(response: CanonicalResponse, request: CanonicalRequest, p: Plan, done: boolean): Record<string, unknown> {
+  const reason = incompleteReason(response);
+  return {
+    id: withPrefix('resp_', response.id),
+    object: 'response',
+    created_at: response.created,
+    status: done ? (reason ? 'incomplete' : 'completed') : 'in_progress',
+    background: false,
+    completed_at: done && !reason ? response.created : null,
+    error: null,
+    incomplete_details: done && reason ? { reason } : null,
+    model: response.model,
+    output: done ? outputItems(p) : [],
+    service_tier: 'default',
+    top_logprobs: 0,
+    // Usage is known once the response is done; the spec has no null for it.
+    ...(done ? { usage: usage(response) } : {}),
+    ...echoed(request),
+  };
+}
+
+/**
+ * The non-streaming `response` object.
+ * @example
+ *   renderResponsesObject(response, request).output[0].type // 'message'
+ */
+export function renderResponsesObject(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  return responseObject(response, request, plan(response), true);
+}
+
+/**
+ * The event objects of a streamed response, in order, with `sequence_number` from 0.
+ * @example
+ *   renderResponsesEvents(response, request).map((e) => e.type) // ['response.created', 'response.in_progress', ...]
+ */
+export function renderResponsesEvents(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown>[] {
+  const p = plan(response);
+  const events: Record<string, unknown>[] = [];
+  const emit = (type: string, fields: Record<string, unknown>) => events.push({ type, sequence_number: events.length, ...fields });
+  emit('response.created', { response: responseObject(response, request, p, false) });
+  emit('response.in_progress', { response: responseObject(response, request, p, false) });
+  let outputIndex = 0;
+  if (p.message) {
+    const m = p.message;
+    const at = { item_id: m.id, output_index: outputIndex, content_index: 0 };
+    emit('response.output_item.added', { output_index: outputIndex, item: messageItem(m, false) });
+    emit('response.content_part.added', { ...at, part: textPart('') });
+    const pieces = response.stream.chunks ?? chunkText(m.text, response.stream.chunkSize);
+    for (const delta of pieces) emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+    emit('response.output_text.done', { ...at, text: m.text, logprobs: [] });
+    emit('response.content_part.done', { ...at, part: textPart(m.text) });
+    emit('response.output_item.done', { output_index: outputIndex, item: messageItem(m, true) });
+    outputIndex += 1;
+  }
+  for (const c of p.calls) {
+    const at = { item_id: c.id, output_index: outputIndex };
+    emit('response.output_item.added', { output_index: outputIndex, item: callItem(c, false) });
+    for (const delta of chunkText(c.arguments, response.stream.chunkSize)) emit('response.function_call_arguments.delta', { ...at, delta });
+    emit('response.function_call_arguments.done', { ...at, name: c.name, arguments: c.arguments });
+    emit('response.output_item.done', { output_index: outputIndex, item: callItem(c, true) });
+    outputIndex += 1;
+  }
+  const final = responseObject(response, request, p, true);
+  emit(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+  return events;
+}
+
+/**
+ * The SSE frames of a streamed response's events (`event:` line plus JSON `data:`), as the API sends them.
+ * @example
+ *   responsesEventFrames(renderResponsesEvents(response, request))[0] // 'event: response.created\ndata: {...}\n\n'
+ */
+export function responsesEventFrames(events: Record<string, unknown>[]): string[] {
+  return events.map((e) => sseFrame(e, e.type as string));
+}

@@ -1,0 +1,54 @@
+/**
+ * Recorded traffic, read through the adapter that would have served it: which provider a
+ * recorded request was for, how its streamed answer is framed, and the reader that summarises it.
+ * Goldens (recorder, summaries, drift) and `ghostwire inspect` ask here and know no provider.
+ */
+import type { ProviderAdapter } from './adapter.ts';
+import { framingOfContentType, type Framing } from './common/framing.ts';
+import type { WireReader } from './common/views.ts';
+import { defaultAdapters } from './registry.ts';
+import { ProviderRouter } from './router.ts';
+
+/** What is known about one recorded exchange's wire API. */
+export interface RecordedWire {
+  /** The provider id (`openai`, `anthropic`, ...), null when no adapter serves the URL. */
+  provider: string | null;
+  reader: WireReader | null;
+  /** The framing of a response with this content type: null for a whole (JSON or text) body. */
+  framing(contentType: string): Framing | null;
+}
+
+/**
+ * Reads recorded requests with a set of adapters (the built-in ones by default).
+ * @example
+ *   const wire = new RecordedWires().of('POST', 'https://api.openai.com/v1/chat/completions');
+ *   wire.reader?.answer(body).text
+ */
+export class RecordedWires {
+  readonly #router: ProviderRouter;
+  readonly #byId = new Map<string, ProviderAdapter>();
+
+  constructor(adapters: readonly ProviderAdapter[] = defaultAdapters()) {
+    this.#router = new ProviderRouter(adapters);
+    for (const a of adapters) if (!this.#byId.has(a.id)) this.#byId.set(a.id, a);
+  }
+
+  /** The wire of a recorded request; `provider` (a golden's stored id) is the fallback when the URL routes nowhere. */
+  of(method: string, url: string, headers: Record<string, string> | Headers = {}, provider?: string | null): RecordedWire {
+    let adapter: ProviderAdapter | null = null;
+    try {
+      adapter = this.#router.recorded(method.toUpperCase(), new URL(url), headers instanceof Headers ? headers : new Headers(headers));
+    } catch {
+      // A URL or header that does not parse: fall back to the stored provider id.
+    }
+    adapter ??= (provider ? this.#byId.get(provider) : undefined) ?? null;
+    return {
+      provider: adapter?.id ?? null,
+      reader: adapter?.reader ?? null,
+      framing(contentType: string): Framing | null {
+        const framing = framingOfContentType(contentType);
+        return framing === null ? null : (adapter?.framing ?? framing);
+      },
+    };
+  }
+}

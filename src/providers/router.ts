@@ -1,0 +1,77 @@
+/**
+ * Which adapter answers a request, looking at all of it: the host first (a request to an API's own
+ * host is that API's, its unknown paths included), then method and path, and where two adapters
+ * serve the same path on a shared host (the real port, a gateway), the client's own headers.
+ */
+import type { ProviderAdapter, RouteRequest } from './adapter.ts';
+import { hostPattern, type HostMatcher } from './common/host-pattern.ts';
+
+/** The routing decision: the adapter serving the request, or the one whose 404 it gets. */
+export type RouteResult = { adapter: ProviderAdapter; served: true } | { adapter: ProviderAdapter | null; served: false };
+
+/**
+ * Routes requests over a list of adapters (registry order breaks remaining ties).
+ * @example
+ *   const router = new ProviderRouter(defaultAdapters());
+ *   router.route({ method: 'POST', url, path: '/v1/messages', headers }).adapter?.id // 'anthropic'
+ */
+export class ProviderRouter {
+  readonly #adapters: readonly ProviderAdapter[];
+  readonly #hosts: ReadonlyArray<readonly HostMatcher[]>;
+  /** Last host seen and its candidates: a server sees one host over and over. */
+  #lastHost = '';
+  #lastCandidates: readonly ProviderAdapter[] = [];
+
+  constructor(adapters: readonly ProviderAdapter[]) {
+    this.#adapters = adapters;
+    this.#hosts = adapters.map((a) => a.hosts.map(hostPattern));
+  }
+
+  /** The adapters whose hosts match, or every adapter when none claims the host. */
+  #candidates(host: string): { candidates: readonly ProviderAdapter[]; owned: boolean } {
+    if (host === this.#lastHost) return { candidates: this.#lastCandidates, owned: this.#lastCandidates !== this.#adapters };
+    const owners = this.#adapters.filter((_, i) => this.#hosts[i].some((h) => h.match(host) !== null));
+    const candidates = owners.length > 0 ? owners : this.#adapters;
+    this.#lastHost = host;
+    this.#lastCandidates = candidates;
+    return { candidates, owned: owners.length > 0 };
+  }
+
+  /**
+   * The adapter for a request; for an unknown route, the adapter whose error shape the 404 takes: the
+   * host's API, else the API the client's headers name, else the first registered (null: no adapters).
+   */
+  route(req: RouteRequest): RouteResult {
+    const { candidates, owned } = this.#candidates(req.url.host);
+    let first: ProviderAdapter | null = null;
+    let serving = 0;
+    for (const adapter of candidates) {
+      if (!adapter.routes(req)) continue;
+      serving += 1;
+      if (first === null) first = adapter;
+      else break;
+    }
+    if (first !== null && serving === 1) return { adapter: first, served: true };
+    if (first !== null) {
+      // Two adapters serve this path: the client's fingerprint decides, registry order otherwise.
+      const recognized = candidates.find((a) => a.recognizes?.(req) === true && a.routes(req));
+      return { adapter: recognized ?? first, served: true };
+    }
+    if (owned) return { adapter: candidates[0], served: false };
+    return { adapter: candidates.find((a) => a.recognizes?.(req) === true) ?? candidates[0] ?? null, served: false };
+  }
+
+  /**
+   * The adapter that would have served a recorded request, trying the path without leading
+   * segments too (a gateway's `/openai/v1/chat/completions`); null when none would.
+   */
+  recorded(method: string, url: URL, headers: Headers): ProviderAdapter | null {
+    const segments = url.pathname.split('/');
+    for (let skip = 0; skip < segments.length - 1; skip++) {
+      const path = `/${segments.slice(skip + 1).join('/')}`;
+      const result = this.route({ method, url, path, headers });
+      if (result.served) return result.adapter;
+    }
+    return null;
+  }
+}

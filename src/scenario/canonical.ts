@@ -59,7 +59,7 @@ export interface CanonicalRequest {
   params: Record<string, unknown>;
   /** Embeddings requests: the input texts. */
   input?: string[];
-  /** Embeddings requests: the requested dimensions, when given. */
+  /** Embeddings requests: the vector size to answer with (the requested `dimensions`, else the model's own). */
   dimensions?: number;
   /** The parsed body as it came in. */
   raw: unknown;

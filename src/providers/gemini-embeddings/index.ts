@@ -12,6 +12,7 @@ import { EMPTY_ANSWER, errorMessage, type WireReader } from '../common/views.ts'
 import { badModelEscape, geminiRoute, googleInvalid, partsText } from '../gemini/parse.ts';
 import { GOOGLE_JSON_HEADERS, renderGoogleError } from '../gemini/render.ts';
 import { headerRecord, isObject, parseJsonObject, restParams, type Json } from '../common/wire-json.ts';
+import { embeddingModel } from '../common/embedding-models.ts';
 
 const EMBED_METHODS = new Set(['embedContent', 'batchEmbedContents']);
 
@@ -21,10 +22,18 @@ function contentText(content: unknown, path: string): string {
   return partsText(content, path);
 }
 
-function dimensionsOf(request: Json, path: string): number | undefined {
+/** The most requests one batchEmbedContents call may carry, as the API enforces. */
+const MAX_BATCH = 100;
+
+/** The requested size, bounded by the model's own (the API's 400 above it); the model's size when none is asked. */
+function dimensionsOf(request: Json, path: string, model: string): number {
   const d = request.outputDimensionality ?? request.output_dimensionality;
-  if (d === undefined || d === null) return undefined;
+  const { dimensions, maxDimensions } = embeddingModel(model);
+  if (d === undefined || d === null) return dimensions;
   if (!Number.isInteger(d) || (d as number) < 1) throw googleInvalid(`${path}.output_dimensionality`, 'a positive integer', d);
+  if ((d as number) > maxDimensions) {
+    throw new BadRequestError(`* ${path}.output_dimensionality: ${d as number} is larger than the maximum of ${maxDimensions} for models/${model}`, `${path}.output_dimensionality`);
+  }
   return d as number;
 }
 
@@ -39,18 +48,21 @@ export function parseGeminiEmbeddingsRequest(req: IncomingRequest): CanonicalReq
   if (route.badEscape) throw badModelEscape(route);
   const body = parseJsonObject(req.bodyText);
   let input: string[];
-  let dimensions: number | undefined;
+  let dimensions: number;
   if (route.method === 'embedContent') {
     input = [contentText(body.content, 'content')];
-    dimensions = dimensionsOf(body, 'request');
+    dimensions = dimensionsOf(body, 'request', route.model);
   } else {
     if (!Array.isArray(body.requests)) throw googleInvalid('requests', 'a list of EmbedContentRequest objects', body.requests);
     if (body.requests.length === 0) throw new BadRequestError('* BatchEmbedContentsRequest.requests: requests is empty', 'requests');
+    if (body.requests.length > MAX_BATCH) {
+      throw new BadRequestError(`* BatchEmbedContentsRequest.requests: at most ${MAX_BATCH} requests can be in one batch`, 'requests');
+    }
     input = body.requests.map((r: unknown, i) => {
       if (!isObject(r)) throw googleInvalid(`requests[${i}]`, 'an EmbedContentRequest object', r);
       return contentText(r.content, `requests[${i}].content`);
     });
-    dimensions = dimensionsOf(body.requests[0] as Json, 'requests[0]');
+    dimensions = dimensionsOf(body.requests[0] as Json, 'requests[0]', route.model);
   }
   const canonical: CanonicalRequest = {
     provider: 'embeddings',
@@ -64,7 +76,7 @@ export function parseGeminiEmbeddingsRequest(req: IncomingRequest): CanonicalReq
     input,
     raw: body,
   };
-  if (dimensions !== undefined) canonical.dimensions = dimensions;
+  canonical.dimensions = dimensions;
   return canonical;
 }
 

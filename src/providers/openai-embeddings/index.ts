@@ -10,6 +10,14 @@ import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIUsageView } from '../openai-chat/reader.ts';
 import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
 import { headerRecord, parseJsonObject, restParams, typeName } from '../common/wire-json.ts';
+import { embeddingModel } from '../common/embedding-models.ts';
+import { invalidType, missing } from '../openai-shared/invalid.ts';
+
+/** The most inputs one request may carry (the API's documented limit). */
+const MAX_INPUTS = 2048;
+
+/** The API's wording for an input list it rejects as a whole (too many items). */
+const INVALID_INPUT = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.";
 
 function invalidInput(got: unknown): BadRequestError {
   return new BadRequestError(
@@ -40,10 +48,12 @@ function inputTexts(input: unknown): string[] {
  */
 export function parseOpenAIEmbeddingsRequest(req: IncomingRequest): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
-  if (body.model === undefined) throw new BadRequestError("Missing required parameter: 'model'.", 'model');
-  if (typeof body.model !== 'string') throw new BadRequestError(`Invalid type for 'model': expected a string, but got ${typeName(body.model)} instead.`, 'model');
-  if (body.input === undefined) throw new BadRequestError("Missing required parameter: 'input'.", 'input');
+  if (body.model === undefined) throw missing('model');
+  if (typeof body.model !== 'string') throw invalidType('model', 'a string', body.model);
+  if (body.input === undefined) throw missing('input');
   const input = inputTexts(body.input);
+  if (input.length > MAX_INPUTS) throw new BadRequestError(INVALID_INPUT);
+  const model = embeddingModel(body.model);
   const canonical: CanonicalRequest = {
     provider: 'embeddings',
     path: req.path,
@@ -56,9 +66,18 @@ export function parseOpenAIEmbeddingsRequest(req: IncomingRequest): CanonicalReq
     input,
     raw: body,
   };
+  canonical.dimensions = model.dimensions;
   if (body.dimensions !== undefined && body.dimensions !== null) {
+    // Bounded by the model, as the API does: a vector is never larger than the model's own.
+    if (model.maxDimensions === 0) throw new BadRequestError('This model does not support specifying dimensions.');
     if (!Number.isInteger(body.dimensions) || (body.dimensions as number) < 1) {
       throw new BadRequestError(`Invalid 'dimensions': expected an integer of at least 1, but got ${JSON.stringify(body.dimensions)}.`, 'dimensions');
+    }
+    if ((body.dimensions as number) > model.maxDimensions) {
+      throw new BadRequestError(
+        `Invalid 'dimensions': ${body.dimensions as number} is greater than the maximum of ${model.maxDimensions} for the model '${body.model}'.`,
+        'dimensions',
+      );
     }
     canonical.dimensions = body.dimensions as number;
   }

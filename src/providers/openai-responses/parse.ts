@@ -111,6 +111,24 @@ function previousTurns(body: Json, history: ResponseHistory | undefined): readon
 }
 
 /**
+ * The model of a request that names none but a stored prompt (`{ prompt: { id: 'pmpt_…' } }`, which
+ * the spec allows: the prompt carries its model). A mock cannot know that model, so the prompt id
+ * stands in for it: scenarios match it with `match.model: { contains: 'pmpt_' }` or the exact id.
+ */
+function modelOf(body: Json): string {
+  if (body.model !== undefined && body.model !== null) {
+    if (typeof body.model !== 'string') throw invalidType('model', 'a string', body.model);
+    return body.model;
+  }
+  const prompt = body.prompt;
+  if (prompt === undefined || prompt === null) throw missing('model');
+  if (!isObject(prompt)) throw invalidType('prompt', 'an object', prompt);
+  if (prompt.id === undefined) throw missing('prompt.id');
+  if (typeof prompt.id !== 'string') throw invalidType('prompt.id', 'a string', prompt.id);
+  return prompt.id;
+}
+
+/**
  * Parses a `POST /v1/responses` request. With `previous_response_id`, the named response's
  * conversation (looked up through `history`) comes before this request's input.
  * @example
@@ -118,8 +136,7 @@ function previousTurns(body: Json, history: ResponseHistory | undefined): readon
  */
 export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory): CanonicalRequest {
   const body: Json = parseJsonObject(req.bodyText);
-  if (body.model === undefined) throw missing('model');
-  if (typeof body.model !== 'string') throw invalidType('model', 'a string', body.model);
+  const model = modelOf(body);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalidType('stream', 'a boolean', body.stream);
   }
@@ -132,7 +149,7 @@ export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHi
   return {
     provider: 'openai-responses',
     path: req.path,
-    model: body.model,
+    model,
     stream: body.stream === true,
     messages,
     tools: parseTools(body.tools),

@@ -15,10 +15,10 @@ export function invalidType(param: string, expected: string, got: unknown): BadR
 }
 
 /**
- * `Missing required parameter: 'messages'.`
+ * `Missing required parameter: 'messages'.`, with the code the live API sends (`missing_required_parameter`).
  * @example
  *   throw missing('messages');
  */
 export function missing(param: string): BadRequestError {
-  return new BadRequestError(`Missing required parameter: '${param}'.`, param);
+  return new BadRequestError(`Missing required parameter: '${param}'.`, param, { code: 'missing_required_parameter' });
 }

@@ -56,11 +56,17 @@ export class BadRequestError extends Error {
   readonly param: string | null;
   /** The API's error code, when it sends one (`previous_response_not_found`). */
   readonly code: string | undefined;
-  constructor(message: string, param: string | null = null, options: { code?: string } = {}) {
+  /** The status the API answers a mis-shaped request with: 400, or 422 for validation-style APIs (Mistral). */
+  readonly status: number;
+  /** Extra data the provider's error body carries (a validation API's `detail` list). */
+  readonly details: unknown;
+  constructor(message: string, param: string | null = null, options: { code?: string; status?: number; details?: unknown } = {}) {
     super(message);
     this.name = 'BadRequestError';
     this.param = param;
     this.code = options.code;
+    this.status = options.status ?? 400;
+    this.details = options.details;
   }
 }
 

@@ -11,6 +11,7 @@ import { geminiAdapter } from './gemini/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
 import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
+import { mistralAdapter } from './mistral/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -20,6 +21,7 @@ const REGISTERED = [
   { id: 'gemini', create: geminiAdapter },
   { id: 'embeddings', create: openAIEmbeddingsAdapter },
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
+  { id: 'mistral', create: mistralAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadScenarios, loadScenariosFromEnv, parseScenarioText, readScenarioFiles, ScenarioLoadError } from './loader.ts';
 import { scenario, openai } from './builder.ts';
+import { PROVIDER_IDS } from '../providers/registry.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -158,7 +159,8 @@ describe('loadScenarios: errors', () => {
       '  fixtures/scenarios-bad/not-a-scenario.json:5:3: [3].name: missing; expected a string',
       '  fixtures/scenarios-bad/not-a-scenario.json:5:41: [3].steps[0].respond.error.status: expected an integer >= 400, got 200',
       '  fixtures/scenarios-bad/truncated.json:4:1: invalid JSON: unexpected end of input, expected a JSON value',
-      '  fixtures/scenarios-bad/wrong-fields.json:5:18: steps[0].match.provider: expected one of "openai", "openai-responses", "anthropic", "gemini", "embeddings", got "opena1" (did you mean "openai"?)',
+      // The provider ids are the registered adapters'.
+      `  fixtures/scenarios-bad/wrong-fields.json:5:18: steps[0].match.provider: expected one of ${PROVIDER_IDS.map((id) => `"${id}"`).join(', ')}, got "opena1" (did you mean "openai"?)`,
       '  fixtures/scenarios-bad/wrong-fields.json:5:40: steps[0].match.model: expected a string, { equals }, { contains } or { regex, flags? }, got an object with "regx" (did you mean "regex"?)',
       '  fixtures/scenarios-bad/wrong-fields.json:10:7: steps[1].times: expected an integer >= 1, got 0',
       '  fixtures/scenarios-bad/wrong-fields.json:13:48: steps[2].match.lastMessage.content.regex: expected a valid regular expression: Invalid regular expression: /(unclosed/: Unterminated group',

@@ -63,7 +63,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * anything else is ghostwire's own fault, a 500.
  */
 function errorOf(err: unknown): CanonicalError {
-  if (err instanceof BadRequestError) return { status: 400, message: err.message, param: err.param, code: err.code, headers: {} };
+  if (err instanceof BadRequestError) {
+    const error: CanonicalError = { status: err.status, message: err.message, param: err.param, code: err.code, headers: {} };
+    if (err.details !== undefined) error.details = err.details;
+    return error;
+  }
   if (err instanceof URIError) return { status: 400, message: `The request path has a malformed percent-escape: ${err.message}`, headers: {} };
   if (err instanceof RangeError && /call stack/i.test(err.message)) {
     return { status: 400, message: 'The request body is nested too deeply to be processed.', headers: {} };

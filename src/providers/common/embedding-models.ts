@@ -20,6 +20,7 @@ const KNOWN: Readonly<Record<string, EmbeddingModel>> = {
   'embedding-001': { dimensions: 768, maxDimensions: 768 },
   'gemini-embedding-001': { dimensions: 3072, maxDimensions: 3072 },
   'gemini-embedding-exp-03-07': { dimensions: 3072, maxDimensions: 3072 },
+  'mistral-embed': { dimensions: 1024, maxDimensions: 0 },
 };
 
 /** Models ghostwire does not know: 1,536-long vectors, sizes up to 4,096 accepted. */

@@ -1,0 +1,78 @@
+import { Mistral } from '@mistralai/mistralai';
+import { MistralError } from '@mistralai/mistralai/models/errors';
+import type { ChatCompletionResponse, CompletionEvent } from '@mistralai/mistralai/models/components';
+import { expect } from 'vitest';
+import { mistralAdapter } from './index.ts';
+import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+
+const client = (base: string | undefined) => new Mistral({ apiKey: 'mistral-test', retryConfig: { strategy: 'none' }, ...(base ? { serverURL: base } : {}) });
+const tools = ['get_weather', 'get_time'].map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }));
+const args = (a: unknown) => (typeof a === 'string' ? JSON.parse(a) : a);
+
+function answer(res: ChatCompletionResponse): SdkAnswer {
+  const choice = res.choices[0];
+  const content = choice.message?.content;
+  return {
+    text: typeof content === 'string' ? content : '',
+    toolCalls: (choice.message?.toolCalls ?? []).map((c) => ({ name: c.function.name, arguments: args(c.function.arguments) })),
+    finishReason: choice.finishReason,
+    usage: { inputTokens: res.usage.promptTokens ?? 0, outputTokens: res.usage.completionTokens ?? 0 },
+  };
+}
+
+async function streamed(events: AsyncIterable<CompletionEvent>): Promise<SdkAnswer> {
+  const out: SdkAnswer = { text: '', toolCalls: [], finishReason: null, usage: null };
+  for await (const { data } of events) {
+    if (data.usage) out.usage = { inputTokens: data.usage.promptTokens ?? 0, outputTokens: data.usage.completionTokens ?? 0 };
+    const choice = data.choices[0];
+    if (!choice) continue;
+    if (typeof choice.delta.content === 'string') out.text += choice.delta.content;
+    for (const c of choice.delta.toolCalls ?? []) out.toolCalls.push({ name: c.function.name, arguments: args(c.function.arguments) });
+    out.finishReason = choice.finishReason ?? out.finishReason;
+  }
+  return out;
+}
+
+const messages = (prompt: string) => [{ role: 'user' as const, content: prompt }];
+
+describeConformance({
+  id: 'mistral',
+  adapter: mistralAdapter,
+  origin: 'https://api.mistral.ai',
+  // What the SDK sends: its user-agent is how the shared real port tells Mistral from OpenAI.
+  request: (model, prompt) => ({
+    path: '/v1/chat/completions',
+    headers: { authorization: 'Bearer mistral-test', 'user-agent': 'mistral-client-typescript/2.7.0' },
+    body: { model, messages: messages(prompt) },
+  }),
+  authHeaders: ['authorization'],
+  authStatus: 401,
+  badBody: { model: 'm-1', messages: 'hi' },
+  badStatus: 422,
+  readError(status, body) {
+    if (status === 401) {
+      expect(body).toEqual({ message: 'Unauthorized', request_id: expect.any(String) });
+      return { message: body.message };
+    }
+    expect(body).toMatchObject({ object: 'error', type: expect.any(String), param: null });
+    expect(body).toHaveProperty('code');
+    if (status === 422) {
+      expect(body.message.detail[0]).toMatchObject({ loc: expect.arrayContaining(['body']), msg: expect.any(String), type: expect.any(String) });
+      return { message: body.message.detail[0].msg };
+    }
+    return { message: body.message, nearMisses: body.details };
+  },
+  finish: { stop: 'stop', length: 'length', tool_calls: 'tool_calls' },
+  noMatch404: true,
+  sdk: {
+    text: async (base, model, prompt) => answer(await client(base).chat.complete({ model, messages: messages(prompt) })),
+    stream: async (base, model, prompt) => streamed(await client(base).chat.stream({ model, messages: messages(prompt) })),
+    tools: async (base, model, prompt, stream) =>
+      stream ? streamed(await client(base).chat.stream({ model, messages: messages(prompt), tools })) : answer(await client(base).chat.complete({ model, messages: messages(prompt), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).chat.complete({ model, messages: messages(prompt) }).catch((e: unknown) => e);
+      if (!(err instanceof MistralError)) throw new Error(`expected a MistralError, got ${String(err)}`);
+      return err.statusCode;
+    },
+  },
+});

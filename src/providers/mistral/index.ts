@@ -1,0 +1,88 @@
+/**
+ * The Mistral adapter (`@mistralai/mistralai`): `POST /v1/chat/completions` (JSON or SSE),
+ * `POST /v1/embeddings` and `GET /v1/models[/{id}]` on `api.mistral.ai`. The paths are OpenAI's, so
+ * on a shared host (the real port) a request is Mistral's when its client says so: the SDK's
+ * user-agent (`mistral-client-typescript/…`).
+ */
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { mintRequestId } from '../common/ids.ts';
+import { decodeSegment, listedModels, MODELS_CREATED, retrievable } from '../common/models.ts';
+import { jsonOrStream } from '../common/rendered.ts';
+import { bodyModel, EMPTY_ANSWER, type WireReader } from '../common/views.ts';
+import { openAIChatReader } from '../openai-chat/reader.ts';
+import { base64Vector } from '../openai-embeddings/index.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
+import { renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
+import { MistralToolIds } from './tool-ids.ts';
+
+const CHAT = new Set(['/v1/chat/completions', '/chat/completions']);
+const EMBEDDINGS = new Set(['/v1/embeddings', '/embeddings']);
+const MODELS_PATH = /^(?:\/v1)?\/models(?:\/([^/]+))?\/?$/;
+
+const modelCard = (id: string) => ({
+  id,
+  object: 'model',
+  created: MODELS_CREATED,
+  owned_by: 'mistralai',
+  capabilities: { completion_chat: !/embed/.test(id), function_calling: !/embed/.test(id) },
+  name: id,
+  description: `ghostwire mock of ${id}`,
+  max_context_length: 131_072,
+  aliases: [],
+  deprecation: null,
+  default_model_temperature: 0.3,
+  type: 'base',
+});
+
+function listModels(req: IncomingRequest, catalog: ModelCatalog, error: (e: CanonicalError) => RenderedResponse): RenderedResponse | null {
+  const match = req.method === 'GET' ? MODELS_PATH.exec(req.path) : null;
+  if (!match) return null;
+  if (match[1] === undefined) return { status: 200, headers: {}, json: { object: 'list', data: listedModels(catalog).map(modelCard) } };
+  const id = decodeSegment(match[1]) ?? match[1];
+  if (retrievable(catalog, id, ['mistral', 'embeddings'])) return { status: 200, headers: {}, json: modelCard(id) };
+  return error({ status: 404, message: `Model '${id}' not found`, type: 'invalid_model', code: '1500', headers: {} });
+}
+
+/** Chat answers read as OpenAI-shaped chat; an embeddings list only for its usage. */
+const reader: WireReader = {
+  ...openAIChatReader,
+  model: (_path, body) => bodyModel(body),
+  answer: (body: any) =>
+    body?.object === 'list'
+      ? { ...EMPTY_ANSWER, usage: body.usage ? { inputTokens: body.usage.prompt_tokens ?? 0, outputTokens: 0 } : null }
+      : openAIChatReader.answer(body),
+};
+
+/**
+ * Creates the Mistral adapter.
+ * @example
+ *   mistralAdapter().hosts // ['api.mistral.ai']
+ */
+export function mistralAdapter(): ProviderAdapter & { id: 'mistral' } {
+  const ids = new MistralToolIds();
+  const renderError = (error: CanonicalError): RenderedResponse => renderMistralError(error, mintRequestId().slice(4));
+  return {
+    id: 'mistral',
+    hosts: ['api.mistral.ai'],
+    credentials: { headers: ['authorization'], query: [] },
+    framing: 'sse',
+    routes: ({ method, path }: RouteRequest) => (method === 'POST' && (CHAT.has(path) || EMBEDDINGS.has(path))) || (method === 'GET' && MODELS_PATH.test(path)),
+    /** The SDK's user-agent: `mistral-client-typescript/2.x` (older builds: `speakeasy-sdk/… @mistralai/mistralai`). */
+    recognizes: (req: RouteRequest) => /^mistral-client-|@mistralai\/mistralai/.test(req.headers.get('user-agent') ?? ''),
+    authenticate: (req: IncomingRequest) =>
+      /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'Unauthorized', headers: {} },
+    parse: (req: IncomingRequest) => (EMBEDDINGS.has(req.path) ? parseMistralEmbeddings(req) : parseMistralChat(req, ids)),
+    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+      if (request.provider === 'embeddings') {
+        const base64 = request.params.encoding_format === 'base64';
+        return { status: 200, headers: { ...response.headers }, json: renderMistralEmbeddings(response, request, (v) => (base64 ? base64Vector(v) : v)) };
+      }
+      return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids), () => renderMistralChunks(response, ids));
+    },
+    renderError,
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => listModels(req, catalog, renderError),
+    reset: () => ids.clear(),
+    reader,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Mistral's answers: `chat.completion` bodies and `chat.completion.chunk` SSE frames as
+ * `@mistralai/mistralai` parses them (snake_case on the wire, usage on the last chunk, a streamed
+ * tool call whole in one delta), embeddings lists, and Mistral's error bodies.
+ */
+import type { RenderedResponse } from '../adapter.ts';
+import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { MistralToolIds } from './tool-ids.ts';
+
+/** Mistral ids are 32 hex digits; the canonical id is hex already. */
+const completionId = (res: CanonicalResponse): string => res.id.replace(/[^0-9a-f]/gi, '').padEnd(32, '0').slice(0, 32);
+
+const FINISH: Record<FinishReason, string> = { stop: 'stop', stop_sequence: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'stop' };
+
+const usage = (res: CanonicalResponse) => ({
+  prompt_tokens: res.usage.inputTokens,
+  total_tokens: res.usage.inputTokens + res.usage.outputTokens,
+  completion_tokens: res.usage.outputTokens,
+});
+
+function toolCalls(res: CanonicalResponse, ids: MistralToolIds) {
+  return res.toolCalls.map((c, index) => ({
+    id: ids.wire(c.id),
+    type: 'function',
+    function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+    index,
+  }));
+}
+
+/**
+ * The non-streamed `chat.completion`.
+ * @example
+ *   renderMistralCompletion(res, ids).choices[0].message.content // 'Hello'
+ */
+export function renderMistralCompletion(res: CanonicalResponse, ids: MistralToolIds): Record<string, unknown> {
+  const calls = toolCalls(res, ids);
+  return {
+    id: completionId(res),
+    object: 'chat.completion',
+    model: res.model,
+    usage: usage(res),
+    created: res.created,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', tool_calls: calls.length > 0 ? calls : null, content: res.text, prefix: false },
+        finish_reason: FINISH[res.finishReason],
+      },
+    ],
+  };
+}
+
+/**
+ * The streamed answer: a role frame, text deltas, tool calls whole, the finish with usage, `[DONE]`.
+ * @example
+ *   renderMistralChunks(res, ids).at(-1) // 'data: [DONE]\n\n'
+ */
+export function renderMistralChunks(res: CanonicalResponse, ids: MistralToolIds): string[] {
+  const head = { id: completionId(res), object: 'chat.completion.chunk', created: res.created, model: res.model };
+  const frame = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    sseFrame({ ...head, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+  const frames = [frame({ role: 'assistant', content: '' }, null)];
+  for (const piece of res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)) frames.push(frame({ content: piece }, null));
+  const calls = toolCalls(res, ids);
+  if (calls.length > 0) frames.push(frame({ tool_calls: calls }, null));
+  frames.push(frame({ content: '' }, FINISH[res.finishReason], { usage: usage(res) }));
+  frames.push(SSE_DONE);
+  return frames;
+}
+
+/** The embeddings list, as the API sends it (an id, and usage with zero completion tokens). */
+export function renderMistralEmbeddings(res: CanonicalResponse, request: CanonicalRequest, vectors: (v: readonly number[]) => unknown): Record<string, unknown> {
+  return {
+    id: completionId(res),
+    object: 'list',
+    data: (res.embeddings ?? []).map((v, index) => ({ object: 'embedding', embedding: vectors(v), index })),
+    model: request.model,
+    usage: { prompt_tokens: res.usage.inputTokens, total_tokens: res.usage.inputTokens, completion_tokens: 0 },
+  };
+}
+
+function errorType(status: number): string {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'internal_server_error';
+  return 'invalid_request_error';
+}
+
+/**
+ * Mistral's errors: a 401 is the gateway's `{ message: 'Unauthorized', request_id }`; a 422 carries
+ * pydantic's `detail` list under `message`; every other error is `{ object: 'error', message, type,
+ * param, code }` (near misses of a no-match under `details`).
+ * @example
+ *   renderMistralError({ status: 429, message: 'slow down', headers: {} }).json // { object: 'error', message: 'slow down', type: 'rate_limited', ... }
+ */
+export function renderMistralError(error: CanonicalError, requestId: string): RenderedResponse {
+  const headers = { ...error.headers };
+  if (error.status === 401) return { status: 401, headers, json: { message: 'Unauthorized', request_id: requestId } };
+  const message = error.status === 422 ? { detail: error.details ?? [] } : error.message;
+  // A 422 names the field in `detail[].loc`, not in `param`.
+  const param = error.status === 422 ? null : (error.param ?? null);
+  const json: Record<string, unknown> = { object: 'error', message, type: error.type ?? errorType(error.status), param, code: error.code ?? null };
+  if (error.status !== 422 && error.details !== undefined) json.details = error.details;
+  return { status: error.status, headers, json };
+}

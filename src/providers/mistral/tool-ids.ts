@@ -1,0 +1,46 @@
+/**
+ * Mistral's tool-call ids are 9 letters and digits (`D681PevKs`). The engine mints its own
+ * (`call_…`), so the adapter renders each as a 9-character id and maps it back when a tool result
+ * answers it, so `expectToolResults` and `match.toolResults` see the engine's id. Bounded: the
+ * oldest mappings go first.
+ */
+import { randomAlnum } from '../common/ids.ts';
+
+const NINE = /^[A-Za-z0-9]{9}$/;
+
+export class MistralToolIds {
+  readonly #toWire = new Map<string, string>();
+  readonly #toCanonical = new Map<string, string>();
+  readonly #limit: number;
+
+  constructor(limit = 10_000) {
+    this.#limit = limit;
+  }
+
+  /** The 9-character id for a canonical one (ids already in Mistral's form stay). */
+  wire(canonical: string): string {
+    if (NINE.test(canonical)) return canonical;
+    let id = this.#toWire.get(canonical);
+    if (id === undefined) {
+      id = randomAlnum(9);
+      this.#toWire.set(canonical, id);
+      this.#toCanonical.set(id, canonical);
+      if (this.#toWire.size > this.#limit) {
+        const [oldCanonical, oldWire] = this.#toWire.entries().next().value as [string, string];
+        this.#toWire.delete(oldCanonical);
+        this.#toCanonical.delete(oldWire);
+      }
+    }
+    return id;
+  }
+
+  /** The canonical id a wire id stands for (an id this adapter never minted stays as it is). */
+  canonical(wire: string): string {
+    return this.#toCanonical.get(wire) ?? wire;
+  }
+
+  clear(): void {
+    this.#toWire.clear();
+    this.#toCanonical.clear();
+  }
+}

@@ -10,6 +10,7 @@ import { HexIds } from '../scenario/hex-ids.ts';
 import { findAdapter } from '../providers/registry.ts';
 import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
+import { assertNestingWithin } from './json-depth.ts';
 import { sseBody } from './sse-body.ts';
 
 const encoder = new TextEncoder();
@@ -92,6 +93,7 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
   let canonical: CanonicalRequest;
   try {
     // Token counts and stored responses: answered by the adapter, no scenario step consumed.
+    assertNestingWithin(incoming.bodyText);
     const direct = adapter.answerWithoutStep?.(incoming);
     if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
     canonical = adapter.parse(incoming);
@@ -191,6 +193,7 @@ export function createCore(options: HandlerOptions): Core {
       nearMisses: outcome.nearMisses,
       startedAt,
       durationMs: performance.now() - t0,
+      bodyLength: incoming.bodyText.length,
     });
     return toRaw(outcome.rendered, requestId, incoming);
   };

@@ -11,7 +11,8 @@ export const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
  * A byte budget several journals draw from (one per server, shared by its sessions): when the
- * total passes the limit, the oldest entries go, the pushing journal's first, then the largest other.
+ * total passes the limit, the oldest entries across all of them go first (an idle session's
+ * history before the one in use).
  * @example
  *   const budget = new JournalBudget(64 * 2 ** 20);
  *   createMockLLM({ journalBudget: budget });
@@ -26,14 +27,21 @@ export class JournalBudget {
     this.limitBytes = limitBytes;
   }
 
-  /** Evicts until the budget holds; `keep` keeps its newest entry (the one just pushed). */
+  /** Evicts the oldest entries until the budget holds; `keep`'s newest entry (the one just pushed) stays. */
   settle(keep: Journal): void {
-    while (this.usedBytes > this.limitBytes && keep.length > 1) keep.dropOldest();
     while (this.usedBytes > this.limitBytes) {
-      let largest: Journal | undefined;
-      for (const j of this.holders) if (j !== keep && (!largest || j.bytes > largest.bytes)) largest = j;
-      if (!largest) return;
-      largest.dropOldest();
+      let oldest: Journal | undefined;
+      let oldestAt = Infinity;
+      for (const j of this.holders) {
+        if (j === keep && j.length <= 1) continue;
+        const at = j.oldestStartedAt;
+        if (at < oldestAt) {
+          oldest = j;
+          oldestAt = at;
+        }
+      }
+      if (!oldest) return;
+      oldest.dropOldest();
     }
   }
 }
@@ -75,6 +83,11 @@ export class Journal {
 
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** When the oldest live entry arrived (Infinity when empty). */
+  get oldestStartedAt(): number {
+    return this.length === 0 ? Infinity : this.#entries[this.#start].startedAt;
   }
 
   /** The live entries, oldest first. */

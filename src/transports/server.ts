@@ -73,6 +73,15 @@ function fail(res: ServerResponse, err: unknown): void {
   else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
 }
 
+function wellEscaped(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function adminRefusal(res: ServerResponse, refusal: Refusal, close = false): void {
   const body = JSON.stringify({ error: { message: refusal.message, type: 'ghostwire_admin_error' } });
   res.writeHead(refusal.status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }).end(body);
@@ -145,6 +154,13 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     if (!session) {
       req.resume();
       res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
+      return;
+    }
+    if (path.includes('%') && !wellEscaped(path)) {
+      // Adapters decode ids in paths; a malformed escape is the client's mistake, said in its provider's shape.
+      req.resume();
+      const message = `ghostwire: the path ${JSON.stringify(path)} holds a malformed percent-escape`;
+      await writeRawResponse(res, session.mock.reject(method, path, { status: 400, message, headers: {} }));
       return;
     }
     let raw;

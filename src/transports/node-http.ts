@@ -37,7 +37,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        // Stop keeping bytes; the rest drains unread and the answer closes the connection.
+        // Stop keeping bytes; the rest drains unread while the 413 goes out.
         req.off('data', onData);
         chunks.length = 0;
         req.resume();

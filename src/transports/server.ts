@@ -82,9 +82,9 @@ function wellEscaped(path: string): boolean {
   }
 }
 
-function adminRefusal(res: ServerResponse, refusal: Refusal, close = false): void {
+function adminRefusal(res: ServerResponse, refusal: Refusal): void {
   const body = JSON.stringify({ error: { message: refusal.message, type: 'ghostwire_admin_error' } });
-  res.writeHead(refusal.status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }).end(body);
+  res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(body);
 }
 
 /**
@@ -135,7 +135,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       request = await toFetchRequest(req, origin, controller.signal, bodyLimit);
     } catch (err) {
       if (!(err instanceof BodyTooLargeError)) throw err;
-      adminRefusal(res, { status: 413, message: `ghostwire admin: ${err.message.replace(/^ghostwire: /, '')}` }, true);
+      adminRefusal(res, { status: 413, message: `ghostwire admin: ${err.message.replace(/^ghostwire: /, '')}` });
       return;
     }
     await writeFetchResponse(res, await handleAdmin(request, pathname, sessions));
@@ -168,10 +168,9 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       raw = await toRawRequest(req, res, origin, path, bodyLimit);
     } catch (err) {
       if (!(err instanceof BodyTooLargeError)) throw err;
-      const rejected = session.mock.reject(method, path, { status: 413, message: err.message, code: 'request_too_large', headers: {} });
-      // The rest of the body is not read: close the connection once the answer is out.
-      rejected.headers.connection = 'close';
-      await writeRawResponse(res, rejected);
+      // The rest of the body drains unread (never buffered); closing instead could reset the
+      // connection before the client reads this answer.
+      await writeRawResponse(res, session.mock.reject(method, path, { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
       return;
     }
     await writeRawResponse(res, await session.mock.handleRaw(raw));

@@ -23,7 +23,7 @@ const ENV_SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD/i;
  * their `T3BlbkFJ` form and has no Google API key rule). Checked synchronously, on every read.
  */
 const EXTRA_KEY_FORMATS: readonly { label: string; pattern: RegExp }[] = [
-  { label: 'an OpenAI API key (sk-…)', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}/ },
+  { label: 'an OpenAI or Anthropic API key (sk-…)', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{40,}/ },
   { label: 'a Google API key (AIza…)', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
   { label: 'an AWS access key id (AKIA…)', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/ },
 ];

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
 import { GoldenLeakError } from './errors.ts';
 import { collectSecrets, findSecret, findSecretAsync } from './leak-scanner.ts';
@@ -86,6 +86,7 @@ describe('leak scanner', () => {
 
   it('canary: a replayed golden that contains a configured secret is refused before anything is served', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gw-leak-')), 'planted.json');
+    onTestFinished(() => rmSync(dirname(file), { recursive: true, force: true }));
     const planted = sampleGolden({ expected: { output: { note: `pasted ${CANARY}` } } });
     writeFileSync(file, serializeGolden(planted));
     const secrets = collectSecrets([], { ANTHROPIC_API_KEY: CANARY });

@@ -121,7 +121,7 @@ describe('sessions', () => {
   const admin = (server: MockLLMServer, path: string, body?: unknown) =>
     fetch(`${server.url}/__ghostwire/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  it('start from the served scenarios, or empty on request; given scenarios win by name', async () => {
+  it('start from the served scenarios, from their own when given, or empty on request', async () => {
     const server = await start();
     const seeded = await (await admin(server, 'sessions', { id: 'seeded' })).json();
     const client = (url: string) => new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
@@ -129,8 +129,10 @@ describe('sessions', () => {
     expect((await ask(seeded.url)).choices[0].message.content).toBe('hello');
     const empty = await (await admin(server, 'sessions', { id: 'empty', empty: true })).json();
     expect(await ask(empty.url).catch((e: unknown) => (e as { status: number }).status)).toBe(404);
-    await admin(server, 'sessions', { id: 'mine', scenarios: [{ name: 'hello', steps: [{ respond: { text: 'mine' } }] }] });
+    await admin(server, 'sessions', { id: 'mine', scenarios: [{ name: 'own', steps: [{ respond: { text: 'mine' } }] }] });
     expect((await ask(`${server.url}/s/mine`)).choices[0].message.content).toBe('mine');
+    // Its own scenarios replace the served ones: the one step is consumed, nothing else answers.
+    expect(await ask(`${server.url}/s/mine`).catch((e: unknown) => (e as { status: number }).status)).toBe(404);
   });
 
   it('are limited in number (429 naming the limit) and expire when idle', async () => {

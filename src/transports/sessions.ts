@@ -27,7 +27,7 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 export interface SessionRegistryOptions {
-  /** Scenarios every new session starts from (the served ones); `create({ empty: true })` skips them. */
+  /** Scenarios a new session starts from when it is given none (the served ones); `create({ empty: true })` skips them. */
   scenarios?: ScenarioList;
   /** Sessions besides `default` (default 1000): one more is a 429 until one is deleted or expires. */
   maxSessions?: number;
@@ -89,8 +89,8 @@ export class SessionRegistry {
 
   /**
    * Creates a session with its own scenarios and journal; the id is minted when not given. It
-   * starts from the registry's scenarios plus `scenarios` (same name: the given one wins), or
-   * from `scenarios` alone with `empty: true`.
+   * starts from `scenarios` when given, else from the registry's (the served ones), else, with
+   * `empty: true`, from none.
    */
   create(options: { id?: string; scenarios?: ScenarioList; empty?: boolean } = {}): Session {
     const id = options.id ?? `s${randomAlnum(12)}`;
@@ -101,10 +101,9 @@ export class SessionRegistry {
       throw new SessionError(429, `${this.#maxSessions} sessions already exist (the limit): delete one first (DELETE /__ghostwire/sessions/{id})`);
     }
     const given = scenarioArray(options.scenarios);
-    const names = new Set(given.map((s) => s.name));
-    const seeded = options.empty ? [] : this.#seed.filter((s) => !names.has(s.name));
+    const scenarios = given.length > 0 || options.empty ? given : this.#seed;
     const now = this.#now();
-    const session = { id, mock: createMockLLM({ ...this.#mockOptions, scenarios: [...given, ...seeded] }), createdAt: now, lastUsedAt: now };
+    const session = { id, mock: createMockLLM({ ...this.#mockOptions, scenarios }), createdAt: now, lastUsedAt: now };
     this.#sessions.set(id, session);
     return session;
   }

@@ -22,7 +22,7 @@ export { DEFAULT_BODY_LIMIT };
 
 /** Journal defaults of a server: per session, and one byte budget shared by all its sessions. */
 export const DEFAULT_JOURNAL_LIMIT = 10_000;
-export const DEFAULT_JOURNAL_BYTES = 128 * 2 ** 20;
+export const DEFAULT_JOURNAL_BYTES = 64 * 2 ** 20;
 export type { Session } from './sessions.ts';
 
 export interface MockLLMServerOptions {
@@ -35,7 +35,7 @@ export interface MockLLMServerOptions {
   host?: string;
   /** Journal entries kept per session (the latest N); default 10,000. */
   journalLimit?: number;
-  /** Journal bytes kept across all sessions (body lengths + 1 KiB an entry, oldest dropped first); default 128 MiB. */
+  /** Journal bytes kept across all sessions (body lengths + 1 KiB an entry, oldest dropped first); default 64 MiB. */
   journalBytes?: number;
   /** Largest request body in bytes (a bigger one is a 413 in the provider's shape); default 32 MiB. */
   bodyLimit?: number;

@@ -48,6 +48,10 @@ async function readJson(request: Request): Promise<unknown> {
   if (text.trim() === '') return {};
   try {
     assertNestingWithin(text);
+  } catch (err) {
+    throw new AdminError(400, (err as Error).message.replace(/^ghostwire: /, ''));
+  }
+  try {
     return JSON.parse(text);
   } catch (err) {
     throw new AdminError(400, `request body is not JSON: ${(err as Error).message}`);

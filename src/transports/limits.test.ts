@@ -74,6 +74,9 @@ describe('nesting and paths', () => {
     // 200 levels is within the limit: answered, journaled, and the journal still serialises.
     const ok = await post(`${server.url}/v1/chat/completions`, chatBody(`,"metadata":{"x":${'['.repeat(200)}${']'.repeat(200)}}`));
     expect(ok.status).toBe(200);
+    const adminDeep = await post(`${server.url}/__ghostwire/sessions/default/steps`, `{"steps":${deep}}`);
+    expect(adminDeep.status).toBe(400);
+    expect((await adminDeep.json()).error.message).toBe('ghostwire admin: the request body nests arrays and objects more than 256 levels deep');
     const journal = await fetch(`${server.url}/__ghostwire/sessions/default/requests`);
     expect(journal.status).toBe(200);
     expect((await journal.json()).requests.map((r: { status: number }) => r.status)).toEqual([400, 200]);

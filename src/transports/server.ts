@@ -28,7 +28,7 @@ export type { Session } from './sessions.ts';
 export interface MockLLMServerOptions {
   /** Scenarios of the default session (ignored when `mock` is given); every new session starts from them too. */
   scenarios?: ScenarioList;
-  /** Serve this MockLLM as the default session (e.g. one the test already holds). */
+  /** Serve this MockLLM as the default session (e.g. one the test already holds); it keeps its own journal limits. */
   mock?: MockLLM;
   /** 0 (default) picks a free port. */
   port?: number;

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { serializeGolden } from '../goldens/store.ts';
 import { sampleGolden } from '../goldens/testing/golden.ts';
 
@@ -16,6 +16,7 @@ function ghostwire(args: string[], env: Record<string, string> = {}) {
 
 describe('ghostwire inspect', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-inspect-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const good = join(dir, 'good.json');
   writeFileSync(good, serializeGolden(sampleGolden()));
 

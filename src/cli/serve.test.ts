@@ -1,13 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { serve } from './serve.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function scenarioFile(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-serve-'));
+  dirs.push(dir);
   const file = join(dir, 'hello.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
@@ -76,6 +81,62 @@ describe('ghostwire serve', () => {
       expect(await exited).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('warns and prints a minted admin token when bound beyond loopback', async () => {
+    let status = 0;
+    let authorised = 0;
+    const { io: sio, out, err } = io({}, async (server) => {
+      const local = server.url.replace('0.0.0.0', '127.0.0.1');
+      status = (await fetch(`${local}/__ghostwire/sessions`)).status;
+      authorised = (await fetch(`${local}/__ghostwire/sessions`, { headers: { authorization: `Bearer ${server.token}` } })).status;
+    });
+    expect(await serve(['--host', '0.0.0.0', '--scenarios', scenarioFile(hello)], sio)).toBe(0);
+    expect(err.join('')).toMatch(/WARNING: listening on 0\.0\.0\.0, beyond loopback/);
+    expect(out.join('')).toMatch(/admin token: [A-Za-z0-9_-]{43} /);
+    expect([status, authorised]).toEqual([401, 200]);
+  });
+
+  it('a served process survives each one-request crash case and answers a healthy request after', async () => {
+    const bin = resolve(import.meta.dirname, '../../bin/ghostwire.js');
+    const child = spawn(process.execPath, [bin, 'serve', '--scenarios', scenarioFile(hello), '--body-limit', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((res, rej) => {
+        let buf = '';
+        child.stdout.on('data', (d) => {
+          buf += d;
+          const m = /listening on (http:\/\/\S+)/.exec(buf);
+          if (m) res(m[1]);
+        });
+        child.once('exit', (code) => rej(new Error(`exited ${code}`)));
+      });
+      const json = { 'content-type': 'application/json', authorization: 'Bearer sk-test' };
+      const chat = (extra: string) => `{"model":"m","messages":[{"role":"user","content":"x"}]${extra}}`;
+      const cases: [string, string, Record<string, string>, string | undefined, number][] = [
+        ['POST', '/v1/chat/completions', json, chat(`,"metadata":${'['.repeat(20_000)}${']'.repeat(20_000)}}`), 400],
+        ['POST', '/v1/chat/completions', json, chat(`,"metadata":{"pad":"${'x'.repeat(2 * 2 ** 20)}"}`), 413],
+        ['GET', '/s/%/v1/models', {}, undefined, 404],
+        ['GET', '/v1/models/%E0%A4%A', json, undefined, 400],
+        ['POST', '/__ghostwire/sessions/default/steps', { 'content-type': 'text/plain' }, '{"steps":[{"respond":{"text":"pwned"}}]}', 415],
+        ['GET', '/__ghostwire/sessions/default/requests', {}, undefined, 200],
+      ];
+      for (const [method, path, headers, body, expected] of cases) {
+        const status = await new Promise<number>((res, rej) => {
+          const req = httpRequest(url + path, { method, headers }, (r) => {
+            r.resume();
+            res(r.statusCode ?? 0);
+          });
+          req.on('error', rej);
+          req.end(body);
+        });
+        expect(status, `${method} ${path}`).toBe(expected);
+        expect(child.exitCode, `${method} ${path}`).toBeNull();
+      }
+      const c = new OpenAI({ apiKey: 'sk', baseURL: `${url}/v1`, maxRetries: 0 });
+      expect((await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).choices[0].message.content).toBe('served');
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });

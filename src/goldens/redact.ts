@@ -1,6 +1,6 @@
 /**
- * Redaction: secrets are removed from a recording before it is ever serialized.
- * Headers by name, URL query parameters by name, and any listed value wherever it occurs.
+ * Redaction: secrets are removed from a recording, or a server's journal entry, before it is ever
+ * kept. Headers by name, URL query parameters by name, and any listed value wherever it occurs.
  */
 import { providerCredentials } from '../providers/registry.ts';
 
@@ -43,16 +43,31 @@ export class Redactor {
   }
 
   /**
-   * Lower-cases names and replaces secret header values.
+   * One header as it may be kept: the single decision goldens and server journals share.
+   * @example new Redactor().header('Authorization', 'Bearer sk-1') // '[REDACTED]'
+   */
+  header(name: string, value: string): string {
+    return this.headerNames.has(name.toLowerCase()) ? REDACTED : this.text(value);
+  }
+
+  /**
+   * Lower-cases names and replaces secret header values, names sorted (stable golden text).
    * @example new Redactor().headers({ Authorization: 'Bearer sk-1' }) // { authorization: '[REDACTED]' }
    */
   headers(input: Headers | Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     const entries = input instanceof Headers ? [...input.entries()] : Object.entries(input);
-    for (const [name, value] of entries.sort(([a], [b]) => a.localeCompare(b))) {
-      const lower = name.toLowerCase();
-      out[lower] = this.headerNames.has(lower) ? REDACTED : this.text(value);
-    }
+    for (const [name, value] of entries.sort(([a], [b]) => a.localeCompare(b))) out[name.toLowerCase()] = this.header(name, value);
+    return out;
+  }
+
+  /**
+   * The same for already lower-cased names, in their own order (per request in a journal: no sort).
+   * @example new Redactor().headerRecord({ 'x-api-key': 'k', accept: '*' }) // { 'x-api-key': '[REDACTED]', accept: '*' }
+   */
+  headerRecord(input: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name in input) out[name] = this.header(name, input[name]);
     return out;
   }
 

@@ -1,13 +1,19 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GoldenFormatError } from './errors.ts';
-import { parseGolden, readGolden, serializeGolden, writeGolden } from './store.ts';
+import { parseGolden, readGolden, readGoldenSync, removeStaleTempFiles, serializeGolden, writeGolden } from './store.ts';
 import { sampleGolden } from './testing/golden.ts';
 
-const dir = (): string => mkdtempSync(join(tmpdir(), 'gw-store-'));
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const dir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'gw-store-'));
+  dirs.push(d);
+  return d;
+};
 
 describe('golden files', () => {
   it('round-trips through write and read, as stable 2-space JSON', async () => {
@@ -70,6 +76,9 @@ describe('golden files', () => {
     child.kill('SIGKILL');
     await closed;
     const golden = parseGolden(readFileSync(target, 'utf8'), target);
+    // The next read removes whatever temp file the killed writer left behind.
+    await readGolden(target);
+    expect(readdirSync(dirname(target)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     // Either the old golden or a complete new one, never a torn file.
     expect(golden.input === 'x'.repeat(8_000_000) || JSON.stringify(golden.input) === JSON.stringify(sampleGolden().input)).toBe(true);
   });
@@ -78,5 +87,28 @@ describe('golden files', () => {
     const blocker = join(dir(), 'file');
     writeFileSync(blocker, 'not a directory');
     await expect(writeGolden(join(blocker, 'a.json'), sampleGolden())).rejects.toThrow();
+  });
+
+  it('removes the temp files a killed writer left on the next read or write, never reading them', async () => {
+    const folder = dir();
+    const target = join(folder, 'a.json');
+    await writeGolden(target, sampleGolden());
+    // A writer that no longer runs (its pid is gone), one old enough to be stale whoever wrote it,
+    // and one of a live process (this one's parent) written just now: a write in flight that stays.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((r) => dead.once('close', r));
+    const deadTemp = `.a.json.${dead.pid}.0badf00d.tmp`;
+    const oldTemp = `.b.json.${process.ppid}.00c0ffee.tmp`;
+    const liveTemp = `.c.json.${process.ppid}.0000beef.tmp`;
+    for (const name of [deadTemp, oldTemp, liveTemp]) writeFileSync(join(folder, name), '{"torn":');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(folder, oldTemp), hourAgo, hourAgo);
+    expect(readGoldenSync(target)?.test).toEqual(sampleGolden().test);
+    expect(readdirSync(folder).sort()).toEqual([liveTemp, 'a.json'].sort());
+    // Writes clean up too.
+    writeFileSync(join(folder, deadTemp), '{"torn":');
+    await writeGolden(join(folder, 'd.json'), sampleGolden());
+    expect(readdirSync(folder).filter((n) => n.endsWith('.tmp'))).toEqual([liveTemp]);
+    expect(removeStaleTempFiles(folder, Date.now() + 3_600_000)).toEqual([liveTemp]);
   });
 });

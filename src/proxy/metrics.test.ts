@@ -84,4 +84,23 @@ describe('MetricsRecorder', () => {
     expect(again.get()[0]).toMatchObject({ call_count: 3000, success_count: 2000 });
     db2.close();
   });
+
+  it('commits a batch from record() once its oldest call is flushMs old, however late the timer fires', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const path = join(dir, 'late.db');
+    const clock = manualClock();
+    const db = openStore(path);
+    cleanups.unshift(() => db.close());
+    const metrics = new MetricsRecorder(db, { now: clock.now, flushMs: 25 });
+    const committed = () => (db.prepare('SELECT COUNT(*) AS n FROM tool_calls').get() as { n: number }).n;
+    metrics.record({ server: 's', tool: 'a', success: true, latencyMs: 1 });
+    clock.advance(24);
+    metrics.record({ server: 's', tool: 'a', success: true, latencyMs: 1 });
+    expect(committed()).toBe(0);
+    // The event loop is busy: the 25 ms timer has not run, but the next call commits the batch.
+    clock.advance(1);
+    metrics.record({ server: 's', tool: 'a', success: true, latencyMs: 1 });
+    expect(committed()).toBe(3);
+  });
 });

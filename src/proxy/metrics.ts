@@ -82,6 +82,8 @@ export class MetricsRecorder {
   private readonly insert: StatementSync;
   private pending: CallRecord[] = [];
   private scheduled: NodeJS.Timeout | undefined;
+  /** When the oldest buffered call arrived (meaningful while a flush is scheduled). */
+  private pendingSince = Infinity;
   private readonly flushMs: number;
 
   constructor(db: DatabaseSync, options: MetricsOptions = {}) {
@@ -95,12 +97,16 @@ export class MetricsRecorder {
 
   /**
    * Buffers one call; committed within flushMs or as soon as the batch is full. Committing many calls
-   * per transaction is what makes recording cheap; a killed process loses at most the last flushMs.
+   * per transaction is what makes recording cheap. Under load a timer fires late (the event loop is
+   * busy), so each call also commits the batch once its oldest call is flushMs old: a killed process
+   * loses at most the calls of the last flushMs, plus any stretch in which the event loop was blocked.
    */
   record(call: CallRecord): void {
-    this.pending.push(call.at === undefined ? { ...call, at: this.now() } : call);
-    if (this.pending.length >= this.batchSize) this.flush();
+    const now = this.now();
+    this.pending.push(call.at === undefined ? { ...call, at: now } : call);
+    if (this.pending.length >= this.batchSize || now - this.pendingSince >= this.flushMs) this.flush();
     else if (!this.scheduled) {
+      this.pendingSince = now;
       this.scheduled = setTimeout(() => this.flush(), this.flushMs);
       this.scheduled.unref();
     }
@@ -109,6 +115,7 @@ export class MetricsRecorder {
   /** Commits every buffered call in one transaction. */
   flush(): void {
     if (this.scheduled) { clearTimeout(this.scheduled); this.scheduled = undefined; }
+    this.pendingSince = Infinity;
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];

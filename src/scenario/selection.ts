@@ -31,6 +31,8 @@ export interface JournalEntry {
   nearMisses: NearMiss[];
   startedAt: number;
   durationMs: number;
+  /** The request body's length in characters (what a journal's byte limit counts). */
+  bodyLength: number;
 }
 
 /** The engine contract the transport core relies on. */

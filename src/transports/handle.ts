@@ -11,6 +11,7 @@ import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
 import type { CanonicalError, CanonicalRequest, ProviderId } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
+import { assertNestingWithin } from './json-depth.ts';
 import { sseBody } from './sse-body.ts';
 
 const encoder = new TextEncoder();
@@ -18,6 +19,11 @@ const encoder = new TextEncoder();
 /** A request as parts; `path` is the path to route on (a session prefix already removed). */
 export interface RawRequest extends IncomingRequest {
   signal?: AbortSignal;
+  /**
+   * Set by a transport that refused the request before reading it (a body past the limit, a
+   * foreign origin): the core only routes it, to answer this error in that provider's shape.
+   */
+  refused?: CanonicalError;
 }
 
 /** A response as parts: the whole body (JSON as text, SSE as bytes), or a paced stream. */
@@ -111,6 +117,7 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
     // Model listings, token counts, stored responses: answered by the adapter, no scenario step consumed.
     const listing = adapter.listModels?.(incoming, catalog());
     if (listing) return { rendered: listing, ...none };
+    assertNestingWithin(incoming.bodyText);
     const direct = adapter.answerWithoutStep?.(incoming);
     if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
     canonical = adapter.parse(incoming);
@@ -122,9 +129,13 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
 function unknownRoute(adapter: ProviderAdapter | null, method: string, path: string): RenderedResponse {
-  const error: CanonicalError = { status: 404, message: `ghostwire: no mock API at ${method} ${path}`, param: null, code: 'unknown_url', headers: {} };
+  return errorIn(adapter, { status: 404, message: `ghostwire: no mock API at ${method} ${path}`, param: null, code: 'unknown_url', headers: {} });
+}
+
+/** An error in the routed provider's shape; a neutral `{ error }` body where no provider claims the route. */
+function errorIn(adapter: ProviderAdapter | null, error: CanonicalError): RenderedResponse {
   if (adapter) return adapter.renderError(error);
-  return { status: 404, headers: {}, json: { error: { message: error.message, code: error.code } } };
+  return { status: error.status, headers: error.headers, json: { error: { message: error.message, code: error.code ?? null } } };
 }
 
 function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawRequest): RawResponse {
@@ -196,7 +207,9 @@ export function createCore(options: HandlerOptions): Core {
       route = { adapter: null, served: false };
     }
     let outcome: Outcome;
-    if (route.served) {
+    if (incoming.refused) {
+      outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    } else if (route.served) {
       outcome = outcomeFor(route.adapter, engine, incoming, catalog);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
@@ -213,6 +226,7 @@ export function createCore(options: HandlerOptions): Core {
       nearMisses: outcome.nearMisses,
       startedAt,
       durationMs: performance.now() - t0,
+      bodyLength: incoming.bodyText.length,
     });
     try {
       return toRaw(outcome.rendered, requestId, incoming);

@@ -4,12 +4,14 @@
  */
 import type { ProviderAdapter } from '../providers/adapter.ts';
 import { defaultAdapters } from '../providers/registry.ts';
-import type { ProviderId } from '../scenario/canonical.ts';
+import { Redactor, type RedactionOptions } from '../goldens/redact.ts';
+import type { CanonicalError, ProviderId } from '../scenario/canonical.ts';
 import { ScenarioEngine } from '../scenario/engine.ts';
 import { textMatches } from '../scenario/match.ts';
 import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
 import { createCore, fetchHandler, type Core, type HandleOptions, type Handler, type RawRequest, type RawResponse } from './handle.ts';
+import { Journal, type JournalBudget } from './journal.ts';
 
 /** Anything with `build()` — the fluent builder, passed without calling `build()` yourself. */
 export interface BuildsScenario {
@@ -28,6 +30,12 @@ export interface MockLLMOptions {
   adapters?: ProviderAdapter[];
   /** Keep only the latest N journal entries (a long-running `serve`); unlimited by default. */
   journalLimit?: number;
+  /** Keep at most this many bytes of journal (body lengths + 1 KiB an entry); unlimited by default. */
+  journalBytes?: number;
+  /** A byte budget shared with other mocks (a server's sessions). */
+  journalBudget?: JournalBudget;
+  /** Secrets kept out of the journal, as goldens keep them out (auth headers and cookies always). */
+  redact?: RedactionOptions;
 }
 
 function built(s: ScenarioLike): Scenario | ScenarioInput {
@@ -53,9 +61,8 @@ export function scenarioArray(list: ScenarioList | undefined): (Scenario | Scena
  */
 export class MockLLM {
   readonly engine: ScenarioEngine;
-  readonly #journal: JournalEntry[] = [];
-  /** Entries before this index are past the journal limit (dropped in batches, not one by one). */
-  #dropped = 0;
+  readonly #journal: Journal;
+  readonly #redactor: Redactor;
   readonly #core: Core;
   readonly #handler: Handler;
   /** This instance's adapters: fresh ones keep their state (stored responses) to this mock. */
@@ -64,25 +71,41 @@ export class MockLLM {
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
     this.#adapters = options.adapters ?? defaultAdapters();
+    this.#journal = new Journal({ entries: options.journalLimit, bytes: options.journalBytes, budget: options.journalBudget });
+    this.#redactor = new Redactor(options.redact);
     this.#core = createCore({
       engine: this.engine,
       adapters: this.#adapters,
-      journal: { push: (entry: JournalEntry) => this.#record(entry, options.journalLimit ?? Infinity) },
+      journal: { push: (entry: JournalEntry) => this.#record(entry) },
       models: () => this.models(),
       answersModel: (model, providers) => this.answersModel(model, providers),
     });
     this.#handler = fetchHandler(this.#core);
   }
 
-  #record(entry: JournalEntry, limit: number): void {
-    this.#journal.push(entry);
-    if (this.#journal.length - this.#dropped <= limit) return;
-    this.#dropped += 1;
-    // Compact once the dead prefix is as long as the limit: amortized O(1) per request.
-    if (this.#dropped >= Math.max(limit, 64)) {
-      this.#journal.splice(0, this.#dropped);
-      this.#dropped = 0;
+  /** Journals an entry with its secrets redacted, the same redaction goldens get. */
+  #record(entry: JournalEntry): void {
+    const request = entry.request;
+    if (request) {
+      const redactor = this.#redactor;
+      entry.request = { ...request, headers: redactor.headerRecord(request.headers) };
+      if (redactor.values.length > 0) {
+        entry.request.raw = redactor.deep(request.raw);
+        entry.request.messages = redactor.deep(request.messages);
+        entry.request.params = redactor.deep(request.params);
+      }
     }
+    this.#journal.push(entry);
+  }
+
+  /**
+   * Answers a request the transport refused before the core saw it (a body past the limit, a
+   * foreign origin) in the routed provider's own error shape, and journals it.
+   * @example
+   *   await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { status: 413, message: 'too large', headers: {} }));
+   */
+  reject(request: Omit<RawRequest, 'bodyText' | 'refused'>, error: CanonicalError): Promise<RawResponse> {
+    return this.#core({ ...request, bodyText: '', refused: error });
   }
 
   /**
@@ -101,7 +124,12 @@ export class MockLLM {
 
   /** Every request so far, in arrival order, with its canonical form and what answered it. */
   get requests(): readonly JournalEntry[] {
-    return this.#dropped === 0 ? this.#journal : this.#journal.slice(this.#dropped);
+    return this.#journal.entries;
+  }
+
+  /** The journal's size as counted against its byte limit. */
+  get journalBytes(): number {
+    return this.#journal.bytes;
   }
 
   /** Model names the scenarios match exactly (what `GET /v1/models` lists), in first-seen order. */
@@ -153,8 +181,7 @@ export class MockLLM {
   reset(): void {
     this.engine.reset();
     for (const adapter of this.#adapters) adapter.reset?.();
-    this.#journal.length = 0;
-    this.#dropped = 0;
+    this.#journal.clear();
   }
 
   /** Adds scenarios at run time, tried before existing ones of the same priority (like MSW's `use`). */

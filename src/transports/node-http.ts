@@ -7,11 +7,46 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawRequest, RawResponse } from './handle.ts';
 import { NodeHeaders } from './node-headers.ts';
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The default request body limit: far above any real prompt, far below what hurts the heap. */
+export const DEFAULT_BODY_LIMIT = 32 * 2 ** 20;
+
+/**
+ * A request body past the limit. Raised as soon as the declared length or the bytes read so far
+ * pass it: the body is never buffered whole first.
+ */
+export class BodyTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`ghostwire: the request body is larger than the server's limit of ${limit} bytes (bodyLimit, --body-limit)`);
+    this.name = 'BodyTooLargeError';
+    this.limit = limit;
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   // Events rather than `for await`: an async iterator per request is measurable at thousands of req/s.
   return new Promise((resolve, reject) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      req.resume();
+      reject(new BodyTooLargeError(limit));
+      return;
+    }
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop keeping bytes; the rest drains unread while the 413 goes out.
+        req.off('data', onData);
+        chunks.length = 0;
+        req.resume();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.once('error', reject);
   });
@@ -22,12 +57,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
  * @example
  *   const request = await toFetchRequest(req, 'http://127.0.0.1:8080', controller.signal);
  */
-export async function toFetchRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
+export async function toFetchRequest(req: IncomingMessage, origin: string, signal: AbortSignal, bodyLimit = DEFAULT_BODY_LIMIT): Promise<Request> {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, bodyLimit);
   // A Buffer is a Uint8Array; the cast only bridges @types/node's ArrayBufferLike generic.
   return new Request(origin + (req.url ?? '/'), { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal });
 }
@@ -109,15 +144,24 @@ class NodeRawRequest implements RawRequest {
 }
 
 /**
- * The core's request parts for a node request (the body read in full); `signal` aborts when the
- * client goes away (`res` closes before finishing).
+ * The core's request parts for a node request (the body read in full, up to `bodyLimit` bytes,
+ * else BodyTooLargeError); `signal` aborts when the client goes away (`res` closes before finishing).
  * @example
  *   const raw = await toRawRequest(req, res, origin, '/v1/chat/completions');
  */
-export async function toRawRequest(req: IncomingMessage, res: ServerResponse, origin: string, path: string): Promise<RawRequest> {
+export async function toRawRequest(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyLimit = DEFAULT_BODY_LIMIT): Promise<RawRequest> {
   const method = req.method ?? 'GET';
-  const bodyText = method === 'GET' || method === 'HEAD' ? '' : (await readBody(req)).toString('utf8');
+  const bodyText = method === 'GET' || method === 'HEAD' ? '' : (await readBody(req, bodyLimit)).toString('utf8');
   return new NodeRawRequest(req, res, origin, path, bodyText);
+}
+
+/**
+ * The request's head without its body, for answering a request refused before its body is read.
+ * @example
+ *   await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { status: 413, message, headers: {} }));
+ */
+export function headOnly(req: IncomingMessage, res: ServerResponse, origin: string, path: string): RawRequest {
+  return new NodeRawRequest(req, res, origin, path, '');
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

@@ -93,7 +93,8 @@ describe('sessions on one server', () => {
   afterAll(() => server.close());
 
   const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/__ghostwire/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const init = body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    const res = await fetch(`${server.url}/__ghostwire/${path}`, { method, ...init });
     return { status: res.status, body: res.status === 204 ? null : await res.json() };
   };
 
@@ -152,7 +153,7 @@ describe('sessions on one server', () => {
     const { status, body } = await admin('POST', 'sessions', { scenarios: [{ name: 'bad', steps: [{ respond: { text: 5 } }] }] });
     expect(status).toBe(400);
     expect(body.error.issues.join('\n')).toMatch(/\[0\]\.steps\[0\]\.respond\.text: expected a string/);
-    const notJson = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', body: '{' });
+    const notJson = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
     expect((await admin('POST', 'sessions', { id: 'bad id!' })).status).toBe(400);
     expect((await admin('GET', 'health')).body).toEqual({ ok: true });

@@ -1,30 +1,54 @@
 /**
  * `startMockLLMServer`: the transport core on a real port (127.0.0.1 by default), for clients
  * outside the test's process. Same paths as the real APIs under `url`; sessions under
- * `url/s/{id}`; the admin API under `url/__ghostwire/`.
+ * `url/s/{id}`; the admin API under `url/__ghostwire/`. Bounded at every edge: bodies, journals
+ * (entries and bytes), sessions (count and idle time); Host and Origin checked on every request;
+ * the admin API behind a token whenever the server listens beyond loopback.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
 import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
-import { toFetchRequest, toRawRequest, writeFetchResponse, writeRawResponse } from './node-http.ts';
+import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, toFetchRequest, toRawRequest, writeFetchResponse, writeRawResponse } from './node-http.ts';
 import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
+import { JournalBudget } from './journal.ts';
+import { isLoopback, mintToken, RequestGuard, type Refusal } from './request-guard.ts';
+import type { RedactionOptions } from '../goldens/redact.ts';
 
 export { ADMIN_PREFIX };
-export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError } from './sessions.ts';
+export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './sessions.ts';
+export { DEFAULT_BODY_LIMIT };
+
+/** Journal defaults of a server: per session, and one byte budget shared by all its sessions. */
+export const DEFAULT_JOURNAL_LIMIT = 10_000;
+export const DEFAULT_JOURNAL_BYTES = 64 * 2 ** 20;
 export type { Session } from './sessions.ts';
 
 export interface MockLLMServerOptions {
-  /** Scenarios of the default session (ignored when `mock` is given). */
+  /** Scenarios of the default session (ignored when `mock` is given); every new session starts from them too. */
   scenarios?: ScenarioList;
-  /** Serve this MockLLM as the default session (e.g. one the test already holds). */
+  /** Serve this MockLLM as the default session (e.g. one the test already holds); it keeps its own journal limits. */
   mock?: MockLLM;
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  /** Journal entries kept per session (the latest N); unlimited by default. */
+  /** Journal entries kept per session (the latest N); default 10,000. */
   journalLimit?: number;
+  /** Journal bytes kept across all sessions (body lengths + 1 KiB an entry, oldest dropped first); default 64 MiB. */
+  journalBytes?: number;
+  /** Largest request body in bytes (a bigger one is a 413 in the provider's shape); default 32 MiB. */
+  bodyLimit?: number;
+  /** Sessions besides `default`; default 1000. */
+  maxSessions?: number;
+  /** Idle time after which a session is deleted, in ms (0 = never); default 30 minutes. */
+  sessionIdleMs?: number;
+  /** The admin API's bearer token. Minted when the server listens beyond loopback and none is given. */
+  token?: string;
+  /** Host names accepted besides loopback ones (Host and Origin checks), e.g. a container's name. */
+  allowedHosts?: string[];
+  /** Secrets kept out of journals besides the auth headers and cookies (same options as goldens' redaction). */
+  redact?: RedactionOptions;
 }
 
 export interface MockLLMServer {
@@ -34,6 +58,8 @@ export interface MockLLMServer {
   host: string;
   /** The default session's mock. */
   mock: MockLLM;
+  /** The admin API's token (`authorization: Bearer …`), when one is required. */
+  token: string | undefined;
   /** Sessions for parallel isolation: `sessions.create({ scenarios })` → reach it at `${url}/s/${id}`. */
   sessions: SessionRegistry;
   /** The session's base URL. */
@@ -47,6 +73,20 @@ function fail(res: ServerResponse, err: unknown): void {
   else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `ghostwire: ${(err as Error).message}`, type: 'server_error', param: null, code: null } }));
 }
 
+function wellEscaped(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function adminRefusal(res: ServerResponse, refusal: Refusal): void {
+  const body = JSON.stringify({ error: { message: refusal.message, type: 'ghostwire_admin_error' } });
+  res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(body);
+}
+
 /**
  * Starts the mock LLM on a real port.
  * @example
@@ -56,8 +96,18 @@ function fail(res: ServerResponse, err: unknown): void {
  */
 export async function startMockLLMServer(options: MockLLMServerOptions = {}): Promise<MockLLMServer> {
   const host = options.host ?? '127.0.0.1';
-  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios, journalLimit: options.journalLimit });
-  const sessions = new SessionRegistry(mock, { journalLimit: options.journalLimit });
+  const budget = new JournalBudget(options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
+  const mockOptions = { journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, journalBudget: budget, redact: options.redact };
+  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios, ...mockOptions });
+  const sessions = new SessionRegistry(mock, {
+    scenarios: options.mock ? [...options.mock.engine.scenarios] : options.scenarios,
+    maxSessions: options.maxSessions,
+    idleMs: options.sessionIdleMs,
+    mock: mockOptions,
+  });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const token = options.token ?? (isLoopback(host) ? undefined : mintToken());
+  const guard = new RequestGuard({ bindHost: host, allowedHosts: options.allowedHosts, token });
   let origin = '';
   const sockets = new Set<Socket>();
 
@@ -70,21 +120,60 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     served.catch((err: unknown) => fail(res, err));
   });
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);
+    if (refused) {
+      req.resume();
+      adminRefusal(res, refused);
+      return;
+    }
     const controller = new AbortController();
     res.once('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    await writeFetchResponse(res, await handleAdmin(await toFetchRequest(req, origin, controller.signal), pathname, sessions));
+    let request: Request;
+    try {
+      request = await toFetchRequest(req, origin, controller.signal, bodyLimit);
+    } catch (err) {
+      if (!(err instanceof BodyTooLargeError)) throw err;
+      adminRefusal(res, { status: 413, message: `ghostwire admin: ${err.message.replace(/^ghostwire: /, '')}` });
+      return;
+    }
+    await writeFetchResponse(res, await handleAdmin(request, pathname, sessions));
   }
   async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const { id, path } = SessionRegistry.route(pathname);
+    const method = req.method ?? 'GET';
+    const refused = guard.checkRequest(req.headers.host, req.headers.origin);
+    if (refused) {
+      req.resume();
+      // Answered in the route's provider shape, journaled in the default session (never the named one).
+      await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
+      return;
+    }
     const session = sessions.get(id);
     if (!session) {
       req.resume();
       res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
       return;
     }
-    await writeRawResponse(res, await session.mock.handleRaw(await toRawRequest(req, res, origin, path)));
+    if (path.includes('%') && !wellEscaped(path)) {
+      // Adapters decode ids in paths; a malformed escape is the client's mistake, said in its provider's shape.
+      req.resume();
+      const message = `ghostwire: the path ${JSON.stringify(path)} holds a malformed percent-escape`;
+      await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
+      return;
+    }
+    let raw;
+    try {
+      raw = await toRawRequest(req, res, origin, path, bodyLimit);
+    } catch (err) {
+      if (!(err instanceof BodyTooLargeError)) throw err;
+      // The rest of the body drains unread (never buffered); closing instead could reset the
+      // connection before the client reads this answer.
+      await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
+      return;
+    }
+    await writeRawResponse(res, await session.mock.handleRaw(raw));
   }
   server.keepAliveTimeout = 10_000;
   server.on('connection', (socket) => {
@@ -109,6 +198,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     port,
     host,
     mock,
+    token,
     sessions,
     sessionUrl: (id: string) => `${origin}/s/${id}`,
     close() {

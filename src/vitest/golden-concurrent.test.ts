@@ -1,10 +1,10 @@
 // The golden fixture under test.concurrent: three concurrent tests in one file (fixtures/goldens-project/
 // concurrent.case.ts) run through `ghostwire test`, recorded against a local mock server, then replayed
 // in CI with it stopped; each golden holds only its own test's interactions.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { parseGolden } from '../goldens/store.ts';
 import { runGhostwireTest } from './testing/run-ghostwire-test.ts';
@@ -25,6 +25,7 @@ describe('golden fixture under test.concurrent', () => {
 
   it('records each concurrent test into its own golden, then replays them with the upstream stopped', { timeout: 90_000 }, async () => {
     const goldens = mkdtempSync(join(tmpdir(), 'gw-concurrent-goldens-'));
+    onTestFinished(() => rmSync(goldens, { recursive: true, force: true }));
     const steps = NAMES.map((name) => ({ match: { lastMessage: { content: { contains: name } } }, respond: { text: `About ${name}.` }, consume: false }));
     server = await startMockLLMServer({ scenarios: [{ name: 'concurrent', steps } as never] });
     const recorded = await ghostwireTest(['--record-goldens'], { GW_GOLDENS_DIR: goldens, GHOSTWIRE_UPSTREAM: server.url });

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { weatherScenario } from '../goldens/testing/conversation.ts';
 import { parseGolden, serializeGolden } from '../goldens/store.ts';
@@ -22,6 +22,7 @@ describe('ghostwire test + plugin + reporter', () => {
   let server: MockLLMServer | null = null;
   afterAll(async () => {
     await server?.close();
+    rmSync(goldens, { recursive: true, force: true });
   });
 
   it('records with --record-goldens through the upstream, then replays in CI with the upstream stopped', { timeout: 60_000 }, async () => {
@@ -87,6 +88,7 @@ describe('ghostwire test + plugin + reporter', () => {
 describe('ghostwire test in CI', () => {
   it('ignores --record-goldens with a warning: CI always replays', { timeout: 60_000 }, async () => {
     const goldens = mkdtempSync(join(tmpdir(), 'gw-plugin-ci-'));
+    onTestFinished(() => rmSync(goldens, { recursive: true, force: true }));
     const run = await ghostwireTest(['--record-goldens', '-t', 'pure value'], { GW_GOLDENS_DIR: goldens, CI: '1' });
     expect(run.output).toContain('CI is set, so goldens are replayed');
     expect(run.output).toContain('missing golden output, and CI does not write goldens');

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { useMockLLM } from './use-mock-llm.ts';
 
 // Default base URL (https://api.openai.com/v1): requests are intercepted by MSW in this worker.
@@ -48,10 +48,11 @@ describe('useMockLLM (sequential tests, no scope)', () => {
   });
 
   test('loads scenarios from a file path, and the latest call in a test wins', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'gw-use-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'x.json'), JSON.stringify({ name: 'file', steps: [{ respond: { text: 'from a file' } }] }));
     useMockLLM({ name: 'first', steps: [{ respond: { text: 'shadowed' } }] });
     const mock = useMockLLM(join(dir, 'x.json'));

@@ -1,0 +1,62 @@
+// The journal's bounds: entries, bytes, and a budget shared across journals that drops the oldest
+// entries first and is given back when a journal empties (a session reset or deleted).
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../scenario/selection.ts';
+import { ENTRY_OVERHEAD_BYTES, Journal, JournalBudget } from './journal.ts';
+import { createMockLLM } from './mock-llm.ts';
+import { SessionRegistry } from './sessions.ts';
+
+let clock = 0;
+const entry = (bodyLength: number, tag = ''): JournalEntry => ({
+  requestId: `req_${tag}${clock}`,
+  method: 'POST',
+  path: '/v1/chat/completions',
+  provider: 'openai',
+  request: null,
+  status: 200,
+  step: null,
+  nearMisses: [],
+  startedAt: clock++,
+  durationMs: 0,
+  bodyLength,
+});
+
+describe('Journal', () => {
+  it('keeps the latest entries within its entry and byte limits', () => {
+    const byCount = new Journal({ entries: 3 });
+    for (let i = 0; i < 200; i++) byCount.push(entry(10, `c${i}-`));
+    expect(byCount.entries.map((e) => e.requestId.split('-')[0])).toEqual(['req_c197', 'req_c198', 'req_c199']);
+    const byBytes = new Journal({ bytes: 3 * (1000 + ENTRY_OVERHEAD_BYTES) });
+    for (let i = 0; i < 10; i++) byBytes.push(entry(1000));
+    expect(byBytes.length).toBe(3);
+    expect(byBytes.bytes).toBe(3 * (1000 + ENTRY_OVERHEAD_BYTES));
+  });
+
+  it('shares a budget: the oldest entries go first, whichever journal holds them', () => {
+    const budget = new JournalBudget(4 * (1000 + ENTRY_OVERHEAD_BYTES));
+    const a = new Journal({ budget });
+    const b = new Journal({ budget });
+    a.push(entry(1000, 'a'));
+    a.push(entry(1000, 'a'));
+    b.push(entry(1000, 'b'));
+    b.push(entry(1000, 'b'));
+    b.push(entry(1000, 'b'));
+    expect([a.length, b.length]).toEqual([1, 3]);
+    expect(budget.usedBytes).toBe(a.bytes + b.bytes);
+    // One entry larger than the whole budget still keeps the newest entry of the journal it went to.
+    a.push(entry(10 * 4096, 'a'));
+    expect([a.length, b.length]).toEqual([1, 0]);
+  });
+
+  it('gives its bytes back when a session is deleted', async () => {
+    const budget = new JournalBudget(2 ** 20);
+    const sessions = new SessionRegistry(createMockLLM(), { mock: { journalBudget: budget } });
+    const s = sessions.create({ scenarios: [{ name: 'hi', steps: [{ respond: { text: 'hi' }, consume: false }] }] });
+    const body = '{"model":"m","messages":[{"role":"user","content":"x"}]}';
+    await s.mock.handle(new Request('http://localhost/v1/chat/completions', { method: 'POST', headers: { authorization: 'Bearer sk-x' }, body }));
+    expect(budget.usedBytes).toBe(body.length + ENTRY_OVERHEAD_BYTES);
+    sessions.delete(s.id);
+    expect(budget.usedBytes).toBe(0);
+    expect(budget.holders.size).toBe(0);
+  });
+});

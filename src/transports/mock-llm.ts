@@ -105,7 +105,9 @@ export class MockLLM {
    *   await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { status: 413, message: 'too large', headers: {} }));
    */
   reject(request: Omit<RawRequest, 'bodyText' | 'refused'>, error: CanonicalError): Promise<RawResponse> {
-    return this.#core({ ...request, bodyText: '', refused: error });
+    // Named, not spread: a transport's request may serve `url` through a getter.
+    const { method, url, path, headers } = request;
+    return this.#core({ method, url, path, headers, bodyText: '', refused: error });
   }
 
   /**

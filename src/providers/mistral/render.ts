@@ -93,7 +93,11 @@ function errorType(status: number): string {
  * @example
  *   renderMistralError({ status: 429, message: 'slow down', headers: {} }).json // { object: 'error', message: 'slow down', type: 'rate_limited', ... }
  */
-export function renderMistralError(error: CanonicalError, requestId: string): RenderedResponse {
+export function renderMistralError(given: CanonicalError, requestId: string): RenderedResponse {
+  // Mistral validates requests with FastAPI: a client's mistake the shared core caught before the
+  // parser (too deep, a bad escape) is a 422 there too, never a bare 400.
+  const error: CanonicalError =
+    given.status === 400 && given.details === undefined ? { ...given, status: 422, details: [{ type: 'value_error', loc: ['body'], msg: given.message }] } : given;
   const headers = { ...error.headers };
   if (error.status === 401) return { status: 401, headers, json: { message: 'Unauthorized', request_id: requestId } };
   const message = error.status === 422 ? { detail: error.details ?? [] } : error.message;

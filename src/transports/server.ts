@@ -142,7 +142,6 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   }
   async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const { id, path } = SessionRegistry.route(pathname);
-    const method = req.method ?? 'GET';
     const refused = guard.checkRequest(req.headers.host, req.headers.origin);
     if (refused) {
       req.resume();

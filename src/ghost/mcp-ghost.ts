@@ -129,6 +129,7 @@ async function runWith(
     maxIdenticalCalls: opts.maxIdenticalCalls,
     circuitBreakerThreshold: opts.circuitBreakerThreshold,
     stripNulls: opts.provider === 'openai' && opts.strict,
+    validator: mcp.validator,
   });
   const out = await runLoop({
     llm,

@@ -9,7 +9,7 @@ import type { CatalogTool } from './catalog.ts';
 import type { Downstream } from './downstream.ts';
 import type { FallbackResolver, FallbackSuggestion } from './fallback.ts';
 import type { MetricsRecorder } from './metrics.ts';
-import type { ArgsValidator } from './validate-args.ts';
+import { formatArgumentIssues, type ArgumentValidator } from '../mcp/index.ts';
 
 export interface CallContext {
   downstream(server: string): Downstream;
@@ -17,7 +17,7 @@ export interface CallContext {
   resolveTool(server: string, tool: string): Promise<CatalogTool>;
   metrics: MetricsRecorder;
   fallbacks: FallbackResolver;
-  validator: ArgsValidator;
+  validator: ArgumentValidator;
   callTimeoutMs: number;
   autoRetryFallback: boolean;
 }
@@ -72,10 +72,10 @@ function classify(err: unknown, timeoutMs: number): CallError {
 /** One downstream call, recorded. Throws CallError on failure. */
 async function callOnce(ctx: CallContext, server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const def = await ctx.resolveTool(server, tool);
-  const problems = ctx.validator.check(def.hash, def.inputSchema, args);
+  const problems = ctx.validator.check(def.inputSchema, args, def.hash);
   if (problems.length) {
     // The caller's mistake, not the tool's: not counted against its reliability.
-    throw new CallError('arguments', `arguments do not match the input schema of ${server}/${tool}: ${problems.join('; ')}`);
+    throw new CallError('arguments', `arguments do not match the input schema of ${server}/${tool}: ${formatArgumentIssues(problems)}`);
   }
   const started = performance.now();
   let result: CallToolResult;

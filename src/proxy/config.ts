@@ -6,29 +6,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { McpServerEntrySchema } from '../mcp/index.ts';
 
-const stdioServer = z.object({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  description: z.string().optional(),
-  disabled: z.boolean().optional(),
-}).strict();
-
-const httpServer = z.object({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
-  url: z.url(),
-  headers: z.record(z.string(), z.string()).optional(),
-  description: z.string().optional(),
-  disabled: z.boolean().optional(),
-}).strict();
-
-/** One downstream server: stdio (`command`) or Streamable HTTP (`url`). */
-export const serverConfigSchema = z.union([stdioServer, httpServer], {
-  error: 'expected a stdio server { command, args? } or an HTTP server { url }',
-});
+/** One downstream server: the shared `.mcp.json` entry (stdio, Streamable HTTP or SSE). */
+export const serverConfigSchema = McpServerEntrySchema;
 
 /** Known embedding models and their native dimensions ("Validate embedding_model is supported"). */
 export const EMBEDDING_MODELS: Readonly<Record<string, number>> = {

@@ -3,6 +3,7 @@
  * Every MCP tool the proxy offers is one method here; mcp-server.ts only adapts them to MCP.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { ArgumentValidator } from '../mcp/index.ts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from './breaker.ts';
 import { callTool, CallError, type CallContext, type CallOptions } from './call-tool.ts';
@@ -16,7 +17,6 @@ import { MetricsRecorder, type MetricsFilter } from './metrics.ts';
 import { recommendTools, type RecommendAnswer, type SearchMode } from './recommend.ts';
 import { ToolSearch, type SearchAnswer } from './search.ts';
 import { openStore } from './store.ts';
-import { ArgsValidator } from './validate-args.ts';
 
 export interface ProxyDeps {
   clock?: Clock;
@@ -66,7 +66,7 @@ export class ProxyCore {
   private readonly discovered = new Set<string>();
   private readonly refreshing = new Map<string, Promise<RefreshReport>>();
   private readonly lastRefresh = new Map<string, RefreshReport>();
-  private readonly validator = new ArgsValidator();
+  private readonly validator = new ArgumentValidator();
   private readonly callContext: CallContext;
   private aggregateTimer?: NodeJS.Timeout;
   private closed = false;

@@ -91,12 +91,15 @@ export function isStdioEntry<E extends McpServerEntryInput>(entry: E): entry is 
 /**
  * Zod issues as `where.path: message` lines.
  * @example
- *   formatConfigIssues('.mcp.json', error.issues) // '.mcp.json: mcpServers.db.command: must name the program to run'
+ *   formatConfigIssues('options', error.issues) // 'options.serverConfig.mcpServers.db.command: must name the program to run'
  */
 export function formatConfigIssues(where: string, issues: readonly z.core.$ZodIssue[]): string {
+  // A file is named apart from the path (`.mcp.json: mcpServers.db`); a variable leads it (`options.serverConfig`).
+  const file = /[/\\]|\.json$/.test(where);
   return issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-    return `${where}: ${path || '(root)'}: ${issue.message}`;
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+    if (file) return `${where}: ${path.replace(/^\./, '') || '(root)'}: ${issue.message}`;
+    return `${where}${path}: ${issue.message}`;
   }).join('\n');
 }
 

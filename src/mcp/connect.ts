@@ -48,6 +48,22 @@ export interface McpSession {
 
 const ABORT_GRACE_MS = 300;
 
+/** Settles with `promise`, or rejects when `signal` aborts or `ms` pass, whichever comes first. */
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpError(ErrorCode.RequestTimeout, `connecting timed out after ${ms} ms`)), Math.min(ms, 2 ** 31 - 1));
+    onAbort = () => reject(signal?.reason instanceof Error ? signal.reason : new Error('connect aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, stop]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
+}
+
 /**
  * Whether an error means the server no longer has our session (so a new one is needed): an HTTP 404
  * for the session, a broken SSE stream, or a closed connection.
@@ -145,7 +161,9 @@ async function open(kind: TransportKind, transport: Transport, options: ConnectO
   const timeout = options.timeoutMs ?? (entrySeconds !== undefined ? entrySeconds * 1000 : 30_000);
   try {
     options.signal?.throwIfAborted();
-    await client.connect(transport, { timeout, signal: options.signal });
+    // The SDK passes the signal to initialize only, not to the transport's start (an SSE handshake
+    // that never sends its endpoint event would wait forever): race it too.
+    await raceSignal(client.connect(transport, { timeout, signal: options.signal }), options.signal, timeout);
   } catch (error) {
     // An abort must return at once: shorten the group's grace so close() ends within a second.
     if (stdio && options.signal?.aborted) stdio.killGraceMs = Math.min(stdio.killGraceMs, ABORT_GRACE_MS);

@@ -150,7 +150,7 @@ export class Downstream {
       });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if ((err as Error)?.name === 'TimeoutError' || /timed out/i.test(message)) {
+      if ((err as Error)?.name === 'TimeoutError' || /timed out|TimeoutError/i.test(message)) {
         const stderr = message.indexOf('(stderr:');
         throw new Error(`connection timed out after ${timeoutMs} ms${stderr >= 0 ? ` ${message.slice(stderr)}` : ''}`, { cause: err });
       }

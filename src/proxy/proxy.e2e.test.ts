@@ -82,7 +82,7 @@ describe('proxy over Streamable HTTP', () => {
     const bad = await through('docs', 'search_docs', { query: 42, limit: 0 });
     expect(bad.isError).toBe(true);
     expect(json(bad)).toMatchObject({ success: false, kind: 'arguments', fallback_suggestions: [] });
-    expect(json(bad).error).toMatch(/\/query: must be string.*\/limit: must be > 0/);
+    expect(json(bad).error).toMatch(/"query" must be string.*"limit" must be > 0/);
     const unknown = await through('docs', 'nope');
     expect(json(unknown)).toMatchObject({ kind: 'unknown_tool' });
     expect(json(unknown).error).toContain('its tools: ');

@@ -4,6 +4,7 @@
  * StdioClientTransport (which signals only its direct child) leaves running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -23,8 +24,35 @@ export interface GroupStdioOptions {
 
 const POLL_MS = 25;
 
-/** Whether any process of group `pgid` is still alive. */
+/**
+ * Whether any process of group `pgid` is still running. On Linux zombies do not count: orphans are
+ * reparented to PID 1, which in a container often never reaps them, and a signal-0 probe sees them.
+ */
 function groupAlive(pgid: number): boolean {
+  if (process.platform === 'linux') {
+    let entries: string[];
+    try {
+      entries = readdirSync('/proc');
+    } catch {
+      return probeGroup(pgid);
+    }
+    for (const entry of entries) {
+      if (entry.charCodeAt(0) > 57) continue;
+      try {
+        // /proc/PID/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so split after the last ')'.
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') return true;
+      } catch {
+        // Gone while we looked.
+      }
+    }
+    return false;
+  }
+  return probeGroup(pgid);
+}
+
+function probeGroup(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

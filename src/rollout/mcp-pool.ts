@@ -111,7 +111,8 @@ class PoolEntry {
 
   async #connect(signal: AbortSignal): Promise<Session> {
     this.connects++;
-    let session: Session | undefined;
+    // The callbacks may fire only once the session exists; they reach it through this holder.
+    const held: { session?: Session } = {};
     const mcp = await connect(this.entry, {
       clientInfo: this.#clientInfo,
       signal,
@@ -120,19 +121,20 @@ class PoolEntry {
       // (a listing in flight when this arrives is not cached either: it may predate the change). Not the
       // SDK's `listChanged.tools.autoRefresh`: that lists one page only, and eagerly, for a list maybe never used again.
       onToolsChanged: () => {
-        if (session) session.tools = undefined;
+        if (held.session) held.session.tools = undefined;
         this.toolListChanges++;
       },
       // A broken stream, a server that forgot the session, or an exited process: the next use reconnects,
       // and requests still waiting on the dead session fail now instead of at the deadline.
       onLost: (reason) => {
+        const session = held.session;
         if (!session) return;
         session.lost ??= reason;
         this.#discard(session);
       },
     });
-    session = { client: mcp.client, mcp, closed: false };
-    return session;
+    held.session = { client: mcp.client, mcp, closed: false };
+    return held.session;
   }
 
   #discard(session: Session): void {

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { ArgumentValidator } from '../mcp/index.ts';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from './breaker.ts';
 import { callTool, CallError, type CallContext, type CallOptions } from './call-tool.ts';
 import { ToolCatalog, type CatalogTool } from './catalog.ts';
@@ -12,6 +12,7 @@ import { defaultStorePath, type ProxyConfig } from './config.ts';
 import { Downstream } from './downstream.ts';
 import { EmbeddingStore, toolId, type Embedder } from './embeddings.ts';
 import { FallbackResolver } from './fallback.ts';
+import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { RankingLLM } from './llm.ts';
 import { MetricsRecorder, type MetricsFilter } from './metrics.ts';
 import { recommendTools, type RecommendAnswer, type SearchMode } from './recommend.ts';
@@ -67,6 +68,8 @@ export class ProxyCore {
   private readonly refreshing = new Map<string, Promise<RefreshReport>>();
   private readonly lastRefresh = new Map<string, RefreshReport>();
   private readonly validator = new ArgumentValidator();
+  /** Tool annotations as listed in this process (not persisted: unknown means "not known to be safe"). */
+  private readonly annotations = new Map<string, ToolAnnotations | undefined>();
   private readonly callContext: CallContext;
   private aggregateTimer?: NodeJS.Timeout;
   private closed = false;
@@ -85,7 +88,12 @@ export class ProxyCore {
       ? { embedder, store: new EmbeddingStore(this.db, embedder.model, embedder.dimensions, now) } : undefined);
     this.llm = deps.llm ?? undefined;
     const isAvailable = (server: string): boolean => !this.servers.get(server)?.unavailable;
-    this.fallbacks = new FallbackResolver(this.search, this.metrics, { maxFallbacks: config.recommend_tools.max_fallbacks, isAvailable, now });
+    const minSimilarity = config.recommend_tools.fallback_min_similarity;
+    this.fallbacks = new FallbackResolver(this.search, this.metrics, {
+      maxFallbacks: config.recommend_tools.max_fallbacks, isAvailable, now, validator: this.validator,
+      minSimilarity: (mode) => minSimilarity ?? (mode === 'lexical' ? LEXICAL_FALLBACK_MIN_SIMILARITY : SEMANTIC_FALLBACK_MIN_SIMILARITY),
+      schemaOf: (s, t) => this.catalog.get(s, t)?.inputSchema,
+    });
     for (const [name, server] of Object.entries(config.mcpServers)) {
       if (server.disabled) continue;
       this.servers.set(name, new Downstream(name, server, {
@@ -109,6 +117,8 @@ export class ProxyCore {
       validator: this.validator,
       callTimeoutMs: opts.call_timeout * 1000,
       autoRetryFallback: config.recommend_tools.auto_retry_fallback,
+      annotationsOf: (s, t) => this.annotations.get(`${s}/${t}`),
+      autoRetryAllowed: new Set(config.recommend_tools.auto_retry_tools),
     };
   }
 
@@ -153,6 +163,8 @@ export class ProxyCore {
     if (running && !force) return running;
     const job = (async (): Promise<RefreshReport> => {
       const tools = await this.server(server).listTools();
+      for (const key of [...this.annotations.keys()]) if (key.startsWith(`${server}/`)) this.annotations.delete(key);
+      for (const t of tools) this.annotations.set(`${server}/${t.name}`, t.annotations);
       const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> })), force);
       this.discovered.add(server);
       const changed = [...summary.added, ...summary.updated].map((n) => this.catalog.get(server, n)).filter((t): t is CatalogTool => !!t);

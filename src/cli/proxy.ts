@@ -141,6 +141,7 @@ export async function proxyCommand(argv: string[]): Promise<number> {
 function render(sub: string, out: any): string {
   const lines: string[] = [];
   for (const note of [out.note, ...(out.notes ?? [])].filter(Boolean)) lines.push(`note: ${note}`);
+  for (const u of out.unavailable ?? []) lines.push(`unavailable: ${u.server} (${u.state}): ${u.last_error ?? 'unknown error'}`);
   if (sub === 'search-tools') {
     lines.push(`mode: ${out.mode}`);
     for (const r of out.results) lines.push(`${r.similarity.toFixed(3)}  ${r.server}/${r.tool}${r.available ? '' : ' (unavailable)'}  ${r.description.split('\n')[0].slice(0, 90)}`);

@@ -43,7 +43,7 @@ export const proxyOptionsSchema = z.object({
    * Seconds search_tools/recommend_tools/list_tools wait for servers never indexed before; servers still
    * connecting or backing off after that are skipped and named as unavailable.
    */
-  discovery_wait: positiveSeconds.default(3),
+  discovery_wait: positiveSeconds.default(5),
 }).strict();
 
 /** The HTTP endpoint (`ghostwire proxy serve --http`, McpProxy.listen). */

@@ -54,6 +54,9 @@ export class Downstream {
   /** Aborts connections in progress when the proxy closes. */
   private readonly closer = new AbortController();
   private closed = false;
+  /** Waiting between attempts (after a failure): callers that must not wait skip the server. */
+  private backingOff = false;
+  private readonly attemptWaiters = new Set<() => void>();
 
   constructor(name: string, config: ServerConfig, options: DownstreamOptions) {
     this.name = name;
@@ -117,16 +120,43 @@ export class Downstream {
         this.connectedAt = clock.now();
         this.lastError = null;
         this.breaker.success();
+        this.notifyAttempt();
         return client;
       } catch (err) {
         this.lastError = err instanceof Error ? err.message : String(err);
         if (this.closed) break;
-        if (attempt < attempts - 1) await clock.sleep(backoffMs(attempt));
+        if (attempt < attempts - 1) {
+          this.backingOff = true;
+          this.notifyAttempt();
+          try {
+            // Closing the proxy ends the wait: close() must not sit out a backoff either.
+            const closed = new Promise<void>((resolve) => this.closer.signal.addEventListener('abort', () => resolve(), { once: true }));
+            await Promise.race([clock.sleep(backoffMs(attempt)), closed]);
+            if (this.closed) break;
+          } finally {
+            this.backingOff = false;
+          }
+        }
       }
     }
     this.state = 'failed';
     this.breaker.failure();
+    this.notifyAttempt();
     throw new Error(`cannot connect to server "${this.name}" after ${attempts} attempt(s): ${this.lastError}`);
+  }
+
+  /**
+   * Resolves once the server is connected, has failed, or is waiting to retry after a failed attempt:
+   * what a caller that must not sit out a backoff waits for.
+   */
+  settledOrBackingOff(): Promise<void> {
+    if (this.state !== 'connecting' || this.backingOff) return Promise.resolve();
+    return new Promise((resolve) => this.attemptWaiters.add(resolve));
+  }
+
+  private notifyAttempt(): void {
+    for (const resolve of this.attemptWaiters) resolve();
+    this.attemptWaiters.clear();
   }
 
   private async connectOnce(): Promise<Client> {

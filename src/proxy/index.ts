@@ -3,7 +3,7 @@
  * fallback suggestions and incremental re-indexing.
  */
 export { createProxy, McpProxy, embedderFromConfig, llmFromConfig, type CreateProxyOptions } from './create-proxy.ts';
-export { ProxyCore, type ProxyDeps, type RefreshReport } from './proxy.ts';
+export { ProxyCore, type ProxyDeps, type RefreshReport, type UnavailableServer } from './proxy.ts';
 export {
   parseProxyConfig, loadProxyConfig, proxyConfigSchema, ProxyConfigError, EMBEDDING_MODELS, defaultStorePath,
   type ProxyConfig, type ProxyConfigInput, type ServerConfig,

@@ -31,6 +31,14 @@ export interface ProxyDeps {
   log?: (message: string) => void;
 }
 
+/** A server search could not include, and why. */
+export interface UnavailableServer {
+  server: string;
+  /** connecting (or backing off between attempts), failed, circuit_open. */
+  state: string;
+  last_error: string | null;
+}
+
 export interface RefreshReport {
   server: string;
   added: string[];
@@ -197,13 +205,29 @@ export class ProxyCore {
     return { results };
   }
 
-  /** Indexes every available server never seen before (search needs the whole catalog). */
-  private async discoverUnknown(): Promise<string[]> {
-    const errors: string[] = [];
-    await Promise.all(this.serverNames()
-      .filter((n) => !this.catalog.has(n) && !this.discovered.has(n) && this.isAvailable(n))
-      .map((n) => this.discover(n).catch((err) => { errors.push(`${n}: ${(err as Error).message}`); })));
-    return errors;
+  /**
+   * Indexes every server never seen before (search needs the whole catalog), waiting at most
+   * `discovery_wait` and never through a backoff: servers that are failing, backing off or still
+   * connecting are skipped and returned as unavailable, with their last error.
+   */
+  private async discoverUnknown(): Promise<UnavailableServer[]> {
+    const unknown = this.serverNames().filter((n) => !this.catalog.has(n) && !this.discovered.has(n));
+    const errors = new Map<string, string>();
+    const waits = unknown.filter((n) => this.isAvailable(n)).map((n) => {
+      const downstream = this.server(n);
+      const job = this.discover(n).catch((err) => { errors.set(n, (err as Error).message); });
+      // Stop waiting on a server once its first attempt failed: the retries would only delay the answer.
+      const gaveUp = downstream.settledOrBackingOff().then(() => (downstream.state === 'connected' ? job : undefined));
+      return Promise.race([job, gaveUp]);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.config.mcp_client_proxy.discovery_wait * 1000); });
+    await Promise.race([Promise.all(waits), limit]).finally(() => clearTimeout(timer));
+    return unknown.filter((n) => !this.discovered.has(n)).map((n) => {
+      const d = this.server(n);
+      const state = !this.isAvailable(n) ? 'circuit_open' : d.state === 'connecting' ? 'connecting' : d.state;
+      return { server: n, state, last_error: errors.get(n) ?? d.lastError ?? (state === 'connecting' ? `still connecting after ${this.config.mcp_client_proxy.discovery_wait} s` : null) };
+    });
   }
 
   private async resolveTool(server: string, tool: string): Promise<CatalogTool> {
@@ -237,7 +261,7 @@ export class ProxyCore {
     if (options.server !== undefined) {
       await this.discover(this.server(options.server).name).catch((err) => { errors.push(`${options.server}: ${(err as Error).message}`); });
     } else {
-      errors.push(...await this.discoverUnknown());
+      for (const u of await this.discoverUnknown()) errors.push(`${u.server}: unavailable (${u.state}): ${u.last_error ?? 'unknown error'}`);
     }
     const metrics = options.include_metrics ? new Map(this.metrics.get(options.server !== undefined ? { server: options.server } : {}).map((m) => [`${m.server}/${m.tool}`, m])) : undefined;
     const tools = this.catalog.tools(options.server).map((t) => {
@@ -263,19 +287,20 @@ export class ProxyCore {
     return callTool(this.callContext, server, tool, args, options);
   }
 
-  async searchTools(query: string, options: { top_k?: number; min_similarity?: number; server?: string } = {}): Promise<SearchAnswer & { results: Array<SearchAnswer['results'][number] & { available: boolean }> }> {
+  async searchTools(query: string, options: { top_k?: number; min_similarity?: number; server?: string } = {}): Promise<SearchAnswer & { results: Array<SearchAnswer['results'][number] & { available: boolean }>; unavailable?: UnavailableServer[] }> {
     if (options.server !== undefined) this.server(options.server);
-    await this.discoverUnknown();
+    const unavailable = await this.discoverUnknown();
     const answer = await this.search.search(query, options);
-    return { ...answer, results: answer.results.map((r) => ({ ...r, available: this.isAvailable(r.server) })) };
+    return { ...answer, results: answer.results.map((r) => ({ ...r, available: this.isAvailable(r.server) })), ...(unavailable.length ? { unavailable } : {}) };
   }
 
-  async recommendTools(task: string, options: { search_mode?: SearchMode; top_k?: number; server?: string } = {}): Promise<RecommendAnswer> {
-    await this.discoverUnknown();
-    return recommendTools({
+  async recommendTools(task: string, options: { search_mode?: SearchMode; top_k?: number; server?: string } = {}): Promise<RecommendAnswer & { unavailable?: UnavailableServer[] }> {
+    const unavailable = await this.discoverUnknown();
+    const answer = await recommendTools({
       catalog: this.catalog, search: this.search, metrics: this.metrics, llm: this.llm,
       includeMetrics: this.config.recommend_tools.include_metrics, isAvailable: (s) => this.isAvailable(s),
     }, task, { search_mode: options.search_mode ?? this.config.recommend_tools.search_mode, top_k: options.top_k, server: options.server });
+    return unavailable.length ? { ...answer, unavailable } : answer;
   }
 
   getToolMetrics(filter: MetricsFilter & { failing_threshold?: number; limit?: number } = {}): Record<string, unknown> {

@@ -10,7 +10,7 @@ export { connect, isSessionGone } from './connect.ts';
 export type { ConnectOptions, McpSession } from './connect.ts';
 export { GroupStdioTransport } from './stdio-transport.ts';
 export type { GroupStdioOptions } from './stdio-transport.ts';
-export { listAllTools } from './list-tools.ts';
+export { listAllPages, listAllTools } from './list-tools.ts';
 export type { ListToolsOptions, ToolLister } from './list-tools.ts';
 export { ArgumentValidator, formatArgumentIssues } from './validate-args.ts';
 export type { ArgumentIssue } from './validate-args.ts';

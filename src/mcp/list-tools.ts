@@ -39,3 +39,22 @@ export async function listAllTools(client: ToolLister, options: ListToolsOptions
     seen.add(cursor);
   }
 }
+
+/**
+ * Collects every page of any paged MCP list (resources, resource templates, prompts).
+ * @example
+ *   const resources = await listAllPages((cursor) => client.listResources(cursor ? { cursor } : {}), (page) => page.resources);
+ */
+export async function listAllPages<P extends { nextCursor?: string }, T>(fetchPage: (cursor?: string) => Promise<P>, items: (page: P) => T[], maxPages = 1000): Promise<T[]> {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; ; page++) {
+    const answer = await fetchPage(cursor);
+    out.push(...items(answer));
+    cursor = answer.nextCursor;
+    if (!cursor) return out;
+    if (seen.has(cursor) || page + 1 >= maxPages) throw new Error(`paging did not end (cursor ${JSON.stringify(cursor)} after ${page + 1} pages)`);
+    seen.add(cursor);
+  }
+}

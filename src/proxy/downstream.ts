@@ -4,7 +4,7 @@
  * a crash or a lost session, and its process group ended with the proxy.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, type CallToolResult, type LoggingLevel, type LoggingMessageNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { connect, listAllTools, transportOf, type McpSession } from '../mcp/index.ts';
 import { backoffMs, CircuitOpenError, ServerCircuitBreaker, type BreakerState, type Clock } from './breaker.ts';
 import type { ServerConfig } from './config.ts';
@@ -21,6 +21,10 @@ export interface DownstreamOptions {
   onToolsChanged?: (server: string) => void;
   /** A connection closed without the proxy asking (crash, server exit). */
   onDisconnect?: (server: string, reason: string) => void;
+  /** The server sent notifications/message (logging). */
+  onLog?: (server: string, params: LoggingMessageNotification['params']) => void;
+  /** The logging level asked of the proxy, applied to each server as it connects. */
+  logLevel?: () => LoggingLevel | undefined;
 }
 
 export interface DownstreamInfo {
@@ -190,6 +194,10 @@ export class Downstream {
       await session.close();
       throw new Error('proxy closed while connecting');
     }
+    const onLog = this.options.onLog;
+    if (onLog) session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(this.name, n.params));
+    const level = this.options.logLevel?.();
+    if (level && session.client.getServerCapabilities()?.logging) await session.client.setLoggingLevel(level).catch(() => undefined);
     this.session = session;
     return session.client;
   }

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { ArgumentValidator } from '../mcp/index.ts';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, LoggingMessageNotification, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from './breaker.ts';
 import { callTool, CallError, type CallContext, type CallOptions } from './call-tool.ts';
 import { ToolCatalog, type CatalogTool } from './catalog.ts';
@@ -18,6 +18,7 @@ import { MetricsRecorder, type MetricsFilter } from './metrics.ts';
 import { recommendTools, type RecommendAnswer, type SearchMode } from './recommend.ts';
 import { ToolSearch, type SearchAnswer } from './search.ts';
 import { openStore } from './store.ts';
+import { Passthrough, type PassthroughHost, type Reachable } from './passthrough.ts';
 
 export interface ProxyDeps {
   clock?: Clock;
@@ -61,7 +62,7 @@ const brief = (description: string): string => {
  *   const core = new ProxyCore(parseProxyConfig(json), { storePath: '/tmp/p.db' });
  *   await core.callTool('fs', 'read_file', { path: 'a.txt' });
  */
-export class ProxyCore {
+export class ProxyCore implements PassthroughHost {
   readonly config: ProxyConfig;
   readonly db: DatabaseSync;
   readonly metrics: MetricsRecorder;
@@ -79,6 +80,10 @@ export class ProxyCore {
   /** Tool annotations as listed in this process (not persisted: unknown means "not known to be safe"). */
   private readonly annotations = new Map<string, ToolAnnotations | undefined>();
   private readonly callContext: CallContext;
+  /** Resources, prompts and completions of the downstream servers (passthrough.ts). */
+  readonly passthrough: Passthrough = new Passthrough(this);
+  private logLevel?: LoggingLevel;
+  private readonly logListeners = new Set<(server: string, params: LoggingMessageNotification['params']) => void>();
   private aggregateTimer?: NodeJS.Timeout;
   private closed = false;
 
@@ -115,6 +120,8 @@ export class ProxyCore {
           void this.refresh(s).catch((err) => this.log(`refresh of ${s} failed: ${(err as Error).message}`));
         },
         onDisconnect: (s, reason) => this.log(`server ${s} disconnected: ${reason}`),
+        onLog: (s, params) => { for (const listener of this.logListeners) listener(s, params); },
+        logLevel: () => this.logLevel,
       }));
     }
     this.callContext = {
@@ -228,6 +235,29 @@ export class ProxyCore {
       const state = !this.isAvailable(n) ? 'circuit_open' : d.state === 'connecting' ? 'connecting' : d.state;
       return { server: n, state, last_error: errors.get(n) ?? d.lastError ?? (state === 'connecting' ? `still connecting after ${this.config.mcp_client_proxy.discovery_wait} s` : null) };
     });
+  }
+
+  /** Connected servers, waiting (bounded, never through a backoff) for those not connected yet. */
+  async reachable(): Promise<Reachable[]> {
+    await this.discoverUnknown();
+    const available = [...this.servers.values()].filter((d) => !d.unavailable);
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.config.mcp_client_proxy.discovery_wait * 1000); });
+    await Promise.race([
+      Promise.all(available.map((d) => Promise.race([d.ensureConnected().catch(() => undefined), d.settledOrBackingOff()]))),
+      limit,
+    ]).finally(() => clearTimeout(timer));
+    return available.flatMap((d) => (d.client ? [{ server: d.name, client: d.client }] : []));
+  }
+
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all([...this.servers.values()].map((d) => (d.client?.getServerCapabilities()?.logging ? d.client.setLoggingLevel(level).catch(() => undefined) : undefined)));
+  }
+
+  onLog(listener: (server: string, params: LoggingMessageNotification['params']) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
   }
 
   private async resolveTool(server: string, tool: string): Promise<CatalogTool> {

@@ -36,6 +36,8 @@ export interface McpManagerOptions {
   connectTimeoutMs?: number;
   /** The MCP clientInfo name. */
   clientName?: string;
+  /** Abort connecting (a stdio server's process group is ended within a second). */
+  signal?: AbortSignal;
 }
 
 interface Connection {
@@ -110,7 +112,7 @@ export class McpManager {
     let conn: Connection | undefined;
     try {
       conn = await this.open(name, entry);
-      const tools = await listAllTools(conn.session.client, { timeoutMs: this.connectTimeout });
+      const tools = await listAllTools(conn.session.client, { timeoutMs: this.connectTimeout, signal: this.options.signal });
       for (const t of tools) this.tools.push({ server: name, name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> });
       if (this.closing) throw new Error('run ended while connecting');
       this.connections.set(name, conn);
@@ -126,6 +128,7 @@ export class McpManager {
     const session = await connect(entry, {
       clientInfo: { name: this.options.clientName ?? 'ghostwire-ghost', version: '0.1.0' },
       timeoutMs: entry.connect_timeout !== undefined ? entry.connect_timeout * 1000 : this.connectTimeout,
+      signal: this.options.signal,
     });
     return { name, entry, session };
   }

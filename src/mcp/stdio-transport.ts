@@ -140,7 +140,14 @@ export class GroupStdioTransport implements Transport {
       child.on('exit', () => this.emitClose());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        try {
+          this.buffer.append(chunk);
+        } catch (error) {
+          // A line past the buffer's limit (10 MB): a server gone wrong; end it rather than grow without bound.
+          this.onerror?.(error as Error);
+          void this.close();
+          return;
+        }
         for (;;) {
           let message: JSONRPCMessage | null;
           try {

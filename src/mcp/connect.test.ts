@@ -89,4 +89,9 @@ describe('connect: stdio in its own process group', () => {
     await expect.poll(() => lost, { timeout: 5000 }).toMatch(/exited/);
     expect(session.closed).toBe(true);
   });
+
+  it('ends a server that floods stdout past the read buffer limit instead of growing without bound', async () => {
+    const flood = { command: process.execPath, args: ['-e', 'process.stdout.write("x".repeat(11 * 1024 * 1024)); setInterval(() => {}, 1000)'] };
+    await expect(connect(flood, { timeoutMs: 10_000 })).rejects.toThrow(/closed|exceeded/i);
+  });
 });

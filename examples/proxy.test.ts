@@ -45,7 +45,7 @@ test('discovers, calls, measures and searches tools through the proxy', async ({
   // Arguments are checked against the tool's schema before anything goes downstream.
   const bad = (await call('call_tool', { server: 'shop', tool: 'query', arguments: { sql: 42 } })) as { kind: string; error: string };
   expect(bad).toMatchObject({ kind: 'arguments' });
-  expect(bad.error).toContain('/sql: must be string');
+  expect(bad.error).toContain('"sql" must be string');
 
   // A failing call comes back with alternatives in a separate field; the caller decides.
   const failed = (await call('call_tool', { server: 'shop', tool: 'query', arguments: { sql: 'SELECT * FROM nowhere' } })) as {

@@ -9,7 +9,8 @@ import { runEvalCommand } from '../proxy/eval-command.ts';
 const USAGE = `usage: ghostwire proxy <command> [options]
 
 commands:
-  serve            run the proxy as an MCP server (stdio, or --http HOST:PORT)
+  serve            run the proxy as an MCP server (stdio, or --http HOST:PORT; beyond loopback
+                   the bearer token in $GHOSTWIRE_PROXY_TOKEN is required)
   search-tools     search tools:      search-tools "<query>" [--top-k N] [--min-similarity X] [--server S]
   recommend-tools  recommend tools:   recommend-tools "<task>" [--mode semantic|hybrid|llm] [--top-k N]
   refresh          re-index tools:    refresh [--server S] [--force]
@@ -58,7 +59,14 @@ async function serve(proxy: McpProxy, http: string | undefined): Promise<number>
     process.stdin.once('close', () => void stop());
   } else {
     const [host, port] = http.includes(':') ? [http.slice(0, http.lastIndexOf(':')), http.slice(http.lastIndexOf(':') + 1)] : ['127.0.0.1', http];
-    const listener = await proxy.listen({ host: host || '127.0.0.1', port: Number(port) });
+    let listener;
+    try {
+      listener = await proxy.listen({ host: host || '127.0.0.1', port: Number(port) });
+    } catch (err) {
+      process.stderr.write(`ghostwire proxy serve: ${(err as Error).message}\n`);
+      await proxy.close();
+      return 2;
+    }
     process.stdout.write(`listening ${listener.url}\n`);
   }
   // Keep running until a signal or stdin ends.
@@ -133,6 +141,7 @@ export async function proxyCommand(argv: string[]): Promise<number> {
 function render(sub: string, out: any): string {
   const lines: string[] = [];
   for (const note of [out.note, ...(out.notes ?? [])].filter(Boolean)) lines.push(`note: ${note}`);
+  for (const u of out.unavailable ?? []) lines.push(`unavailable: ${u.server} (${u.state}): ${u.last_error ?? 'unknown error'}`);
   if (sub === 'search-tools') {
     lines.push(`mode: ${out.mode}`);
     for (const r of out.results) lines.push(`${r.similarity.toFixed(3)}  ${r.server}/${r.tool}${r.available ? '' : ' (unavailable)'}  ${r.description.split('\n')[0].slice(0, 90)}`);

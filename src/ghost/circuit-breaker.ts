@@ -1,12 +1,13 @@
-// Per-tool circuit breaker: after `threshold` consecutive failures a tool is no longer called.
+// Per-tool circuit breaker for one ghost run: after `threshold` consecutive failures a tool is no longer
+// called. (Not the proxy's ServerCircuitBreaker, which guards connections and re-opens over time.)
 
 /**
  * Tracks consecutive failures per tool name.
  * @example
- * const breaker = new CircuitBreaker(3);
+ * const breaker = new ToolCircuitBreaker(3);
  * breaker.record('db_query', false); breaker.isOpen('db_query'); // false until 3 in a row
  */
-export class CircuitBreaker {
+export class ToolCircuitBreaker {
   readonly threshold: number;
   private readonly failures = new Map<string, number>();
 

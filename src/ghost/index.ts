@@ -40,7 +40,7 @@ export { buildSystemPrompt } from './system-prompt.ts';
 export type { PromptTool } from './system-prompt.ts';
 export { ToolExecutor, truncateResult } from './tool-executor.ts';
 export type { ToolInvoker, CallReport, CallKind, ExecutorOptions } from './tool-executor.ts';
-export { CircuitBreaker } from './circuit-breaker.ts';
+export { ToolCircuitBreaker } from './circuit-breaker.ts';
 export { runLoop, recoveryPrompt } from './loop.ts';
 export type { LoopInput, LoopOutput } from './loop.ts';
 export { estimateTokens, minimalWindow, compactIfNeeded, SUMMARY_PREFIX, SUMMARY_SYSTEM_PROMPT } from './memory.ts';

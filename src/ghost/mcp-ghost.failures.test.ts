@@ -127,7 +127,7 @@ describe.each(PROVIDERS)('%s', (p) => {
     expect(result.toolChain.map((t) => t.error)).toEqual([
       expect.stringMatching(/unknown tool "db_drop_everything".*db_list_tables/),
       expect.stringMatching(/input schema of db_query: .*required property 'sql'/),
-      expect.stringMatching(/\/table must be string/),
+      expect.stringMatching(/"table" must be string/),
       null,
     ]);
     expect(result.errors.map((e) => e.recoveryAction)).toEqual(Array(3).fill('returned the error to the model to correct the call'));

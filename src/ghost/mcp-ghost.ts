@@ -62,7 +62,7 @@ export async function mcpGhost(options: GhostOptions, internals: GhostInternals 
       headers: opts.headers,
     });
   const owned = !internals.mcp;
-  const mcp = internals.mcp ?? (await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace }));
+  const mcp = internals.mcp ?? (await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace, signal: opts.signal }));
   try {
     return await runWith(opts, llm, mcp, mcp.failures, started);
   } catch (error) {
@@ -129,6 +129,7 @@ async function runWith(
     maxIdenticalCalls: opts.maxIdenticalCalls,
     circuitBreakerThreshold: opts.circuitBreakerThreshold,
     stripNulls: opts.provider === 'openai' && opts.strict,
+    validator: mcp.validator,
   });
   const out = await runLoop({
     llm,

@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childPids, settledChildPids } from '../../fixtures/servers/children.ts';
-import { startHttpFixture, stdioFixture, type HttpFixture } from '../../fixtures/servers/launch.ts';
+import { fixtureServerPath, startHttpFixture, stdioFixture, type HttpFixture } from '../../fixtures/servers/launch.ts';
 import { McpManager } from './mcp-manager.ts';
 import { parseServerConfig } from './server-config.ts';
 
@@ -104,3 +107,36 @@ describe('renderToolResult', () => {
     expect(renderToolResult({ content: [], structuredContent: { n: 1 } })).toBe('{"n":1}');
   });
 });
+
+describe('McpManager and its servers\' process groups', () => {
+  it('an abort while a wrapper-started server is still initialising returns within a second and leaves none of its family', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-ghost-family-'));
+    try {
+      const pidsFile = join(dir, 'pids');
+      const family = { command: 'sh', args: ['-c', `"${process.execPath}" "${fixtureServerPath('family')}" --no-init; true`], env: { FAMILY_PIDS: pidsFile } };
+      const controller = new AbortController();
+      const pending = McpManager.connect(parseServerConfig({ mcpServers: { family } }), { timeoutMs: 30_000, signal: controller.signal });
+      await expect.poll(() => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).length : 0), { timeout: 10_000 }).toBe(3);
+      const pids = readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean).map(Number);
+      const started = performance.now();
+      controller.abort(new Error('run cancelled'));
+      const mcp = await pending;
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(mcp.failures).toEqual([{ server: 'family', error: expect.stringMatching(/run cancelled/) }]);
+      expect(pids.filter(running)).toEqual([]);
+      await mcp.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Running, zombies (orphans a container's PID 1 never reaps) excluded. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}

@@ -1,10 +1,7 @@
 // Connects to every configured MCP server in parallel, discovers tools, calls them with a time bound,
 // reconnects dropped HTTP sessions, and closes everything (children included) exactly once.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ArgumentValidator, connect, isSessionGone, listAllTools, type McpSession } from '../mcp/index.ts';
 import { isHttpEntry, type ServerConfig, type ServerEntry } from './server-config.ts';
 
 /** One tool as a server advertised it. */
@@ -39,14 +36,14 @@ export interface McpManagerOptions {
   connectTimeoutMs?: number;
   /** The MCP clientInfo name. */
   clientName?: string;
+  /** Abort connecting (a stdio server's process group is ended within a second). */
+  signal?: AbortSignal;
 }
 
 interface Connection {
   name: string;
   entry: ServerEntry;
-  client: Client;
-  closed: boolean;
-  stderr: string;
+  session: McpSession;
 }
 
 function describeError(error: unknown): string {
@@ -79,6 +76,8 @@ export function renderToolResult(result: CallToolResult): string {
 export class McpManager {
   readonly tools: DiscoveredTool[] = [];
   readonly failures: ServerFailure[] = [];
+  /** Compiled argument schemas, shared by every run on this manager. */
+  readonly validator = new ArgumentValidator();
   private readonly connections = new Map<string, Connection>();
   private readonly options: McpManagerOptions;
   private closing = false;
@@ -113,49 +112,25 @@ export class McpManager {
     let conn: Connection | undefined;
     try {
       conn = await this.open(name, entry);
-      const tools = await listAllTools(conn.client, this.connectTimeout);
-      for (const tool of tools) this.tools.push({ server: name, ...tool });
+      const tools = await listAllTools(conn.session.client, { timeoutMs: this.connectTimeout, signal: this.options.signal });
+      for (const t of tools) this.tools.push({ server: name, name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> });
       if (this.closing) throw new Error('run ended while connecting');
       this.connections.set(name, conn);
     } catch (error) {
-      const stderr = conn?.stderr.trim();
-      this.failures.push({ server: name, error: `${describeError(error)}${stderr ? ` (stderr: ${stderr.slice(-500)})` : ''}` });
-      if (conn) await closeConnection(conn);
+      const stderr = conn?.session.stderr.trim();
+      const shown = stderr && !describeError(error).includes('(stderr:') ? ` (stderr: ${stderr.slice(-500)})` : '';
+      this.failures.push({ server: name, error: `${describeError(error)}${shown}` });
+      if (conn) await conn.session.close();
     }
   }
 
   private async open(name: string, entry: ServerEntry): Promise<Connection> {
-    const client = new Client({ name: this.options.clientName ?? 'ghostwire-ghost', version: '0.1.0' });
-    const conn: Connection = { name, entry, client, closed: false, stderr: '' };
-    let transport: Transport;
-    if (isHttpEntry(entry)) {
-      transport = new StreamableHTTPClientTransport(new URL(entry.url), {
-        requestInit: entry.headers ? { headers: entry.headers } : undefined,
-      });
-    } else {
-      const stdio = new StdioClientTransport({
-        command: entry.command,
-        args: entry.args,
-        env: entry.env,
-        cwd: entry.cwd,
-        stderr: 'pipe',
-      });
-      // Keep the tail of stderr to explain failures; piping also keeps children quiet in test output.
-      stdio.stderr?.on('data', (chunk: Buffer) => {
-        conn.stderr = (conn.stderr + chunk.toString('utf8')).slice(-2000);
-      });
-      transport = stdio;
-    }
-    client.onclose = () => {
-      conn.closed = true;
-    };
-    try {
-      await client.connect(transport, { timeout: this.connectTimeout });
-    } catch (error) {
-      await closeConnection(conn);
-      throw error;
-    }
-    return conn;
+    const session = await connect(entry, {
+      clientInfo: { name: this.options.clientName ?? 'ghostwire-ghost', version: '0.1.0' },
+      timeoutMs: entry.connect_timeout !== undefined ? entry.connect_timeout * 1000 : this.connectTimeout,
+      signal: this.options.signal,
+    });
+    return { name, entry, session };
   }
 
   /**
@@ -165,11 +140,11 @@ export class McpManager {
   async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
     const conn = this.connections.get(server);
     if (!conn) return { ok: false, text: '', value: null, error: `server "${server}" is not connected` };
-    if (conn.closed) return { ok: false, text: '', value: null, error: `server "${server}" has exited${tail(conn.stderr)}` };
+    if (conn.session.closed) return { ok: false, text: '', value: null, error: `server "${server}" has exited${tail(conn.session.stderr)}` };
     try {
       return outcome(await this.rawCall(conn, tool, args, signal));
     } catch (error) {
-      if (isHttpEntry(conn.entry) && isSessionGone(error)) {
+      if (isHttpEntry(conn.entry) && isSessionGone(error) && !conn.session.closed) {
         try {
           const fresh = await this.reconnect(conn);
           return outcome(await this.rawCall(fresh, tool, args, signal));
@@ -182,14 +157,15 @@ export class McpManager {
   }
 
   private rawCall(conn: Connection, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    return conn.client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: this.options.timeoutMs,
+    const seconds = conn.entry.timeout;
+    return conn.session.client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: seconds !== undefined ? seconds * 1000 : this.options.timeoutMs,
       signal,
     }) as Promise<CallToolResult>;
   }
 
   private async reconnect(conn: Connection): Promise<Connection> {
-    await closeConnection(conn);
+    await conn.session.close();
     const fresh = await this.open(conn.name, conn.entry);
     this.connections.set(conn.name, fresh);
     return fresh;
@@ -200,7 +176,7 @@ export class McpManager {
     this.closing = true;
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all(all.map(closeConnection));
+    await Promise.all(all.map((c) => c.session.close()));
   }
 }
 
@@ -213,23 +189,6 @@ function tail(stderr: string): string {
   return t ? ` (stderr: ${t.slice(-300)})` : '';
 }
 
-async function listAllTools(client: Client, timeoutMs: number): Promise<Omit<DiscoveredTool, 'server'>[]> {
-  const tools: Omit<DiscoveredTool, 'server'>[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    for (const t of page.tools) {
-      tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema as Record<string, unknown> });
-    }
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
-}
-
-function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
-}
-
 function outcome(result: CallToolResult): ToolOutcome {
   const text = renderToolResult(result);
   const value = result.structuredContent ?? result.content;
@@ -240,18 +199,6 @@ function outcome(result: CallToolResult): ToolOutcome {
 function failure(error: unknown, conn: Connection): ToolOutcome {
   const message = describeError(error);
   const timedOut = /timed out|timeout/i.test(message);
-  const closed = conn.closed ? ` (server "${conn.name}" exited${tail(conn.stderr)})` : '';
+  const closed = conn.session.closed ? ` (server "${conn.name}" exited${tail(conn.session.stderr)})` : '';
   return { ok: false, text: '', value: null, error: `${message}${closed}`, timedOut };
-}
-
-async function closeConnection(conn: Connection): Promise<void> {
-  try {
-    if (isHttpEntry(conn.entry) && !conn.closed) {
-      const transport = conn.client.transport as StreamableHTTPClientTransport | undefined;
-      await transport?.terminateSession().catch(() => undefined);
-    }
-    await conn.client.close();
-  } catch {
-    // Closing is best effort; the transport kills the child if it must.
-  }
 }

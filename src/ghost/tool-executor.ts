@@ -1,12 +1,12 @@
 // Executes the tool calls of one LLM turn: validation, circuit breaker, repeat detection, concurrent calls,
 // truncation. Every problem becomes a tool message for the model; nothing here throws.
-import { CircuitBreaker } from './circuit-breaker.ts';
+import { ArgumentValidator, formatArgumentIssues } from '../mcp/index.ts';
+import { ToolCircuitBreaker } from './circuit-breaker.ts';
 import type { DiscoveredTool, ToolOutcome } from './mcp-manager.ts';
 import type { GhostMessage, GhostToolCall } from './provider.ts';
 import { dropNullOptionals } from './schema-normalize.ts';
 import type { ToolNameMap } from './tool-names.ts';
 import type { ToolChainEntry } from './types.ts';
-import { validateArgs } from './validate-args.ts';
 
 /** What the loop needs from the MCP side; McpManager implements it, tests and benches may fake it. */
 export interface ToolInvoker {
@@ -27,6 +27,8 @@ export interface ExecutorOptions {
   circuitBreakerThreshold: number;
   /** OpenAI strict schemas turn optional fields into nullable ones; strip those nulls before calling. */
   stripNulls: boolean;
+  /** Compiled schemas to reuse across runs (McpManager keeps one); a fresh one otherwise. */
+  validator?: ArgumentValidator;
 }
 
 function canonicalJson(value: unknown): string {
@@ -65,7 +67,8 @@ export function truncateResult(text: string, max: number): string {
  * const reports = await exec.runTurn(1, completion.toolCalls, completion.text);
  */
 export class ToolExecutor {
-  readonly breaker: CircuitBreaker;
+  readonly breaker: ToolCircuitBreaker;
+  private readonly validator: ArgumentValidator;
   private readonly invoker: ToolInvoker;
   private readonly names: ToolNameMap;
   private readonly options: ExecutorOptions;
@@ -76,7 +79,8 @@ export class ToolExecutor {
     this.invoker = invoker;
     this.names = names;
     this.options = options;
-    this.breaker = new CircuitBreaker(options.circuitBreakerThreshold);
+    this.breaker = new ToolCircuitBreaker(options.circuitBreakerThreshold);
+    this.validator = options.validator ?? new ArgumentValidator();
     for (const t of tools) this.tools.set(`${t.server}.${t.name}`, t);
   }
 
@@ -109,7 +113,7 @@ export class ToolExecutor {
     if (call.parseError) return reject('malformed', `${call.parseError}. Send the arguments of ${call.name} as one JSON object.`);
     const tool = this.tools.get(`${ref.server}.${ref.tool}`);
     const args = this.options.stripNulls ? dropNullOptionals(call.arguments, tool?.inputSchema) : call.arguments;
-    const invalid = validateArgs(args, tool?.inputSchema).join('; ');
+    const invalid = formatArgumentIssues(this.validator.check(tool?.inputSchema, args));
     if (invalid) return reject('malformed', `arguments do not fit the input schema of ${call.name}: ${invalid}`);
     if (this.breaker.isOpen(call.name)) {
       return reject('circuit_open', `${call.name} failed ${this.breaker.threshold} times in a row and is disabled for this run; use another tool or answer with what you have`);

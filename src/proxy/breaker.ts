@@ -34,13 +34,13 @@ export interface BreakerOptions {
 }
 
 /**
- * Fails fast after repeated failures; after `resetMs` lets one trial through (half-open), which
+ * A downstream server's connection breaker (not the ghost's per-run ToolCircuitBreaker). Fails fast after repeated failures; after `resetMs` lets one trial through (half-open), which
  * closes it on success or re-opens it on failure.
  * @example
- *   const breaker = new CircuitBreaker({ threshold: 3, resetMs: 60_000, clock: systemClock });
+ *   const breaker = new ServerCircuitBreaker({ threshold: 3, resetMs: 60_000, clock: systemClock });
  *   if (breaker.allow()) { try { await connect(); breaker.success(); } catch { breaker.failure(); } }
  */
-export class CircuitBreaker {
+export class ServerCircuitBreaker {
   private readonly options: BreakerOptions;
   private failures = 0;
   private openedAt = 0;
@@ -91,16 +91,4 @@ export class CircuitBreaker {
  */
 export class CircuitOpenError extends Error {
   override name = 'CircuitOpenError';
-}
-
-/** Rejects with `message` if `promise` does not settle within `ms`; runs onTimeout first. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message: string, onTimeout?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new Error(message));
-    }, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -3,13 +3,13 @@
  * failure (error, timeout, empty or invalid result) attach fallback suggestions as a separate field.
  */
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { CircuitOpenError } from './breaker.ts';
 import type { CatalogTool } from './catalog.ts';
 import type { Downstream } from './downstream.ts';
 import type { FallbackResolver, FallbackSuggestion } from './fallback.ts';
 import type { MetricsRecorder } from './metrics.ts';
-import type { ArgsValidator } from './validate-args.ts';
+import { formatArgumentIssues, type ArgumentValidator } from '../mcp/index.ts';
 
 export interface CallContext {
   downstream(server: string): Downstream;
@@ -17,9 +17,13 @@ export interface CallContext {
   resolveTool(server: string, tool: string): Promise<CatalogTool>;
   metrics: MetricsRecorder;
   fallbacks: FallbackResolver;
-  validator: ArgsValidator;
+  validator: ArgumentValidator;
   callTimeoutMs: number;
   autoRetryFallback: boolean;
+  /** The annotations a tool was listed with in this process, if it was. */
+  annotationsOf(server: string, tool: string): ToolAnnotations | undefined;
+  /** "server/tool" names auto-retry may run without safe annotations (config recommend_tools.auto_retry_tools). */
+  autoRetryAllowed: ReadonlySet<string>;
 }
 
 export interface CallOptions {
@@ -36,6 +40,23 @@ export interface CallFailure {
   kind: string;
   fallback_suggestions: FallbackSuggestion[];
   fallback_result?: { server: string; tool: string; success: boolean; result?: CallToolResult; error?: string };
+  /** Suggestions auto-retry would not run, and why. */
+  auto_retry_skipped?: Array<{ server: string; tool: string; reason: string }>;
+}
+
+/**
+ * Why auto-retry must not run a tool, or undefined when it may: only tools annotated read-only, or
+ * idempotent and explicitly non-destructive (MCP's destructiveHint defaults to true), or opted in by name.
+ * @example
+ *   retryRefusal({ readOnlyHint: true }, false) // undefined
+ */
+export function retryRefusal(annotations: ToolAnnotations | undefined, optedIn: boolean): string | undefined {
+  if (optedIn) return undefined;
+  if (!annotations) return 'no annotations: not known to be free of side effects (opt in with recommend_tools.auto_retry_tools)';
+  if (annotations.destructiveHint === true) return 'annotated destructiveHint: true';
+  if (annotations.readOnlyHint === true) return undefined;
+  if (annotations.idempotentHint === true && annotations.destructiveHint === false) return undefined;
+  return 'not annotated readOnlyHint, nor idempotentHint with destructiveHint: false (opt in with recommend_tools.auto_retry_tools)';
 }
 
 class CallError extends Error {
@@ -72,10 +93,10 @@ function classify(err: unknown, timeoutMs: number): CallError {
 /** One downstream call, recorded. Throws CallError on failure. */
 async function callOnce(ctx: CallContext, server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const def = await ctx.resolveTool(server, tool);
-  const problems = ctx.validator.check(def.hash, def.inputSchema, args);
+  const problems = ctx.validator.check(def.inputSchema, args, def.hash);
   if (problems.length) {
     // The caller's mistake, not the tool's: not counted against its reliability.
-    throw new CallError('arguments', `arguments do not match the input schema of ${server}/${tool}: ${problems.join('; ')}`);
+    throw new CallError('arguments', `arguments do not match the input schema of ${server}/${tool}: ${formatArgumentIssues(problems)}`);
   }
   const started = performance.now();
   let result: CallToolResult;
@@ -106,14 +127,23 @@ export async function callTool(ctx: CallContext, server: string, tool: string, a
     const failure = err instanceof CallError ? err : classify(err, ctx.callTimeoutMs);
     const body: CallFailure = { success: false, server, tool, error: failure.message, kind: failure.kind, fallback_suggestions: [] };
     const wantsFallbacks = options.include_fallbacks !== false && !['arguments', 'unknown_tool', 'unknown_server'].includes(failure.kind);
-    if (wantsFallbacks) body.fallback_suggestions = await ctx.fallbacks.find(server, tool).catch(() => []);
-    const first = body.fallback_suggestions[0];
-    if (ctx.autoRetryFallback && first) {
-      try {
-        const result = await callOnce(ctx, first.server, first.tool, args);
-        body.fallback_result = { server: first.server, tool: first.tool, success: true, result };
-      } catch (fallbackErr) {
-        body.fallback_result = { server: first.server, tool: first.tool, success: false, error: (fallbackErr as Error).message };
+    // Only tools that would take these very arguments under their own declared properties.
+    if (wantsFallbacks) body.fallback_suggestions = await ctx.fallbacks.find(server, tool, undefined, args).catch(() => []);
+    if (ctx.autoRetryFallback) {
+      const skipped: NonNullable<CallFailure['auto_retry_skipped']> = [];
+      const chosen = body.fallback_suggestions.find((s) => {
+        const reason = retryRefusal(ctx.annotationsOf(s.server, s.tool), ctx.autoRetryAllowed.has(`${s.server}/${s.tool}`));
+        if (reason) skipped.push({ server: s.server, tool: s.tool, reason });
+        return !reason;
+      });
+      if (skipped.length) body.auto_retry_skipped = skipped;
+      if (chosen) {
+        try {
+          const result = await callOnce(ctx, chosen.server, chosen.tool, args);
+          body.fallback_result = { server: chosen.server, tool: chosen.tool, success: true, result };
+        } catch (fallbackErr) {
+          body.fallback_result = { server: chosen.server, tool: chosen.tool, success: false, error: (fallbackErr as Error).message };
+        }
       }
     }
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };

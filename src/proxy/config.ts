@@ -6,29 +6,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { McpServerEntrySchema } from '../mcp/index.ts';
 
-const stdioServer = z.object({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  description: z.string().optional(),
-  disabled: z.boolean().optional(),
-}).strict();
-
-const httpServer = z.object({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
-  url: z.url(),
-  headers: z.record(z.string(), z.string()).optional(),
-  description: z.string().optional(),
-  disabled: z.boolean().optional(),
-}).strict();
-
-/** One downstream server: stdio (`command`) or Streamable HTTP (`url`). */
-export const serverConfigSchema = z.union([stdioServer, httpServer], {
-  error: 'expected a stdio server { command, args? } or an HTTP server { url }',
-});
+/** One downstream server: the shared `.mcp.json` entry (stdio, Streamable HTTP or SSE). */
+export const serverConfigSchema = McpServerEntrySchema;
 
 /** Known embedding models and their native dimensions ("Validate embedding_model is supported"). */
 export const EMBEDDING_MODELS: Readonly<Record<string, number>> = {
@@ -58,6 +39,23 @@ export const proxyOptionsSchema = z.object({
   metrics_retention_days: z.number().int().positive('must be a positive integer').default(7),
   /** The machine-global SQLite store (metrics, schemas, hashes, embeddings). */
   store_path: z.string().min(1).optional(),
+  /**
+   * Seconds search_tools/recommend_tools/list_tools wait for servers never indexed before; servers still
+   * connecting or backing off after that are skipped and named as unavailable.
+   */
+  discovery_wait: positiveSeconds.default(5),
+}).strict();
+
+/** The HTTP endpoint (`ghostwire proxy serve --http`, McpProxy.listen). */
+export const httpOptionsSchema = z.object({
+  /** Host names (no port) accepted besides localhost, 127.0.0.1 and [::1] (DNS-rebinding protection). */
+  allowed_hosts: z.array(z.string().min(1)).default([]),
+  /** Origins (`https://app.example`) accepted besides loopback ones. */
+  allowed_origins: z.array(z.string().regex(/^https?:\/\/[^/]+$/, 'expected scheme://host[:port]')).default([]),
+  /** The environment variable holding the bearer token (required beyond loopback; tokens never go in the file). */
+  auth_token_env: z.string().min(1).default('GHOSTWIRE_PROXY_TOKEN'),
+  /** Largest request body accepted (413 beyond). */
+  max_body_bytes: z.number().int().positive('must be a positive number of bytes').default(4 * 1024 * 1024),
 }).strict();
 
 export const recommendOptionsSchema = z.object({
@@ -68,6 +66,16 @@ export const recommendOptionsSchema = z.object({
   include_metrics: z.boolean().default(true),
   max_fallbacks: z.number().int().nonnegative('must be 0 or more').default(3),
   auto_retry_fallback: z.boolean().default(false),
+  /**
+   * Similarity (0..1, the search's own scale) a tool needs to be suggested as a fallback. The default is
+   * calibrated on the catalog eval (docs/decisions/mcp-layer.md).
+   */
+  fallback_min_similarity: z.number().min(0).max(1).optional(),
+  /**
+   * Tools ("server/tool") auto_retry_fallback may run although their annotations do not say they are
+   * read-only or idempotent and non-destructive. Nothing else without those annotations is ever run.
+   */
+  auto_retry_tools: z.array(z.string().regex(/^[^/]+\/.+$/, 'expected "server/tool"')).default([]),
   /**
    * OpenAI-compatible embeddings API, opt-in: absent (or neither a key in the environment nor a
    * base_url) → local lexical BM25 search. `{}` means OpenAI itself with OPENAI_API_KEY.
@@ -99,6 +107,7 @@ export const proxyConfigSchema = z.object({
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'server names use letters, digits, _ . -'), serverConfigSchema),
   mcp_client_proxy: proxyOptionsSchema.default(() => proxyOptionsSchema.parse({})),
   recommend_tools: recommendOptionsSchema.default(() => recommendOptionsSchema.parse({})),
+  http: httpOptionsSchema.default(() => httpOptionsSchema.parse({})),
 }).strict().superRefine((value, ctx) => {
   value.mcp_client_proxy.preconnect_servers.forEach((name, i) => {
     if (!(name in value.mcpServers)) {

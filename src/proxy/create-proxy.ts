@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, type ProxyConfigInput } from './config.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { listenHttp, type HttpListener } from './http.ts';
+import { isLoopback } from './http-guard.ts';
 import { createProvider } from '../ghost/index.ts';
 import { rankingLLMFromProvider, type RankingLLM } from './llm.ts';
 import { createProxyMcpServer } from './mcp-server.ts';
@@ -57,11 +58,15 @@ export function llmFromConfig(config: ProxyConfig, env: Record<string, string | 
 export class McpProxy {
   readonly core: ProxyCore;
   private readonly listeners: HttpListener[] = [];
+  private readonly env: Record<string, string | undefined>;
+  private readonly log: (message: string) => void;
   private readonly onExit = (): void => this.core.killChildren();
   private closed = false;
 
-  constructor(core: ProxyCore) {
+  constructor(core: ProxyCore, options: { env?: Record<string, string | undefined>; log?: (message: string) => void } = {}) {
     this.core = core;
+    this.env = options.env ?? process.env;
+    this.log = options.log ?? (() => {});
     // Children never outlive the proxy, even when the process exits without calling close().
     process.once('exit', this.onExit);
   }
@@ -79,9 +84,22 @@ export class McpProxy {
   /**
    * Serves Streamable HTTP at `/mcp` (127.0.0.1, a free port by default), plus two plain JSON endpoints:
    * `GET /mcp/tools/search?query=...&top_k=&min_similarity=&server=` and `POST /mcp/tools/embed {"force"?}`.
+   * Host and Origin are validated (config `http`); beyond loopback a bearer token is required: `token`,
+   * else the variable named by `http.auth_token_env` (GHOSTWIRE_PROXY_TOKEN).
    */
-  async listen(options: { host?: string; port?: number } = {}): Promise<HttpListener> {
-    const listener = await listenHttp(() => createProxyMcpServer(this.core), { ...options, extra: (method, url, body) => this.extraRoute(method, url, body) });
+  async listen(options: { host?: string; port?: number; token?: string } = {}): Promise<HttpListener> {
+    const http = this.core.config.http;
+    const token = options.token ?? (this.env[http.auth_token_env] || undefined);
+    const listener = await listenHttp(() => createProxyMcpServer(this.core), {
+      host: options.host, port: options.port, token,
+      allowedHosts: http.allowed_hosts, allowedOrigins: http.allowed_origins, maxBodyBytes: http.max_body_bytes,
+      extra: (method, url, body) => this.extraRoute(method, url, body),
+    });
+    if (options.host !== undefined && !isLoopback(options.host)) {
+      this.log(`listening beyond loopback on ${options.host}: every request needs Authorization: Bearer <the token in ${options.token !== undefined ? 'the listen() options' : `$${http.auth_token_env}`}>`);
+    } else if (token) {
+      this.log('requests need Authorization: Bearer <token>');
+    }
     this.listeners.push(listener);
     return listener;
   }
@@ -128,5 +146,5 @@ export function createProxy(config: ProxyConfigInput | ProxyConfig | string, opt
   const llm = options.llm === undefined ? llmFromConfig(parsed, env) : options.llm;
   const core = new ProxyCore(parsed, { ...options, embedder, llm });
   if (options.start !== false) core.start();
-  return new McpProxy(core);
+  return new McpProxy(core, { env, log: options.log });
 }

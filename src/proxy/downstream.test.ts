@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffMs, CircuitBreaker, CircuitOpenError } from './breaker.ts';
+import { backoffMs, ServerCircuitBreaker, CircuitOpenError } from './breaker.ts';
 import { Downstream, type DownstreamOptions } from './downstream.ts';
 import { isAlive, manualClock, stdioEntry, tempDir } from './test-helpers.ts';
 
@@ -19,7 +19,7 @@ describe('backoff and breaker', () => {
 
   it('opens after the threshold, half-opens after the reset time, closes on success, re-opens on a failed trial', () => {
     const clock = manualClock();
-    const b = new CircuitBreaker({ threshold: 3, resetMs: 1000, clock });
+    const b = new ServerCircuitBreaker({ threshold: 3, resetMs: 1000, clock });
     b.failure(); b.failure();
     expect(b.state).toBe('closed');
     b.failure();

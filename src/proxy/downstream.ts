@@ -1,14 +1,12 @@
 /**
- * One downstream MCP server behind the proxy (seed Phase 2): connected on first use, retried with
- * exponential backoff, guarded by a circuit breaker, reconnected after a crash, and its child
- * process closed with the proxy.
+ * One downstream MCP server behind the proxy (seed Phase 2): connected on first use through the shared
+ * MCP layer (src/mcp), retried with exponential backoff, guarded by a circuit breaker, reconnected after
+ * a crash or a lost session, and its process group ended with the proxy.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { backoffMs, CircuitBreaker, CircuitOpenError, withTimeout, type BreakerState, type Clock } from './breaker.ts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, type CallToolResult, type LoggingLevel, type LoggingMessageNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connect, listAllTools, transportOf, type McpSession } from '../mcp/index.ts';
+import { backoffMs, CircuitOpenError, ServerCircuitBreaker, type BreakerState, type Clock } from './breaker.ts';
 import type { ServerConfig } from './config.ts';
 
 export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'failed';
@@ -23,11 +21,15 @@ export interface DownstreamOptions {
   onToolsChanged?: (server: string) => void;
   /** A connection closed without the proxy asking (crash, server exit). */
   onDisconnect?: (server: string, reason: string) => void;
+  /** The server sent notifications/message (logging). */
+  onLog?: (server: string, params: LoggingMessageNotification['params']) => void;
+  /** The logging level asked of the proxy, applied to each server as it connects. */
+  logLevel?: () => LoggingLevel | undefined;
 }
 
 export interface DownstreamInfo {
   name: string;
-  transport: 'stdio' | 'http';
+  transport: 'stdio' | 'http' | 'sse';
   description?: string;
   state: ConnectionState;
   circuit: BreakerState;
@@ -36,8 +38,6 @@ export interface DownstreamInfo {
   retry_at: string | null;
   pid: number | null;
 }
-
-const STDERR_TAIL = 2000;
 
 /**
  * A lazily connected downstream server.
@@ -48,27 +48,35 @@ const STDERR_TAIL = 2000;
 export class Downstream {
   readonly name: string;
   readonly config: ServerConfig;
-  readonly breaker: CircuitBreaker;
+  readonly breaker: ServerCircuitBreaker;
   state: ConnectionState = 'configured';
   connectedAt: number | null = null;
   lastError: string | null = null;
   private readonly options: DownstreamOptions;
-  private client?: Client;
-  private transport?: Transport;
+  private session?: McpSession;
   private connecting?: Promise<Client>;
-  private stderrTail = '';
+  /** Aborts connections in progress when the proxy closes. */
+  private readonly closer = new AbortController();
   private closed = false;
+  /** Waiting between attempts (after a failure): callers that must not wait skip the server. */
+  private backingOff = false;
+  private readonly attemptWaiters = new Set<() => void>();
 
   constructor(name: string, config: ServerConfig, options: DownstreamOptions) {
     this.name = name;
     this.config = config;
     this.options = options;
-    this.breaker = new CircuitBreaker({ threshold: options.breakerThreshold, resetMs: options.breakerResetMs, clock: options.clock });
+    this.breaker = new ServerCircuitBreaker({ threshold: options.breakerThreshold, resetMs: options.breakerResetMs, clock: options.clock });
   }
 
-  /** The child's pid for stdio servers while connected. */
+  /** The server's pid (its process group) for stdio servers while connected. */
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    return this.session?.pid ?? null;
+  }
+
+  /** The connected client, if any (resources, prompts and completions pass through it). */
+  get client(): Client | undefined {
+    return this.state === 'connected' ? this.session?.client : undefined;
   }
 
   /** Whether calls to this server fail fast right now. */
@@ -80,7 +88,7 @@ export class Downstream {
     const retryAt = this.breaker.state === 'open' ? this.breaker.retryAt : undefined;
     return {
       name: this.name,
-      transport: 'command' in this.config ? 'stdio' : 'http',
+      transport: this.session?.kind === 'sse' || transportOf(this.config) === 'sse' ? 'sse' : 'command' in this.config ? 'stdio' : 'http',
       description: this.config.description,
       state: this.state,
       circuit: this.breaker.state,
@@ -94,7 +102,7 @@ export class Downstream {
   /** Connects if needed (waiting on a connection in progress); fails fast while the breaker is open. */
   async ensureConnected(): Promise<Client> {
     if (this.closed) throw new Error(`proxy is closed; server "${this.name}" is not available`);
-    if (this.state === 'connected' && this.client) return this.client;
+    if (this.state === 'connected' && this.session) return this.session.client;
     if (this.connecting) return this.connecting;
     if (!this.breaker.allow()) {
       const at = new Date(this.breaker.retryAt ?? 0).toISOString();
@@ -116,119 +124,119 @@ export class Downstream {
         this.connectedAt = clock.now();
         this.lastError = null;
         this.breaker.success();
+        this.notifyAttempt();
         return client;
       } catch (err) {
-        this.lastError = this.describe(err);
+        this.lastError = err instanceof Error ? err.message : String(err);
         if (this.closed) break;
-        if (attempt < attempts - 1) await clock.sleep(backoffMs(attempt));
+        if (attempt < attempts - 1) {
+          this.backingOff = true;
+          this.notifyAttempt();
+          try {
+            // Closing the proxy ends the wait: close() must not sit out a backoff either.
+            const closed = new Promise<void>((resolve) => this.closer.signal.addEventListener('abort', () => resolve(), { once: true }));
+            await Promise.race([clock.sleep(backoffMs(attempt)), closed]);
+            if (this.closed) break;
+          } finally {
+            this.backingOff = false;
+          }
+        }
       }
     }
     this.state = 'failed';
     this.breaker.failure();
+    this.notifyAttempt();
     throw new Error(`cannot connect to server "${this.name}" after ${attempts} attempt(s): ${this.lastError}`);
   }
 
-  private describe(err: unknown): string {
-    const message = err instanceof Error ? err.message : String(err);
-    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-    return tail ? `${message} (stderr: ${tail})` : message;
+  /**
+   * Resolves once the server is connected, has failed, or is waiting to retry after a failed attempt:
+   * what a caller that must not sit out a backoff waits for.
+   */
+  settledOrBackingOff(): Promise<void> {
+    if (this.state !== 'connecting' || this.backingOff) return Promise.resolve();
+    return new Promise((resolve) => this.attemptWaiters.add(resolve));
   }
 
-  private makeTransport(): Transport {
-    if ('command' in this.config) {
-      const transport = new StdioClientTransport({
-        command: this.config.command,
-        args: this.config.args,
-        env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
-        cwd: this.config.cwd,
-        stderr: 'pipe',
-      });
-      this.stderrTail = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-      });
-      return transport;
-    }
-    return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } });
+  private notifyAttempt(): void {
+    for (const resolve of this.attemptWaiters) resolve();
+    this.attemptWaiters.clear();
   }
 
   private async connectOnce(): Promise<Client> {
-    const transport = this.makeTransport();
-    const client = new Client({ name: 'ghostwire-proxy', version: '0.1.0' }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.options.onToolsChanged?.(this.name);
-    });
-    client.onclose = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.transport = undefined;
-      if (this.closed) return;
-      // A crash or exit: the next use reconnects.
-      this.state = 'failed';
-      this.lastError = this.describe(new Error('connection closed by server'));
-      this.options.onDisconnect?.(this.name, this.lastError);
-    };
+    const timeoutMs = this.config.connect_timeout !== undefined ? this.config.connect_timeout * 1000 : this.options.connectionTimeoutMs;
+    let session: McpSession | undefined;
     try {
-      await withTimeout(client.connect(transport), this.options.connectionTimeoutMs,
-        `connection timed out after ${this.options.connectionTimeoutMs} ms`, () => { void transport.close().catch(() => {}); });
+      session = await connect(this.config, {
+        clientInfo: { name: 'ghostwire-proxy', version: '0.1.0' },
+        timeoutMs,
+        signal: AbortSignal.any([this.closer.signal, AbortSignal.timeout(timeoutMs)]),
+        onToolsChanged: () => this.options.onToolsChanged?.(this.name),
+        onLost: (reason) => {
+          if (this.session === undefined || this.session !== session || this.closed) return;
+          // A crash, an exit or a forgotten session: the next use reconnects.
+          this.session = undefined;
+          this.state = 'failed';
+          this.lastError = `connection closed by server: ${reason}`;
+          this.options.onDisconnect?.(this.name, this.lastError);
+          void session.close();
+        },
+      });
     } catch (err) {
-      await transport.close().catch(() => {});
+      const message = err instanceof Error ? err.message : String(err);
+      if ((err as Error)?.name === 'TimeoutError' || /timed out|TimeoutError/i.test(message)) {
+        const stderr = message.indexOf('(stderr:');
+        throw new Error(`connection timed out after ${timeoutMs} ms${stderr >= 0 ? ` ${message.slice(stderr)}` : ''}`, { cause: err });
+      }
       throw err;
     }
     if (this.closed) {
-      await client.close().catch(() => {});
+      await session.close();
       throw new Error('proxy closed while connecting');
     }
-    this.client = client;
-    this.transport = transport;
-    return client;
+    const onLog = this.options.onLog;
+    if (onLog) session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(this.name, n.params));
+    const level = this.options.logLevel?.();
+    if (level && session.client.getServerCapabilities()?.logging) await session.client.setLoggingLevel(level).catch(() => undefined);
+    this.session = session;
+    return session.client;
   }
 
   /** All tools the server offers (following pagination). */
   async listTools(): Promise<Tool[]> {
     const client = await this.ensureConnected();
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.connectionTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    return listAllTools(client, { timeoutMs: this.options.connectionTimeoutMs });
   }
 
-  /** Calls a tool; a timeout rejects with a message saying so. */
+  /** Calls a tool; a timeout rejects with a message saying so. The entry's own `timeout` wins. */
   async callTool(tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult> {
     const client = await this.ensureConnected();
-    return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult;
+    const timeout = this.config.timeout !== undefined ? this.config.timeout * 1000 : timeoutMs;
+    return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout })) as CallToolResult;
   }
 
-  /** Closes the connection; a stdio child is terminated (SIGTERM, then SIGKILL). */
+  /** Closes the connection; a stdio server's process group is ended (SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.closed = true;
-    const client = this.client;
-    this.client = undefined;
+    this.closer.abort(new Error('proxy closed'));
     await this.connecting?.catch(() => {});
-    await (client ?? this.client)?.close().catch(() => {});
-    this.transport = undefined;
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
     this.state = 'configured';
   }
 
   /** Drops the connection without closing the Downstream (used after a hang). */
   async disconnect(reason: string): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    this.transport = undefined;
+    const session = this.session;
+    this.session = undefined;
     this.state = 'failed';
     this.lastError = reason;
-    await client?.close().catch(() => {});
+    await session?.close();
   }
 
-  /** Kills a stdio child at once (process exit path; must be synchronous). */
+  /** Kills a stdio server's process group at once (process exit path; must be synchronous). */
   killNow(): void {
-    const pid = this.pid;
-    if (pid) {
-      try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
-    }
+    this.session?.killNow();
   }
 }

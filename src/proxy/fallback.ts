@@ -1,7 +1,11 @@
 /**
  * Self-healing (seed Phase 4): when a tool fails, similar tools ranked by
- * similarity × success rate × recency, preferring the same server, leaving out tools that keep failing.
+ * similarity × success rate × recency, preferring the same server, leaving out tools that keep failing,
+ * tools below the calibrated similarity threshold (fallback-calibration.ts), and — for a failed call —
+ * tools that do not declare every argument the call passed.
  */
+import { ArgumentValidator } from '../mcp/index.ts';
+import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { MetricsRecorder, ToolMetrics } from './metrics.ts';
 import type { ToolSearch } from './search.ts';
 
@@ -37,6 +41,27 @@ export interface FallbackOptions {
   /** Servers whose breaker is open are never suggested. */
   isAvailable: (server: string) => boolean;
   now: () => number;
+  /** Similarity a suggestion needs, for the search mode in use; default the calibrated values. */
+  minSimilarity?: (mode: 'semantic' | 'lexical') => number;
+  /** A tool's input schema, to check it would accept a failed call's arguments (unknown: it would not). */
+  schemaOf?: (server: string, tool: string) => Record<string, unknown> | undefined;
+  validator?: ArgumentValidator;
+}
+
+const calibrated = (mode: 'semantic' | 'lexical'): number => (mode === 'lexical' ? LEXICAL_FALLBACK_MIN_SIMILARITY : SEMANTIC_FALLBACK_MIN_SIMILARITY);
+
+/**
+ * Whether `args` fit a tool's input schema under its own declared properties: every argument named in
+ * `properties` (not let through by `additionalProperties`), and the schema's checks passing.
+ * @example
+ *   acceptsArguments(validator, { type: 'object', properties: { path: { type: 'string' } } }, { path: 'a', content: 'x' }) // false
+ */
+export function acceptsArguments(validator: ArgumentValidator, schema: Record<string, unknown> | undefined, args: Record<string, unknown>): boolean {
+  if (!schema) return false;
+  const declared = schema.properties;
+  const names = declared && typeof declared === 'object' ? Object.keys(declared) : [];
+  if (Object.keys(args).some((key) => !names.includes(key))) return false;
+  return validator.check(schema, args).length === 0;
 }
 
 /**
@@ -49,21 +74,26 @@ export class FallbackResolver {
   private readonly search: ToolSearch;
   private readonly metrics: MetricsRecorder;
   private readonly options: FallbackOptions;
+  private readonly validator: ArgumentValidator;
 
   constructor(search: ToolSearch, metrics: MetricsRecorder, options: FallbackOptions) {
     this.search = search;
     this.metrics = metrics;
     this.options = options;
+    this.validator = options.validator ?? new ArgumentValidator();
   }
 
-  async find(server: string, tool: string, limit = this.options.maxFallbacks): Promise<FallbackSuggestion[]> {
+  /** Alternatives to `server/tool`; with `args` (a failed call's), only tools that would accept them. */
+  async find(server: string, tool: string, limit = this.options.maxFallbacks, args?: Record<string, unknown>): Promise<FallbackSuggestion[]> {
     if (limit <= 0) return [];
     const similar = await this.search.similarTo(server, tool, Math.max(10, limit * 4));
+    const min = (this.options.minSimilarity ?? calibrated)(this.search.mode);
     const byTool = new Map(this.metrics.get().map((m) => [`${m.server}/${m.tool}`, m]));
     const now = this.options.now();
     const out: FallbackSuggestion[] = [];
     for (const hit of similar) {
-      if (hit.similarity <= 0 || !this.options.isAvailable(hit.server)) continue;
+      if (hit.similarity <= 0 || hit.similarity < min || !this.options.isAvailable(hit.server)) continue;
+      if (args && !acceptsArguments(this.validator, this.options.schemaOf?.(hit.server, hit.tool), args)) continue;
       const m = byTool.get(`${hit.server}/${hit.tool}`);
       // A tool that keeps failing is no alternative, however similar.
       if (m && m.call_count >= 3 && m.success_rate < 0.3) continue;

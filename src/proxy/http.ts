@@ -1,30 +1,65 @@
 /**
- * Streamable HTTP for the proxy on node:http: one transport and one MCP Server per session.
+ * Streamable HTTP for the proxy on node:http: one transport and one MCP Server per session, behind
+ * Host/Origin validation, a bearer token beyond loopback and a body size limit (http-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  BodyTooLargeError, INVALID_REQUEST, isLoopback, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
+} from './http-guard.ts';
 
 export interface HttpListener {
   /** The MCP endpoint, `http://HOST:PORT/mcp`. */
   url: string;
   port: number;
+  /** Whether requests need the bearer token. */
+  requiresToken: boolean;
   close(): Promise<void>;
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+export interface ListenOptions extends GuardOptions {
+  /** Default 127.0.0.1. Anything beyond loopback requires `token`. */
+  host?: string;
+  port?: number;
+  extra?: ExtraRoute;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+/** A body parsed for the routes: the JSON value, or the refusal already sent. */
+type Parsed = { ok: true; value: unknown } | { ok: false };
+
+function sendError(res: ServerResponse, status: number, message: string, code = SERVER_ERROR): void {
+  sendJsonRpcError(res, status, code, message);
+}
+
+async function readJson(req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<Parsed> {
+  let text: string;
+  try {
+    text = await readBody(req, maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      res.setHeader('connection', 'close');
+      sendError(res, 413, err.message);
+      return { ok: false };
+    }
+    throw err;
+  }
+  if (!text.trim()) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    sendError(res, 400, `parse error: the request body is not valid JSON: ${(err as Error).message}`, PARSE_ERROR);
+    return { ok: false };
+  }
+}
+
+/** A JSON-RPC message or a non-empty batch of them. */
+function isJsonRpc(body: unknown): boolean {
+  const all = Array.isArray(body) ? body : [body];
+  return all.length > 0 && all.every((m) => JSONRPCMessageSchema.safeParse(m).success);
 }
 
 /** Extra plain-HTTP routes next to MCP: an answer, or undefined to pass. */
@@ -35,17 +70,23 @@ export type ExtraRoute = (method: string, url: URL, body: unknown) => Promise<{ 
  * @example
  *   const http = await listenHttp(() => createProxyMcpServer(core), { port: 0 });
  */
-export async function listenHttp(build: () => Server, options: { host?: string; port?: number; extra?: ExtraRoute } = {}): Promise<HttpListener> {
+export async function listenHttp(build: () => Server, options: ListenOptions = {}): Promise<HttpListener> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !options.token) {
+    throw new Error(`refusing to listen on ${host} without a bearer token: beyond loopback anyone on the network could call tools through the proxy; set the token (http.auth_token_env in the config, GHOSTWIRE_PROXY_TOKEN by default) or listen on 127.0.0.1`);
+  }
+  const guard = new RequestGuard(options);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!guard.admit(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (options.extra && path !== '/mcp') {
       let body: unknown;
-      try {
-        body = req.method === 'POST' ? await readJson(req) : undefined;
-      } catch (err) {
-        return sendError(res, 400, `request body is not valid JSON: ${(err as Error).message}`);
+      if (req.method === 'POST') {
+        const parsed = await readJson(req, res, guard.maxBodyBytes);
+        if (!parsed.ok) return;
+        body = parsed.value;
       }
       const answer = await options.extra(req.method ?? 'GET', url, body);
       if (answer) {
@@ -58,15 +99,13 @@ export async function listenHttp(build: () => Server, options: { host?: string; 
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method === 'POST') {
-      let body: unknown;
-      try {
-        body = await readJson(req);
-      } catch (err) {
-        return sendError(res, 400, `request body is not valid JSON: ${(err as Error).message}`);
-      }
+      const parsed = await readJson(req, res, guard.maxBodyBytes);
+      if (!parsed.ok) return;
+      const body = parsed.value;
+      if (!isJsonRpc(body)) return sendError(res, 400, 'invalid request: expected a JSON-RPC 2.0 message or a batch of them', INVALID_REQUEST);
       if (existing) return existing.transport.handleRequest(req, res, body);
       if (sessionId) return sendError(res, 404, `unknown session ${String(sessionId)}`);
-      if (!isInitializeRequest(body)) return sendError(res, 400, 'no session: the first request must be initialize');
+      if (!isInitializeRequest(body)) return sendError(res, 400, 'no session: the first request must be initialize', INVALID_REQUEST);
       const server = build();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -87,15 +126,15 @@ export async function listenHttp(build: () => Server, options: { host?: string; 
       else res.end();
     });
   });
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}/mcp`,
+    url: `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/mcp`,
     port,
+    requiresToken: !!options.token,
     async close() {
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
       sessions.clear();

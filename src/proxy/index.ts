@@ -3,12 +3,12 @@
  * fallback suggestions and incremental re-indexing.
  */
 export { createProxy, McpProxy, embedderFromConfig, llmFromConfig, type CreateProxyOptions } from './create-proxy.ts';
-export { ProxyCore, type ProxyDeps, type RefreshReport } from './proxy.ts';
+export { ProxyCore, type ProxyDeps, type RefreshReport, type UnavailableServer } from './proxy.ts';
 export {
   parseProxyConfig, loadProxyConfig, proxyConfigSchema, ProxyConfigError, EMBEDDING_MODELS, defaultStorePath,
   type ProxyConfig, type ProxyConfigInput, type ServerConfig,
 } from './config.ts';
-export { systemClock, backoffMs, CircuitBreaker, CircuitOpenError, type Clock, type BreakerState } from './breaker.ts';
+export { systemClock, backoffMs, ServerCircuitBreaker, CircuitOpenError, type Clock, type BreakerState } from './breaker.ts';
 export { Downstream, type ConnectionState, type DownstreamInfo } from './downstream.ts';
 export { MetricsRecorder, type CallRecord, type ToolMetrics, type MetricsFilter } from './metrics.ts';
 export { ToolCatalog, type CatalogTool, type RefreshSummary } from './catalog.ts';

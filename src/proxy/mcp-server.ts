@@ -1,10 +1,12 @@
 /**
  * The proxy's MCP face: its ten tools, each input described by a zod schema (also its JSON Schema
- * in tools/list), dispatched to ProxyCore. One Server per client session; all share the core.
+ * in tools/list), dispatched to ProxyCore, plus the downstream servers' resources, prompts,
+ * completions and logging (passthrough.ts). One Server per client session; all share the core.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { registerPassthrough } from './passthrough.ts';
 import type { ProxyCore } from './proxy.ts';
 
 const serverArg = z.string().describe('Downstream server name (see list_mcp_servers)');
@@ -133,7 +135,10 @@ export async function runProxyTool(core: ProxyCore, name: string, args: unknown)
  *   await createProxyMcpServer(core).connect(new StdioServerTransport());
  */
 export function createProxyMcpServer(core: ProxyCore): Server {
-  const server = new Server({ name: 'ghostwire-proxy', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'ghostwire-proxy', version: '0.1.0' }, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+  });
+  registerPassthrough(server, core.passthrough, core);
   const tools = proxyToolList();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => runProxyTool(core, request.params.name, request.params.arguments));

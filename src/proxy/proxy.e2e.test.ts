@@ -82,7 +82,7 @@ describe('proxy over Streamable HTTP', () => {
     const bad = await through('docs', 'search_docs', { query: 42, limit: 0 });
     expect(bad.isError).toBe(true);
     expect(json(bad)).toMatchObject({ success: false, kind: 'arguments', fallback_suggestions: [] });
-    expect(json(bad).error).toMatch(/\/query: must be string.*\/limit: must be > 0/);
+    expect(json(bad).error).toMatch(/"query" must be string.*"limit" must be > 0/);
     const unknown = await through('docs', 'nope');
     expect(json(unknown)).toMatchObject({ kind: 'unknown_tool' });
     expect(json(unknown).error).toContain('its tools: ');
@@ -95,16 +95,16 @@ describe('proxy over Streamable HTTP', () => {
     expect(failed.isError).toBe(true);
     const body = json(failed);
     expect(body).toMatchObject({ success: false, server: 'docs', tool: 'get_library_docs', kind: 'error', error: 'library missing not found' });
-    expect(body.fallback_suggestions.length).toBeGreaterThan(0);
-    expect(body.fallback_suggestions.length).toBeLessThanOrEqual(3);
-    expect(body.fallback_suggestions[0]).toMatchObject({ server: 'docs', reason: expect.stringMatching(/^Similar functionality on the same server/) });
-    expect(body.fallback_suggestions.map((f: any) => f.tool)).not.toContain('get_library_docs');
+    // No other tool declares library_id: none could take this call, so none is suggested for it.
+    expect(body.fallback_suggestions).toEqual([]);
     const empty = json(await through('docs', 'empty_answer'));
     expect(empty).toMatchObject({ kind: 'empty', error: 'the tool returned an empty result' });
     const noFallbacks = json(await client.callTool({ name: 'call_tool', arguments: { server: 'docs', tool: 'get_library_docs', arguments: { library_id: 'missing' }, include_fallbacks: false } }));
     expect(noFallbacks.fallback_suggestions).toEqual([]);
+    // Alternatives without a call to fit: by similarity alone, above the calibrated threshold.
     const alternatives = await call('get_tool_alternatives', { server: 'docs', tool: 'get_library_docs' });
-    expect(alternatives.alternatives.map((a: any) => a.tool)).toEqual(body.fallback_suggestions.map((f: any) => f.tool));
+    expect(alternatives.alternatives.map((a: any) => a.tool)).not.toContain('get_library_docs');
+    expect(alternatives.alternatives.every((a: any) => a.similarity >= 0.22)).toBe(true);
     const m = (await call('get_tool_metrics', { server: 'docs' }));
     expect(m.failing_tools.map((t: any) => t.tool)).toEqual(expect.arrayContaining(['get_library_docs', 'empty_answer']));
   });

@@ -3,7 +3,8 @@
  * Every MCP tool the proxy offers is one method here; mcp-server.ts only adapts them to MCP.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ArgumentValidator } from '../mcp/index.ts';
+import type { CallToolResult, LoggingLevel, LoggingMessageNotification, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from './breaker.ts';
 import { callTool, CallError, type CallContext, type CallOptions } from './call-tool.ts';
 import { ToolCatalog, type CatalogTool } from './catalog.ts';
@@ -11,12 +12,13 @@ import { defaultStorePath, type ProxyConfig } from './config.ts';
 import { Downstream } from './downstream.ts';
 import { EmbeddingStore, toolId, type Embedder } from './embeddings.ts';
 import { FallbackResolver } from './fallback.ts';
+import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { RankingLLM } from './llm.ts';
 import { MetricsRecorder, type MetricsFilter } from './metrics.ts';
 import { recommendTools, type RecommendAnswer, type SearchMode } from './recommend.ts';
 import { ToolSearch, type SearchAnswer } from './search.ts';
 import { openStore } from './store.ts';
-import { ArgsValidator } from './validate-args.ts';
+import { Passthrough, type PassthroughHost, type Reachable } from './passthrough.ts';
 
 export interface ProxyDeps {
   clock?: Clock;
@@ -28,6 +30,14 @@ export interface ProxyDeps {
   storePath?: string;
   /** Informational messages (tool changes, background failures). */
   log?: (message: string) => void;
+}
+
+/** A server search could not include, and why. */
+export interface UnavailableServer {
+  server: string;
+  /** connecting (or backing off between attempts), failed, circuit_open. */
+  state: string;
+  last_error: string | null;
 }
 
 export interface RefreshReport {
@@ -52,7 +62,7 @@ const brief = (description: string): string => {
  *   const core = new ProxyCore(parseProxyConfig(json), { storePath: '/tmp/p.db' });
  *   await core.callTool('fs', 'read_file', { path: 'a.txt' });
  */
-export class ProxyCore {
+export class ProxyCore implements PassthroughHost {
   readonly config: ProxyConfig;
   readonly db: DatabaseSync;
   readonly metrics: MetricsRecorder;
@@ -66,8 +76,14 @@ export class ProxyCore {
   private readonly discovered = new Set<string>();
   private readonly refreshing = new Map<string, Promise<RefreshReport>>();
   private readonly lastRefresh = new Map<string, RefreshReport>();
-  private readonly validator = new ArgsValidator();
+  private readonly validator = new ArgumentValidator();
+  /** Tool annotations as listed in this process (not persisted: unknown means "not known to be safe"). */
+  private readonly annotations = new Map<string, ToolAnnotations | undefined>();
   private readonly callContext: CallContext;
+  /** Resources, prompts and completions of the downstream servers (passthrough.ts). */
+  readonly passthrough: Passthrough = new Passthrough(this);
+  private logLevel?: LoggingLevel;
+  private readonly logListeners = new Set<(server: string, params: LoggingMessageNotification['params']) => void>();
   private aggregateTimer?: NodeJS.Timeout;
   private closed = false;
 
@@ -85,7 +101,12 @@ export class ProxyCore {
       ? { embedder, store: new EmbeddingStore(this.db, embedder.model, embedder.dimensions, now) } : undefined);
     this.llm = deps.llm ?? undefined;
     const isAvailable = (server: string): boolean => !this.servers.get(server)?.unavailable;
-    this.fallbacks = new FallbackResolver(this.search, this.metrics, { maxFallbacks: config.recommend_tools.max_fallbacks, isAvailable, now });
+    const minSimilarity = config.recommend_tools.fallback_min_similarity;
+    this.fallbacks = new FallbackResolver(this.search, this.metrics, {
+      maxFallbacks: config.recommend_tools.max_fallbacks, isAvailable, now, validator: this.validator,
+      minSimilarity: (mode) => minSimilarity ?? (mode === 'lexical' ? LEXICAL_FALLBACK_MIN_SIMILARITY : SEMANTIC_FALLBACK_MIN_SIMILARITY),
+      schemaOf: (s, t) => this.catalog.get(s, t)?.inputSchema,
+    });
     for (const [name, server] of Object.entries(config.mcpServers)) {
       if (server.disabled) continue;
       this.servers.set(name, new Downstream(name, server, {
@@ -99,6 +120,8 @@ export class ProxyCore {
           void this.refresh(s).catch((err) => this.log(`refresh of ${s} failed: ${(err as Error).message}`));
         },
         onDisconnect: (s, reason) => this.log(`server ${s} disconnected: ${reason}`),
+        onLog: (s, params) => { for (const listener of this.logListeners) listener(s, params); },
+        logLevel: () => this.logLevel,
       }));
     }
     this.callContext = {
@@ -109,6 +132,8 @@ export class ProxyCore {
       validator: this.validator,
       callTimeoutMs: opts.call_timeout * 1000,
       autoRetryFallback: config.recommend_tools.auto_retry_fallback,
+      annotationsOf: (s, t) => this.annotations.get(`${s}/${t}`),
+      autoRetryAllowed: new Set(config.recommend_tools.auto_retry_tools),
     };
   }
 
@@ -153,6 +178,8 @@ export class ProxyCore {
     if (running && !force) return running;
     const job = (async (): Promise<RefreshReport> => {
       const tools = await this.server(server).listTools();
+      for (const key of [...this.annotations.keys()]) if (key.startsWith(`${server}/`)) this.annotations.delete(key);
+      for (const t of tools) this.annotations.set(`${server}/${t.name}`, t.annotations);
       const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> })), force);
       this.discovered.add(server);
       const changed = [...summary.added, ...summary.updated].map((n) => this.catalog.get(server, n)).filter((t): t is CatalogTool => !!t);
@@ -185,13 +212,52 @@ export class ProxyCore {
     return { results };
   }
 
-  /** Indexes every available server never seen before (search needs the whole catalog). */
-  private async discoverUnknown(): Promise<string[]> {
-    const errors: string[] = [];
-    await Promise.all(this.serverNames()
-      .filter((n) => !this.catalog.has(n) && !this.discovered.has(n) && this.isAvailable(n))
-      .map((n) => this.discover(n).catch((err) => { errors.push(`${n}: ${(err as Error).message}`); })));
-    return errors;
+  /**
+   * Indexes every server never seen before (search needs the whole catalog), waiting at most
+   * `discovery_wait` and never through a backoff: servers that are failing, backing off or still
+   * connecting are skipped and returned as unavailable, with their last error.
+   */
+  private async discoverUnknown(): Promise<UnavailableServer[]> {
+    const unknown = this.serverNames().filter((n) => !this.catalog.has(n) && !this.discovered.has(n));
+    const errors = new Map<string, string>();
+    const waits = unknown.filter((n) => this.isAvailable(n)).map((n) => {
+      const downstream = this.server(n);
+      const job = this.discover(n).catch((err) => { errors.set(n, (err as Error).message); });
+      // Stop waiting on a server once its first attempt failed: the retries would only delay the answer.
+      const gaveUp = downstream.settledOrBackingOff().then(() => (downstream.state === 'connected' ? job : undefined));
+      return Promise.race([job, gaveUp]);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.config.mcp_client_proxy.discovery_wait * 1000); });
+    await Promise.race([Promise.all(waits), limit]).finally(() => clearTimeout(timer));
+    return unknown.filter((n) => !this.discovered.has(n)).map((n) => {
+      const d = this.server(n);
+      const state = !this.isAvailable(n) ? 'circuit_open' : d.state === 'connecting' ? 'connecting' : d.state;
+      return { server: n, state, last_error: errors.get(n) ?? d.lastError ?? (state === 'connecting' ? `still connecting after ${this.config.mcp_client_proxy.discovery_wait} s` : null) };
+    });
+  }
+
+  /** Connected servers, waiting (bounded, never through a backoff) for those not connected yet. */
+  async reachable(): Promise<Reachable[]> {
+    await this.discoverUnknown();
+    const available = [...this.servers.values()].filter((d) => !d.unavailable);
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.config.mcp_client_proxy.discovery_wait * 1000); });
+    await Promise.race([
+      Promise.all(available.map((d) => Promise.race([d.ensureConnected().catch(() => undefined), d.settledOrBackingOff()]))),
+      limit,
+    ]).finally(() => clearTimeout(timer));
+    return available.flatMap((d) => (d.client ? [{ server: d.name, client: d.client }] : []));
+  }
+
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all([...this.servers.values()].map((d) => (d.client?.getServerCapabilities()?.logging ? d.client.setLoggingLevel(level).catch(() => undefined) : undefined)));
+  }
+
+  onLog(listener: (server: string, params: LoggingMessageNotification['params']) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
   }
 
   private async resolveTool(server: string, tool: string): Promise<CatalogTool> {
@@ -225,7 +291,7 @@ export class ProxyCore {
     if (options.server !== undefined) {
       await this.discover(this.server(options.server).name).catch((err) => { errors.push(`${options.server}: ${(err as Error).message}`); });
     } else {
-      errors.push(...await this.discoverUnknown());
+      for (const u of await this.discoverUnknown()) errors.push(`${u.server}: unavailable (${u.state}): ${u.last_error ?? 'unknown error'}`);
     }
     const metrics = options.include_metrics ? new Map(this.metrics.get(options.server !== undefined ? { server: options.server } : {}).map((m) => [`${m.server}/${m.tool}`, m])) : undefined;
     const tools = this.catalog.tools(options.server).map((t) => {
@@ -251,19 +317,20 @@ export class ProxyCore {
     return callTool(this.callContext, server, tool, args, options);
   }
 
-  async searchTools(query: string, options: { top_k?: number; min_similarity?: number; server?: string } = {}): Promise<SearchAnswer & { results: Array<SearchAnswer['results'][number] & { available: boolean }> }> {
+  async searchTools(query: string, options: { top_k?: number; min_similarity?: number; server?: string } = {}): Promise<SearchAnswer & { results: Array<SearchAnswer['results'][number] & { available: boolean }>; unavailable?: UnavailableServer[] }> {
     if (options.server !== undefined) this.server(options.server);
-    await this.discoverUnknown();
+    const unavailable = await this.discoverUnknown();
     const answer = await this.search.search(query, options);
-    return { ...answer, results: answer.results.map((r) => ({ ...r, available: this.isAvailable(r.server) })) };
+    return { ...answer, results: answer.results.map((r) => ({ ...r, available: this.isAvailable(r.server) })), ...(unavailable.length ? { unavailable } : {}) };
   }
 
-  async recommendTools(task: string, options: { search_mode?: SearchMode; top_k?: number; server?: string } = {}): Promise<RecommendAnswer> {
-    await this.discoverUnknown();
-    return recommendTools({
+  async recommendTools(task: string, options: { search_mode?: SearchMode; top_k?: number; server?: string } = {}): Promise<RecommendAnswer & { unavailable?: UnavailableServer[] }> {
+    const unavailable = await this.discoverUnknown();
+    const answer = await recommendTools({
       catalog: this.catalog, search: this.search, metrics: this.metrics, llm: this.llm,
       includeMetrics: this.config.recommend_tools.include_metrics, isAvailable: (s) => this.isAvailable(s),
     }, task, { search_mode: options.search_mode ?? this.config.recommend_tools.search_mode, top_k: options.top_k, server: options.server });
+    return unavailable.length ? { ...answer, unavailable } : answer;
   }
 
   getToolMetrics(filter: MetricsFilter & { failing_threshold?: number; limit?: number } = {}): Record<string, unknown> {

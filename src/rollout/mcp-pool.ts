@@ -1,8 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { connect, listAllTools, type McpServerEntryInput, type McpSession } from '../mcp/index.ts';
 import { raceAbort } from './deadline.ts';
 import { isConnectionFailure, isRetryableDrop } from './mcp-errors.ts';
 import { Semaphore } from './semaphore.ts';
@@ -31,7 +29,7 @@ export interface McpClientPoolOptions {
 
 interface Session {
   client: Client;
-  transport: Transport;
+  mcp: McpSession;
   closed: boolean;
   /** Why the server side went away, when the client noticed it on its own. */
   lost?: string;
@@ -40,8 +38,9 @@ interface Session {
 
 /** One server's shared client: connects on demand, reconnects after a drop, caps concurrency. */
 class PoolEntry {
+  /** The URL, or the command line of a stdio server (for stats and messages). */
   readonly url: string;
-  readonly kind: McpTransportKind;
+  readonly entry: McpServerEntryInput;
   readonly semaphore: Semaphore;
   readonly #clientInfo: { name: string; version: string };
   readonly #onEmpty: () => void;
@@ -52,9 +51,9 @@ class PoolEntry {
   connects = 0;
   toolListChanges = 0;
 
-  constructor(url: string, kind: McpTransportKind, semaphore: Semaphore, clientInfo: { name: string; version: string }, onEmpty: () => void) {
-    this.url = url;
-    this.kind = kind;
+  constructor(entry: McpServerEntryInput, semaphore: Semaphore, clientInfo: { name: string; version: string }, onEmpty: () => void) {
+    this.entry = entry;
+    this.url = 'url' in entry ? entry.url : [entry.command, ...(entry.args ?? [])].join(' ');
     this.semaphore = semaphore;
     this.#clientInfo = clientInfo;
     this.#onEmpty = onEmpty;
@@ -112,46 +111,30 @@ class PoolEntry {
 
   async #connect(signal: AbortSignal): Promise<Session> {
     this.connects++;
-    const url = new URL(this.url);
-    // A short first delay before resuming a broken response stream: a lost session is noticed (and its
-    // waiting calls failed) in a fraction of a second rather than the SDK's default second.
-    const transport =
-      this.kind === 'sse'
-        ? new SSEClientTransport(url)
-        : new StreamableHTTPClientTransport(url, {
-            reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 5000, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
-          });
-    const client = new Client(this.#clientInfo, { capabilities: {} });
-    const session: Session = { client, transport, closed: false };
-    // The server added, removed or changed tools: drop the cached list, so the next use lists them again
-    // (a listing in flight when this arrives is not cached either: it may predate the change). Not the
-    // SDK's `listChanged.tools.autoRefresh`: that lists one page only, and eagerly, for a list maybe never used again.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      session.tools = undefined;
-      this.toolListChanges++;
-    });
-    client.onclose = () => {
-      session.closed = true;
-    };
-    client.onerror = (error) => {
-      // A broken SSE stream, or a server that no longer knows the session, means the session is gone:
-      // the next use reconnects (and closing this client stops the SSE stream reconnecting on its own).
-      // (A 404 on our own POST is not reported here: that request fails by itself and is retried.)
-      const streamGone = error instanceof StreamableHTTPError && error.code === 404 && !error.message.includes('POSTing');
-      if (error instanceof SseError || streamGone) {
-        session.lost ??= error.message;
-        // Closing fails requests still waiting on the dead session now, instead of at the deadline.
+    // The callbacks may fire only once the session exists; they reach it through this holder.
+    const held: { session?: Session } = {};
+    const mcp = await connect(this.entry, {
+      clientInfo: this.#clientInfo,
+      signal,
+      timeoutMs: 2 ** 31 - 1,
+      // The server added, removed or changed tools: drop the cached list, so the next use lists them again
+      // (a listing in flight when this arrives is not cached either: it may predate the change). Not the
+      // SDK's `listChanged.tools.autoRefresh`: that lists one page only, and eagerly, for a list maybe never used again.
+      onToolsChanged: () => {
+        if (held.session) held.session.tools = undefined;
+        this.toolListChanges++;
+      },
+      // A broken stream, a server that forgot the session, or an exited process: the next use reconnects,
+      // and requests still waiting on the dead session fail now instead of at the deadline.
+      onLost: (reason) => {
+        const session = held.session;
+        if (!session) return;
+        session.lost ??= reason;
         this.#discard(session);
-      }
-    };
-    try {
-      await raceAbort(client.connect(transport, { signal }), signal);
-      return session;
-    } catch (error) {
-      session.closed = true;
-      await client.close().catch(() => undefined);
-      throw error;
-    }
+      },
+    });
+    held.session = { client: mcp.client, mcp, closed: false };
+    return held.session;
   }
 
   #discard(session: Session): void {
@@ -161,12 +144,12 @@ class PoolEntry {
       this.#session = undefined;
       this.#settled = undefined;
     }
-    void session.client.close().catch(() => undefined);
+    void session.mcp.close();
   }
 
   tools(signal: AbortSignal): Promise<McpToolInfo[]> {
     return this.run(signal, async (session) => {
-      const listing = (session.tools ??= listAllTools(session.client, signal));
+      const listing = (session.tools ??= listAllTools(session.client, { signal }));
       listing.catch(() => {
         if (session.tools === listing) session.tools = undefined;
       });
@@ -188,11 +171,8 @@ class PoolEntry {
     const session = await pending?.catch(() => undefined);
     if (!session || session.closed) return;
     session.closed = true;
-    if (session.transport instanceof StreamableHTTPClientTransport) {
-      // Be polite: end the server-side session; never let a dead server stall close().
-      await raceAbort(session.transport.terminateSession(), AbortSignal.timeout(1000)).catch(() => undefined);
-    }
-    await session.client.close().catch(() => undefined);
+    // Ends the server-side session (HTTP) or the server's process group (stdio).
+    await session.mcp.close();
   }
 
   async releaseRef(): Promise<void> {
@@ -201,17 +181,6 @@ class PoolEntry {
     this.#onEmpty();
     await this.close();
   }
-}
-
-async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
-  const tools: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : {}, { signal, timeout: 2 ** 31 - 1 });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
 }
 
 /**
@@ -241,20 +210,21 @@ export class McpClientPool {
   }
 
   /**
-   * A connection to `url`, shared with every other holder of the same URL and
-   * transport. No I/O happens until the first call.
+   * A connection to a URL (over `kind`) or to any `.mcp.json` entry (stdio included), shared with every
+   * other holder of the same target. No I/O happens until the first call.
    *
    * @example
    * const conn = pool.acquire('http://127.0.0.1:3000/mcp');
    * const tools = await conn.tools(AbortSignal.timeout(5000));
    * await conn.release();
    */
-  acquire(url: string, kind: McpTransportKind = 'streamable-http'): McpConnection {
+  acquire(server: string | McpServerEntryInput, kind: McpTransportKind = 'streamable-http'): McpConnection {
     if (this.#closed) throw new Error('McpClientPool is closed');
-    const key = `${kind} ${url}`;
+    const target: McpServerEntryInput = typeof server === 'string' ? { url: server, type: kind === 'sse' ? 'sse' : 'http' } : server;
+    const key = JSON.stringify(target);
     let entry = this.#entries.get(key);
     if (!entry) {
-      const created: PoolEntry = new PoolEntry(url, kind, new Semaphore(this.maxConcurrency), this.#clientInfo, () => {
+      const created: PoolEntry = new PoolEntry(target, new Semaphore(this.maxConcurrency), this.#clientInfo, () => {
         if (this.#entries.get(key) === created) this.#entries.delete(key);
         this.#connects += created.connects;
         this.#toolListChanges += created.toolListChanges;

@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { createDeadline, raceAbort } from './deadline.ts';
 import type { Tool, ToolActionResult } from './env.ts';
+import { listAllTools, McpServerEntrySchema, type McpServerEntryInput } from '../mcp/index.ts';
 import { McpClientPool, type McpConnection, type McpTransportKind } from './mcp-pool.ts';
 import { capText, resultText } from './observation.ts';
 import { ParamsValidator } from './params-validator.ts';
@@ -17,6 +18,8 @@ export interface McpClientLike {
 export interface MCPToolOptions {
   /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp` (or its `/sse` endpoint with `transport: 'sse'`). */
   serverUrl?: string;
+  /** Any `.mcp.json` server entry (stdio, Streamable HTTP or SSE); used instead of `serverUrl`. */
+  server?: McpServerEntryInput;
   /**
    * A client the caller connected and owns (MCPTool never closes it); used instead of `serverUrl`.
    * Its tool list is cached for the tool's life: MCPTool does not take over the client's
@@ -55,6 +58,7 @@ export class MCPTool implements Tool {
   readonly transport: McpTransportKind;
   readonly maxObservationChars: number;
   readonly #client: McpClientLike | undefined;
+  readonly #server: McpServerEntryInput | undefined;
   readonly #subset: string[] | undefined;
   readonly #customPrompt: string | undefined;
   readonly #pool: McpClientPool | undefined;
@@ -64,8 +68,12 @@ export class MCPTool implements Tool {
   #closed = false;
 
   constructor(options: MCPToolOptions) {
-    if (!options.client && !options.serverUrl) throw new Error("MCPTool: either 'client' or 'serverUrl' must be provided");
-    if (options.serverUrl && !options.client) {
+    if (!options.client && !options.serverUrl && !options.server) throw new Error("MCPTool: either 'client' or 'serverUrl' must be provided (or a .mcp.json 'server' entry)");
+    if (options.server && !options.client) {
+      const parsed = McpServerEntrySchema.safeParse(options.server);
+      if (!parsed.success) throw new Error(`MCPTool: invalid server entry: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`).join('; ')}`);
+    }
+    if (options.serverUrl && !options.client && !options.server) {
       try {
         const url = new URL(options.serverUrl);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`protocol ${url.protocol}`);
@@ -75,7 +83,8 @@ export class MCPTool implements Tool {
     }
     const timeoutMs = options.timeoutMs ?? 30_000;
     if (!(timeoutMs > 0)) throw new Error(`MCPTool: timeoutMs must be a positive number, got ${timeoutMs}`);
-    this.serverUrl = options.serverUrl;
+    this.serverUrl = options.serverUrl ?? (options.server && 'url' in options.server ? options.server.url : undefined);
+    this.#server = options.server;
     this.timeoutMs = timeoutMs;
     this.transport = options.transport ?? 'streamable-http';
     this.maxObservationChars = options.maxObservationChars ?? 8000;
@@ -206,11 +215,12 @@ export class MCPTool implements Tool {
 
   #conn(): McpConnection {
     if (this.#closed) throw new Error('the MCP tool is closed');
-    this.#connection ??= this.#client ? directConnection(this.#client) : this.#pool!.acquire(this.serverUrl!, this.transport);
+    this.#connection ??= this.#client ? directConnection(this.#client) : this.#pool!.acquire(this.#server ?? this.serverUrl!, this.transport);
     return this.#connection;
   }
 
   #target(): string {
+    if (this.#server && 'command' in this.#server) return [this.#server.command, ...(this.#server.args ?? [])].join(' ');
     return this.serverUrl ?? '(given client)';
   }
 }
@@ -221,16 +231,7 @@ function directConnection(client: McpClientLike): McpConnection {
   const options = (signal: AbortSignal) => ({ signal, timeout: 2 ** 31 - 1 });
   return {
     tools(signal) {
-      tools ??= (async () => {
-        const all: McpToolInfo[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : {}, options(signal));
-          all.push(...page.tools);
-          cursor = page.nextCursor;
-        } while (cursor);
-        return all;
-      })();
+      tools ??= listAllTools(client, { signal });
       tools.catch(() => {
         tools = undefined;
       });

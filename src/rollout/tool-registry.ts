@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpServerEntrySchema } from '../mcp/index.ts';
 import type { Tool } from './env.ts';
 import { McpClientPool } from './mcp-pool.ts';
 import { MCPTool, type McpClientLike } from './mcp-tool.ts';
@@ -23,6 +24,8 @@ export interface ToolRegistryOptions {
 /** The args of the built-in `mcp` tool, as written under `tool_args` (the seed's snake_case names). */
 export const McpToolArgsSchema = z.strictObject({
   server_url: z.string().min(1).optional(),
+  /** Any `.mcp.json` server entry (stdio, Streamable HTTP, SSE), instead of server_url. */
+  server: McpServerEntrySchema.optional(),
   client: z.custom<McpClientLike>((v) => typeof v === 'object' && v !== null && 'callTool' in v, 'expected an MCP client').optional(),
   tool_names_subset: z.array(z.string().min(1)).optional(),
   custom_prompt: z.string().optional(),
@@ -38,11 +41,12 @@ const mcpToolFactory: ToolFactory = (args, { pool }) => {
   const parsed = McpToolArgsSchema.safeParse(args);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => `${i.path.join('.') || '(args)'}: ${i.message}`).join('; ');
-    throw new Error(`tool "mcp": invalid tool_args: ${details} (expected server_url, client, tool_names_subset, custom_prompt, timeout_ms, transport, max_observation_chars)`);
+    throw new Error(`tool "mcp": invalid tool_args: ${details} (expected server_url, server, client, tool_names_subset, custom_prompt, timeout_ms, transport, max_observation_chars)`);
   }
   const a = parsed.data;
   return new MCPTool({
     serverUrl: a.server_url,
+    server: a.server,
     client: a.client,
     toolNamesSubset: a.tool_names_subset,
     customPrompt: a.custom_prompt,

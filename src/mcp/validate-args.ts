@@ -1,0 +1,111 @@
+/**
+ * Tool-argument validation against a tool's inputSchema with ajv, in the schema's own dialect
+ * (draft-07 by default, 2019-09 and 2020-12 by `$schema`). Issues are structured; one default
+ * message format renders them, and each part may render them its own way.
+ */
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+/** One problem with the arguments. */
+export interface ArgumentIssue {
+  /** JSON Pointer into the arguments ('' for the arguments object itself). */
+  pointer: string;
+  /** The same path as property names, for messages. */
+  path: string[];
+  /** The JSON Schema keyword that failed (type, required, enum, additionalProperties, …). */
+  keyword: string;
+  /** ajv's message, e.g. "must be integer". */
+  message: string;
+  /** The missing property (required), the extra one (additionalProperties), or the allowed values (enum). */
+  property?: string;
+  allowed?: unknown[];
+}
+
+const MAX_COMPILED = 500;
+
+type Dialect = '7' | '2019' | '2020';
+
+function dialectOf(schema: Record<string, unknown>): Dialect {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  return declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '7';
+}
+
+function toIssue(error: ErrorObject): ArgumentIssue {
+  const params = error.params as Record<string, unknown>;
+  const path = error.instancePath ? error.instancePath.slice(1).split('/').map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~')) : [];
+  const issue: ArgumentIssue = { pointer: error.instancePath, path, keyword: error.keyword, message: error.message ?? 'is invalid' };
+  if (error.keyword === 'required') issue.property = String(params.missingProperty);
+  if (error.keyword === 'additionalProperties') issue.property = String(params.additionalProperty);
+  if (error.keyword === 'enum') issue.allowed = params.allowedValues as unknown[];
+  return issue;
+}
+
+/**
+ * The default rendering: `at: message` per issue, `; `-joined, e.g.
+ * `"limit" must be integer; (arguments) must have required property 'query'`.
+ * @example
+ *   formatArgumentIssues(new ArgumentValidator().check(schema, args))
+ */
+export function formatArgumentIssues(issues: readonly ArgumentIssue[]): string {
+  const lines = issues.map((i) => {
+    const at = i.path.length ? `"${i.path.join('.')}"` : '(arguments)';
+    const extra = i.keyword === 'additionalProperties' ? ` '${i.property}'`
+      : i.keyword === 'enum' ? `: ${(i.allowed ?? []).map((v) => JSON.stringify(v)).join(', ')}` : '';
+    return `${at} ${i.message}${extra}`;
+  });
+  return [...new Set(lines)].join('; ');
+}
+
+/**
+ * Compiles each schema once (per instance) and checks arguments against it.
+ * A schema ajv cannot compile validates nothing: the server still has the last word.
+ * @example
+ *   const v = new ArgumentValidator();
+ *   v.check({ type: 'object', required: ['q'] }, {}); // [{ keyword: 'required', property: 'q', ... }]
+ */
+export class ArgumentValidator {
+  private readonly ajv = new Map<Dialect, Ajv>();
+  private readonly cache = new Map<string, ValidateFunction | null>();
+
+  /** Issues found; empty when the arguments fit (or the schema cannot be compiled). */
+  check(schema: unknown, args: unknown, cacheKey?: string): ArgumentIssue[] {
+    const validate = this.compile(schema, cacheKey);
+    if (!validate || validate(args)) return [];
+    // `if` failures only say "must match then"; the branch's own errors follow them.
+    return (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(toIssue);
+  }
+
+  /** Whether the schema compiles (false: check() lets everything through). */
+  compiles(schema: unknown): boolean {
+    return this.compile(schema) !== null;
+  }
+
+  private compile(schema: unknown, cacheKey?: string): ValidateFunction | null {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return null;
+    const key = cacheKey ?? JSON.stringify(schema);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    let compiled: ValidateFunction | null;
+    try {
+      compiled = this.ajvFor(dialectOf(schema as Record<string, unknown>)).compile(schema);
+    } catch {
+      compiled = null;
+    }
+    // Bounded: a server that keeps changing schemas must not grow this without end.
+    if (this.cache.size >= MAX_COMPILED) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, compiled);
+    return compiled;
+  }
+
+  private ajvFor(dialect: Dialect): Ajv {
+    let ajv = this.ajv.get(dialect);
+    if (!ajv) {
+      // Formats are the server's business; unknown keywords (x-…, vendor extensions) are not errors.
+      const options: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false };
+      ajv = dialect === '2020' ? new Ajv2020(options) : dialect === '2019' ? new Ajv2019(options) : new Ajv(options);
+      this.ajv.set(dialect, ajv);
+    }
+    return ajv;
+  }
+}

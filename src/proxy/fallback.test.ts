@@ -1,0 +1,114 @@
+// Fallbacks that cannot do harm: a calibrated similarity threshold, the call's arguments accepted under
+// the fallback's own declared properties, auto-retry only for tools annotated safe (or opted in), and the
+// original error always in the answer. Against the real @modelcontextprotocol/server-filesystem.
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { retryRefusal } from './call-tool.ts';
+import { createProxy, type McpProxy } from './create-proxy.ts';
+import { loadEvalCatalog } from './eval.ts';
+import { calibrateFallbackThreshold, LEXICAL_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
+import { stdioEntry, tempDir } from './test-helpers.ts';
+
+const filesystemServer = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+const catalogDir = fileURLToPath(new URL('../../fixtures/catalog', import.meta.url));
+const json = (r: unknown): any => (r as CallToolResult).structuredContent;
+
+describe('proxy fallbacks', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
+
+  async function start(config: Record<string, unknown>): Promise<{ proxy: McpProxy; client: Client }> {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const proxy = createProxy(config as never, { storePath: join(dir, 'p.db'), env: {}, embedder: null, llm: null });
+    cleanups.push(() => proxy.close());
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await proxy.connect(a);
+    const client = new Client({ name: 'fb', version: '1.0.0' });
+    await client.connect(b);
+    cleanups.push(() => client.close());
+    return { proxy, client };
+  }
+  const callThrough = async (client: Client, server: string, tool: string, args: Record<string, unknown>): Promise<any> =>
+    json(await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } }));
+
+  it('the default threshold is the one the catalog eval calibrates', async () => {
+    const calibration = await calibrateFallbackThreshold(loadEvalCatalog(catalogDir));
+    expect(calibration.threshold).toBe(LEXICAL_FALLBACK_MIN_SIMILARITY);
+    // Unrelated pairs passing the threshold are the exception, not the rule.
+    expect(calibration.falsePositiveRate).toBeLessThan(0.05);
+  });
+
+  it('a failing write_file with auto-retry on creates nothing, even with no similarity threshold at all', async () => {
+    for (const fallback_min_similarity of [undefined, 0]) {
+      const { dir: rootParent, cleanup } = tempDir();
+      cleanups.push(cleanup);
+      const root = join(rootParent, 'files');
+      mkdirSync(root);
+      const { client: fsClient } = await start({
+        mcpServers: { fs: { command: process.execPath, args: [filesystemServer, root] } },
+        recommend_tools: { auto_retry_fallback: true, max_fallbacks: 5, fallback_min_similarity },
+      });
+      const target = join(root, 'missing', 'dir', 'file.txt');
+      const body = await callThrough(fsClient, 'fs', 'write_file', { path: target, content: 'hello' });
+      expect(body).toMatchObject({ success: false, server: 'fs', tool: 'write_file' });
+      expect(body.error).toMatch(/ENOENT|no such file|not exist/i);
+      // Nothing declares both `path` and `content` besides write_file itself: no suggestion, nothing run.
+      expect(body.fallback_suggestions).toEqual([]);
+      expect(body.fallback_result).toBeUndefined();
+      expect(existsSync(join(root, 'missing'))).toBe(false);
+      expect(readdirSync(root)).toEqual([]);
+    }
+  });
+
+  it('suggests only similar tools that take the call\'s arguments; auto-retry skips destructive and unannotated ones, runs a read-only one, and keeps the original error', async () => {
+    const { client } = await start({
+      mcpServers: { docs: stdioEntry('proxy-docs'), mirror: stdioEntry('docs-mirror') },
+      recommend_tools: { auto_retry_fallback: true, max_fallbacks: 5 },
+    });
+    // Fallbacks come from the indexed catalog: index both servers first.
+    await client.callTool({ name: 'list_tools', arguments: {} });
+    const body = await callThrough(client, 'docs', 'get_library_docs', { library_id: 'missing', topic: 'hooks' });
+    expect(body).toMatchObject({ success: false, kind: 'error', error: 'library missing not found' });
+    // resolve_library_id and search_docs do not declare library_id: never suggested for this call.
+    expect(body.fallback_suggestions.map((s: any) => `${s.server}/${s.tool}`).sort()).toEqual(['mirror/fetch_library_docs', 'mirror/purge_library_docs', 'mirror/refresh_library_docs']);
+    expect(body.fallback_suggestions.every((s: any) => s.similarity >= LEXICAL_FALLBACK_MIN_SIMILARITY)).toBe(true);
+    expect(body.auto_retry_skipped).toEqual([
+      { server: 'mirror', tool: expect.stringMatching(/purge|refresh/), reason: expect.any(String) },
+      { server: 'mirror', tool: expect.stringMatching(/purge|refresh/), reason: expect.any(String) },
+    ]);
+    const reasons = Object.fromEntries(body.auto_retry_skipped.map((s: any) => [s.tool, s.reason]));
+    expect(reasons.purge_library_docs).toMatch(/destructiveHint: true/);
+    expect(reasons.refresh_library_docs).toMatch(/no annotations/);
+    expect(body.fallback_result).toMatchObject({ server: 'mirror', tool: 'fetch_library_docs', success: true });
+    expect(body.fallback_result.result.content[0].text).toBe('mirror docs for missing on hooks');
+    const ran = (await client.callTool({ name: 'call_tool', arguments: { server: 'mirror', tool: 'mirror_calls' } })) as CallToolResult;
+    expect(JSON.parse((ran.content[0] as { text: string }).text)).toEqual(['fetch_library_docs']);
+  });
+
+  it('runs an unannotated tool only when the config opts in to it by name', async () => {
+    const { client } = await start({
+      mcpServers: { docs: stdioEntry('proxy-docs'), mirror: stdioEntry('docs-mirror') },
+      recommend_tools: { auto_retry_fallback: true, max_fallbacks: 5, auto_retry_tools: ['mirror/refresh_library_docs'] },
+    });
+    await client.callTool({ name: 'list_tools', arguments: {} });
+    const body = await callThrough(client, 'docs', 'get_library_docs', { library_id: 'missing' });
+    expect(body.error).toBe('library missing not found');
+    expect(['refresh_library_docs', 'fetch_library_docs']).toContain(body.fallback_result.tool);
+    expect(body.auto_retry_skipped.map((s: any) => s.tool)).not.toContain('refresh_library_docs');
+  });
+
+  it('retryRefusal follows MCP annotation defaults (destructiveHint defaults to true)', () => {
+    expect(retryRefusal({ readOnlyHint: true }, false)).toBeUndefined();
+    expect(retryRefusal({ idempotentHint: true, destructiveHint: false }, false)).toBeUndefined();
+    expect(retryRefusal({ idempotentHint: true }, false)).toMatch(/not annotated/);
+    expect(retryRefusal({ readOnlyHint: true, destructiveHint: true }, false)).toMatch(/destructiveHint: true/);
+    expect(retryRefusal(undefined, false)).toMatch(/no annotations/);
+    expect(retryRefusal(undefined, true)).toBeUndefined();
+  });
+});

@@ -31,14 +31,17 @@ export function toolWrapper(env: Env<string>, config: ToolWrapperConfigInput, op
         throw new Error(`tool_wrapper.tool_configs.${index} (${toolConfig.tool_id}): ${(error as Error).message}`, { cause: error });
       }
     }
+    return new ToolEnvWrapper(env, tools, {
+      toolReward: args.tool_reward,
+      toolSuccessReward: args.tool_success_reward,
+      toolExecuteErrorReward: args.tool_execute_error_reward,
+      maxToolUses: args.max_tool_uses,
+      limitMessage: args.limit_message,
+      infoLayout: args.info_layout,
+    });
   } catch (error) {
     // Tools built before the failure hold pool references: give them back.
     for (const tool of tools) void Promise.resolve(tool.close?.()).catch(() => undefined);
     throw error;
   }
-  return new ToolEnvWrapper(env, tools, {
-    toolReward: args.tool_reward,
-    toolSuccessReward: args.tool_success_reward,
-    maxToolUses: args.max_tool_uses ?? Infinity,
-  });
 }

@@ -50,7 +50,27 @@ export const EnvConfigSchema = z.looseObject({
   agent_template: z.string().optional(),
   env_config: z.record(z.string(), z.unknown()).nullable().default({}).transform((v) => v ?? {}),
   tool_wrapper: ToolWrapperConfigSchema.nullable().optional().transform((v) => v ?? undefined),
+}).superRefine((entry, ctx) => {
+  // Other keys pass through (ROLL's entries carry many), but a near miss of a key ghostwire acts on is a typo.
+  for (const key of Object.keys(entry)) {
+    const meant = ACTED_ON.find((known) => known !== key && closeTo(key, known));
+    if (meant) ctx.addIssue({ code: 'custom', path: [key], message: `Unrecognized key: "${key}" (did you mean "${meant}"?)` });
+  }
 });
+
+const ACTED_ON = ['env_type', 'max_steps', 'env_config', 'tool_wrapper'];
+
+/** Edit distance at most 2 (one or two typos), for keys of 5 characters or more. */
+function closeTo(a: string, b: string): boolean {
+  if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 2) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length] <= 2;
+}
 
 /** A rollout config: environments under `custom_envs`; other top-level keys (pipeline settings) are kept as they are. */
 export const RolloutConfigSchema = z.looseObject({

@@ -25,7 +25,7 @@ describe('loadRolloutConfig', () => {
       max_tokens_per_step: 128,
       env_config: { file: 'qa.json' },
       tool_wrapper: {
-        wrapper_args: { tool_reward: 0, tool_success_reward: 0.2, max_tool_uses: 2 },
+        wrapper_args: { tool_reward: 0, tool_success_reward: 0.2, tool_execute_error_reward: 0, max_tool_uses: 2 },
         tool_configs: [{ tool_id: 'mcp', tool_args: { server_url: 'xxx', timeout_ms: 5000, tool_names_subset: ['lookup'] } }],
       },
     });
@@ -87,7 +87,7 @@ describe('config validation errors name the path', () => {
 `;
 
   it('accepts the base', () => {
-    expect(parse(base)().custom_envs.QA.tool_wrapper?.wrapper_args).toEqual({ tool_reward: 0.1, tool_success_reward: 0, max_tool_uses: 2 });
+    expect(parse(base)().custom_envs.QA.tool_wrapper?.wrapper_args).toEqual({ tool_reward: 0.1, tool_success_reward: 0, tool_execute_error_reward: 0, max_tool_uses: 2 });
   });
 
   it.each([
@@ -96,7 +96,7 @@ describe('config validation errors name the path', () => {
     ['+custom_envs.QA.tool_wrapper.wrapper_args.max_tool_use=1', 'custom_envs.QA.tool_wrapper.wrapper_args: Unrecognized key: "max_tool_use"'],
     ['~custom_envs.QA.env_type', 'custom_envs.QA.env_type: Invalid input: expected string, received undefined'],
     ['custom_envs.QA.tool_wrapper.tool_configs=[]', 'custom_envs.QA.tool_wrapper.tool_configs: Too small'],
-    ['+custom_envs.QA.tool_wraper={}', 'custom_envs.QA: Unrecognized key: "tool_wraper"'],
+    ['+custom_envs.QA.tool_wraper={}', 'custom_envs.QA.tool_wraper: Unrecognized key: "tool_wraper" (did you mean "tool_wrapper"?)'],
     ['custom_envs.QA.tool_wrapper.tool_configs.0.tool_id=""', 'custom_envs.QA.tool_wrapper.tool_configs.0.tool_id: Too small'],
   ])('%s', (override, message) => {
     expect(parse(base, [override])).toThrow(RolloutConfigError);

@@ -151,33 +151,35 @@ describe('interpolation', () => {
   });
 });
 
-describe('overrides', () => {
-  const fresh = () => ({ a: { b: 1, list: [{ x: 1 }] } }) as Record<string, unknown>;
+describe('overrides (Hydra semantics)', () => {
+  const fresh = () => ({ a: { b: 1, list: [{ x: 1 }], d: { p: 1, q: { r: 1 } } } }) as Record<string, unknown>;
 
-  it('sets existing keys, list items, and reads values as YAML', () => {
+  it('changes existing keys and list items; + adds; ++ adds or changes; dict values merge', () => {
     const root = fresh();
-    applyOverrides(root, ['a.b=true', 'a.list.0.x=[1, 2]', '+a.c.d=null', '++a.b=hello world', '+a.list.1={y: 2}']);
-    expect(root).toEqual({ a: { b: 'hello world', list: [{ x: [1, 2] }, { y: 2 }], c: { d: null } } });
+    applyOverrides(root, ['a.b=trUe', 'a.list.0.x=[1, 2]', '+a.c.d=null', '++a.b=hello world', '+a.e={y: 2}', 'a.d={q: {s: 2}}', '++z=10_0']);
+    expect(root).toEqual({ a: { b: 'hello world', list: [{ x: [1, 2] }], c: { d: null }, e: { y: 2 }, d: { p: 1, q: { r: 1, s: 2 } } }, z: 100 });
   });
 
-  it('deletes with ~', () => {
+  it('deletes with ~, and ~key=value only when the value matches', () => {
     const root = fresh();
-    applyOverrides(root, ['~a.b', '~a.list.0']);
-    expect(root).toEqual({ a: { list: [] } });
+    applyOverrides(root, ['~a.b=1', '~a.list.0']);
+    expect(root).toMatchObject({ a: { list: [] } });
+    expect(() => applyOverrides(fresh(), ['~a.b=2'])).toThrow("Could not delete from config. The value of 'a.b' is 1 and not 2.");
   });
 
   it.each([
-    ['a.nope=1', '"a.nope" does not exist (use +a.nope=... to add it)'],
-    ['a.x.y=1', '"a.x" does not exist (use +a.x.y=... to add it)'],
-    ['+a.b=2', '"a.b" already exists'],
-    ['a.b.c=1', '"a.b" is 1, not a mapping or list'],
-    ['a.list.5=1', '"a.list.5" does not exist'],
-    ['+a.list.5=1', '"5" is not an index of a list of 1'],
-    ['a.b', 'expected path=value'],
-    ['a..b=1', '"a..b" is not a dotted path'],
-    ['~a.zzz', '"a.zzz" does not exist'],
-    ['a.b=[1', 'cannot read the value'],
-  ])('%s is refused', (override, message) => {
-    expect(() => applyOverrides(fresh(), [override])).toThrow(`override ${JSON.stringify(override)}: ${message}`);
+    ['a.nope=1', "Could not override 'a.nope'.\nTo append to your config use +a.nope=1"],
+    ['a.x.y=1', "Could not override 'a.x.y'.\nTo append to your config use +a.x.y=1"],
+    ['+a.b=2', "Could not append to config. An item is already at 'a.b'.\nEither remove + prefix: 'a.b=2'\nOr add a second + to add or override 'a.b': '++a.b=2'\n"],
+    ['~a.zzz', "Could not delete from config. 'a.zzz' does not exist."],
+    ['a.b=1,2,3', "Ambiguous value for argument 'a.b=1,2,3'\n1. To use it as a list, use key=[value1,value2]\n2. To use it as string, quote the value: key='value1,value2'\n3. To sweep over it, add --multirun to your command line"],
+    ['a.b=range(1,3)', "Sweep parameters 'a.b=range(1,3)' requires --multirun"],
+    ['db@pkg=mysql', "Override db@pkg=mysql looks like a config group override, but config group 'db' does not exist."],
+    ['a.b=[1', "Error parsing override 'a.b=[1'"],
+    ['a b=1', "token recognition error at: ' '"],
+    ['a.b.c=1', "Could not override 'a.b.c'."],
+    ['++a.b.c=1', "Error merging override ++a.b.c=1: 'a.b' is 1, not a mapping or a list"],
+  ])('%s is refused with Hydra\'s message', (override, message) => {
+    expect(() => applyOverrides(fresh(), [override])).toThrow(message);
   });
 });

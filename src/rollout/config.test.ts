@@ -109,45 +109,16 @@ describe('config validation errors name the path', () => {
   });
 });
 
-describe('interpolation', () => {
-  it('resolves ${oc.env:VAR}, ${env:VAR}, defaults, embedded references and node references', () => {
-    const config = {
-      a: '${oc.env:HOST}',
-      b: 'http://${env:HOST}:${oc.env:PORT,8000}/mcp',
-      c: '${oc.env:MISSING, "quoted default"}',
-      d: { steps: 4 },
-      e: '${d.steps}',
-      f: 'steps=${d.steps}',
-      g: ['${env:HOST}'],
-      h: '\\${env:HOST} stays',
-    };
-    expect(interpolate(config, { HOST: 'h' })).toEqual({
-      a: 'h',
-      b: 'http://h:8000/mcp',
-      c: 'quoted default',
-      d: { steps: 4 },
-      e: 4,
-      f: 'steps=4',
-      g: ['h'],
-      h: '${env:HOST} stays',
-    });
-  });
-
-  it('an unset variable without default is an error naming the path and the fix', () => {
-    expect(() => interpolate({ x: [{ url: '${oc.env:MCP_SERVER_URL}' }] }, {})).toThrow(
-      'x.0.url: environment variable MCP_SERVER_URL is not set (referenced as ${oc.env:MCP_SERVER_URL}); set it or give a default: ${oc.env:MCP_SERVER_URL,default}',
-    );
-  });
-
-  it('unsupported resolvers, missing and circular references are errors', () => {
-    expect(() => interpolate({ x: '${now:}' }, {})).toThrow('x: unsupported interpolation ${now:}');
-    expect(() => interpolate({ x: '${y.z}' }, {})).toThrow('x: ${y.z} refers to a key that does not exist');
-    expect(() => interpolate({ x: '${y}', y: '${x}' }, {})).toThrow(/refers back to itself/);
-  });
-
+describe('interpolation in a loaded config', () => {
   it('an interpolated number satisfies a numeric field', () => {
     const config = parseRolloutConfig('QA:\n  env_type: qa\n  max_steps: ${oc.env:STEPS}\n', { env: { STEPS: '12' } });
     expect(config.custom_envs.QA.max_steps).toBe(12);
+  });
+
+  it('an unset variable without default names the file and the key', () => {
+    expect(() => parseRolloutConfig('QA:\n  env_type: ${oc.env:KIND}\n', { env: {}, source: 'c.yaml' })).toThrow(
+      `c.yaml: KeyError raised while resolving interpolation: "Environment variable 'KIND' not found"\n    full_key: custom_envs.QA.env_type`,
+    );
   });
 });
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyOverrides } from './config-overrides.ts';
-import { interpolate } from './config-interpolate.ts';
 import { loadRolloutConfig, parseRolloutConfig, RolloutConfigError } from './config.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/rollout');

@@ -16,7 +16,7 @@ export interface McpClientLike {
 
 /** Options for {@link MCPTool}. */
 export interface MCPToolOptions {
-  /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp` (or its `/sse` endpoint with `transport: 'sse'`). */
+  /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`, or an SSE endpoint such as ROLL's `…/sse`. */
   serverUrl?: string;
   /**
    * A client the caller connected and owns (MCPTool never closes it); used instead of `serverUrl`.
@@ -30,7 +30,7 @@ export interface MCPToolOptions {
   customPrompt?: string;
   /** One overall limit for connecting, listing and calling, per action. Default 30000. */
   timeoutMs?: number;
-  /** Default `streamable-http`. */
+  /** Default `sse` for a URL whose path ends in `/sse` (as in ROLL's configs), else `streamable-http`. */
   transport?: McpTransportKind;
   /** Share connections with other tools; without one the tool owns a private pool. */
   pool?: McpClientPool;
@@ -83,7 +83,8 @@ export class MCPTool implements Tool {
     if (!(timeoutMs > 0)) throw new Error(`MCPTool: timeoutMs must be a positive number, got ${timeoutMs}`);
     this.serverUrl = options.serverUrl;
     this.timeoutMs = timeoutMs;
-    this.transport = options.transport ?? 'streamable-http';
+    // Interim, until the src/mcp/ connect layer picks the transport: ROLL's URLs end in /sse and ROLL speaks SSE to them.
+    this.transport = options.transport ?? (/\/sse\/?$/.test(options.serverUrl?.split(/[?#]/)[0] ?? '') ? 'sse' : 'streamable-http');
     this.maxObservationChars = options.maxObservationChars === undefined ? 8000 : options.maxObservationChars;
     this.#client = options.client;
     this.#subset = options.toolNamesSubset;

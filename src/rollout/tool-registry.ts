@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { Tool } from './env.ts';
 import { McpClientPool } from './mcp-pool.ts';
 import { MCPTool, type McpClientLike } from './mcp-tool.ts';
+import { PythonCodeTool } from './python-code-tool.ts';
 import { Registry } from './registry.ts';
+import { SearchTool } from './search-tool.ts';
 
 /** What a tool factory gets besides its args: the registry's shared MCP client pool. */
 export interface ToolContext {
@@ -16,7 +18,7 @@ export type ToolFactory = (args: Record<string, unknown>, context: ToolContext) 
 export interface ToolRegistryOptions {
   /** The pool MCP tools made here share; by default the registry creates (and owns) one. */
   pool?: McpClientPool;
-  /** Register the built-in tools (`mcp`). Default true. */
+  /** Register the built-in tools (`mcp`, `python_code`, `search`, as ROLL registers them). Default true. */
   builtins?: boolean;
 }
 
@@ -55,8 +57,8 @@ const mcpToolFactory: ToolFactory = (args, { pool }) => {
 
 /**
  * The tool registry: ids to factories with default args, and the MCP client pool
- * its tools share. Each registry is an independent instance; `mcp` is
- * registered out of the box.
+ * its tools share. Each registry is an independent instance; `python_code`,
+ * `search` and `mcp` are registered out of the box, as in ROLL.
  *
  * @example
  * const registry = createToolRegistry();
@@ -72,7 +74,11 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     this.#ownsPool = !options.pool;
     this.pool = options.pool ?? new McpClientPool();
-    if (options.builtins !== false) this.#table.add('mcp', mcpToolFactory);
+    if (options.builtins !== false) {
+      this.#table.add('python_code', (args) => new PythonCodeTool(args));
+      this.#table.add('search', (args) => new SearchTool(args));
+      this.#table.add('mcp', mcpToolFactory);
+    }
   }
 
   /** Adds a tool under `id` with default args; a duplicate id is an error. */

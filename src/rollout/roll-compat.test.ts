@@ -181,6 +181,16 @@ describe("ROLL test_mcp_tools.py, ported", () => {
   });
 });
 
+describe('bounded results (a ghostwire fix, with the original behaviour as an option)', () => {
+  it('cuts results over 8000 characters and says so; max_observation_chars null keeps them whole like ROLL', async () => {
+    const long = 'z'.repeat(9000);
+    const { client } = mockClient([playTool], () => ({ content: [{ type: 'text', text: long }] }));
+    const action = '<tool_call>{"tool_name": "play", "tool_params": {"action": 1}}</tool_call>';
+    expect((await new MCPTool({ client }).executeAction(action)).observation).toBe(`<information>${'z'.repeat(8000)}…[truncated 1000 chars]</information>`);
+    expect((await new MCPTool({ client, maxObservationChars: null }).executeAction(action)).observation).toBe(`<information>${long}</information>`);
+  });
+});
+
 describe('ROLL prompt generation, byte for byte (reference: ROLL code run on these tool lists)', () => {
   const { cases } = reference<{ tools: McpToolInfo[]; expected: string }>('tool-prompts.json');
   it.each(cases.map((c, i) => [i, c] as const))('case %i', (_i, { tools, expected }) => {

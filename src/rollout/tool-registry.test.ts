@@ -76,3 +76,12 @@ describe('wrapper groups share one pool', () => {
     await registry.pool.close();
   });
 });
+
+describe('mcp tool_args for reproducing ROLL', () => {
+  it('max_observation_chars: null keeps results whole; ROLL-style nulls for optional args are accepted', () => {
+    const tool = createToolRegistry().make('mcp', { server_url: 'http://127.0.0.1:1/sse', max_observation_chars: null, custom_prompt: null, tool_names_subset: null, num_workers: 1 }) as MCPTool;
+    expect(tool.maxObservationChars).toBeNull();
+    expect(tool.transport).toBe('sse');
+    expect((createToolRegistry().make('mcp', { server_url: 'http://127.0.0.1:1/mcp' }) as MCPTool).maxObservationChars).toBe(8000);
+  });
+});

@@ -26,11 +26,12 @@ export interface ToolRegistryOptions {
 export const McpToolArgsSchema = z.strictObject({
   server_url: z.string().min(1).optional(),
   client: z.custom<McpClientLike>((v) => typeof v === 'object' && v !== null && 'callTool' in v, 'expected an MCP client').optional(),
-  tool_names_subset: z.array(z.string().min(1)).optional(),
-  custom_prompt: z.string().optional(),
+  tool_names_subset: z.array(z.string().min(1)).nullable().optional(),
+  custom_prompt: z.string().nullable().optional(),
   timeout_ms: z.coerce.number().positive().optional(),
   transport: z.enum(['streamable-http', 'sse']).optional(),
-  max_observation_chars: z.coerce.number().int().positive().optional(),
+  /** Results longer than this are cut, with a marker (default 8000); null keeps them whole, as ROLL does. */
+  max_observation_chars: z.coerce.number().int().positive().nullable().optional(),
   /** Accepted for configs written for the Python original; concurrency is the pool's cap here. */
   num_workers: z.coerce.number().int().positive().optional(),
 });
@@ -46,8 +47,8 @@ const mcpToolFactory: ToolFactory = (args, { pool }) => {
   return new MCPTool({
     serverUrl: a.server_url,
     client: a.client,
-    toolNamesSubset: a.tool_names_subset,
-    customPrompt: a.custom_prompt,
+    toolNamesSubset: a.tool_names_subset ?? undefined,
+    customPrompt: a.custom_prompt ?? undefined,
     timeoutMs: a.timeout_ms,
     transport: a.transport,
     maxObservationChars: a.max_observation_chars,

@@ -82,7 +82,7 @@ function place(value: Record<string, unknown>, pkg: string): Record<string, unkn
 }
 
 /** OmegaConf.merge for plain values: dicts merge key by key, anything else replaces. */
-export function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
+function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...into };
   for (const [key, value] of Object.entries(from)) {
     const existing = out[key];

@@ -33,23 +33,12 @@ const WEAK = new Set(['anyOf', 'oneOf']);
  * // "'up' is not of type 'integer'\n\nFailed validating 'type' in schema['properties']['action']:\n    {'type': 'integer'}\n\nOn instance['action']:\n    'up'"
  */
 export function jsonschemaErrorText(errors: readonly ErrorObject[], schema: Json, instance: Json): string | undefined {
-  const best = bestMatch(locate(errors, schema, instance), schema);
+  const best = bestMatch(locate(errors, instance), schema);
   if (!best) return undefined;
   return describe(best.located, best.base, schema, instance);
 }
 
-/**
- * Only the message line of the chosen error (jsonschema's `error.message`).
- *
- * @example
- * jsonschemaMessage(validate.errors, schema, {}) // "'action' is a required property"
- */
-export function jsonschemaMessage(errors: readonly ErrorObject[], schema: Json, instance: Json): string | undefined {
-  const best = bestMatch(locate(errors, schema, instance), schema);
-  return best && messageOf(best.located, schema, instance);
-}
-
-function locate(errors: readonly ErrorObject[], schema: Json, instance: Json): Located[] {
+function locate(errors: readonly ErrorObject[], instance: Json): Located[] {
   // jsonschema reports extra properties in one error; ajv reports one per property.
   const merged: ErrorObject[] = [];
   for (const error of errors) {
@@ -64,7 +53,6 @@ function locate(errors: readonly ErrorObject[], schema: Json, instance: Json): L
     if (parent) parent.context.push(item);
     else top.push(item);
   }
-  void schema;
   return top;
 }
 

@@ -93,8 +93,10 @@ function consumed(path: readonly string[]): number {
   let depth = 0;
   for (let i = 0; i < path.length - 1; i++) {
     const s = path[i];
-    if (s === 'properties' || s === 'patternProperties' || s === 'prefixItems') (depth++, i++);
-    else if (s === 'additionalProperties' || s === 'contains' || s === 'unevaluatedProperties' || s === 'unevaluatedItems') depth++;
+    if (s === 'properties' || s === 'patternProperties' || s === 'prefixItems') {
+      depth++;
+      i++;
+    } else if (s === 'additionalProperties' || s === 'contains' || s === 'unevaluatedProperties' || s === 'unevaluatedItems') depth++;
     else if (s === 'items') {
       depth++;
       if (/^\d+$/.test(path[i + 1] ?? '')) i++;

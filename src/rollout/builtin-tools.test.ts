@@ -74,6 +74,11 @@ describe('python_code', () => {
     expect(left).toEqual([]);
   });
 
+  it('a missing interpreter is a failed call, not a crash', async () => {
+    const none = new PythonCodeTool({ python: '/nonexistent/python3' });
+    expect(await none.executeAction('<code>print(1)</code>')).toMatchObject({ isParsed: true, isValid: false, observation: 'Code execution result: Failed to execute program: spawn /nonexistent/python3 ENOENT\n' });
+  });
+
   it('output beyond max_output_bytes is cut, and the cut is stated', async () => {
     const small = new PythonCodeTool({ max_output_bytes: 10 });
     expect((await small.executeAction("<code>print('x' * 100)</code>")).observation).toBe('Code execution result: xxxxxxxxxx\n…[output truncated: 91 more bytes]\n');

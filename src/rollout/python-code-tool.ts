@@ -96,8 +96,13 @@ export class PythonCodeTool implements Tool {
     if (code === '...') [success, stdout, stderr] = [false, '', 'SyntaxError: invalid syntax'];
     else if (isForbidden(code)) [success, stdout, stderr] = [false, '', BLOCKED];
     else {
-      const run = await runPython(code, { python: this.options.python, timeoutSeconds: this.options.timeout, maxOutputBytes: this.options.max_output_bytes });
-      [success, stdout, stderr] = run.timedOut ? [false, '', `\nExecution timed out after ${this.options.timeout} seconds.`] : [run.success, run.stdout, run.stderr];
+      try {
+        const run = await runPython(code, { python: this.options.python, timeoutSeconds: this.options.timeout, maxOutputBytes: this.options.max_output_bytes });
+        [success, stdout, stderr] = run.timedOut ? [false, '', `\nExecution timed out after ${this.options.timeout} seconds.`] : [run.success, run.stdout, run.stderr];
+      } catch (error) {
+        // The interpreter could not be started: a failed call the policy can read, not a crashed rollout.
+        [success, stdout, stderr] = [false, '', `Failed to execute program: ${(error as Error).message}`];
+      }
     }
     if (stderr && this.options.keep_error_last_line) stderr = stderr.split('\n').at(-1)!;
     const result = (stderr ? `${stdout}\n${stderr}` : stdout).replace(/^[ \n]+/, '');

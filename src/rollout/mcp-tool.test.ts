@@ -93,11 +93,15 @@ describe('MCPTool.executeAction', () => {
 
   it("params failing the JSON Schema get jsonschema's wording (the shallowest error first), and never reach the server", async () => {
     const before = server.calls.length;
-    const result = await tool.executeAction(call('add', { a: 'one', c: 1 }));
+    const roomy = new MCPTool({ serverUrl: server.url, timeoutMs: 5000 });
+    const result = await roomy.executeAction(call('add', { a: 'one', c: 1 }));
     expect(result.isValid).toBe(false);
     expect(result.observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: 'b' is a required property\n\nFailed validating 'required' in schema:\n    \{.*'required': \['a', 'b'\]/s);
     expect(result.observation).toMatch(/\n\nOn instance:\n    \{'a': 'one', 'c': 1\}\]$/);
-    const typed = await tool.executeAction(call('add', { a: 'one', b: 1 }));
+    const typed = await roomy.executeAction(call('add', { a: 'one', b: 1 }));
+    await roomy.close();
+    // The reason is bounded like results (this tool keeps 100 characters).
+    expect((await tool.executeAction(call('add', { a: 'one', c: 1 }))).observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: 'b' is a required property[\s\S]{50,}…\[truncated \d+ chars\]\]$/);
     expect(typed.observation).toContain("Reason: 'one' is not of type 'number'\n\nFailed validating 'type' in schema['properties']['a']:\n    {'type': 'number'}\n\nOn instance['a']:\n    'one']");
     expect(server.calls.length).toBe(before);
   });

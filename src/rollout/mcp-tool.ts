@@ -45,7 +45,9 @@ export interface MCPToolOptions {
  * A tool backed by an MCP server. It connects on first use, not when built:
  * `instructionString()` (called by the wrapper's `reset`) or a `<tool_call>`
  * action opens the connection, lists and caches the tools. Actions look like
- * `<tool_call>{"tool_name": "search", "tool_params": {"query": "x"}}</tool_call>`.
+ * `<tool_call>{"tool_name": "search", "tool_params": {"query": "x"}}</tool_call>` (ROLL) or
+ * `<tool_call><tool_name>search</tool_name><arguments>{"query": "x"}</arguments></tool_call>` (GEM);
+ * every text the agent reads is ROLL's (docs/rollout-compat.md).
  *
  * @example
  * const tool = new MCPTool({ serverUrl: 'http://127.0.0.1:3000/mcp', timeoutMs: 5000 });
@@ -152,7 +154,7 @@ export class MCPTool implements Tool {
     try {
       call = decodeToolCall(found);
     } catch (error) {
-      return fail(rollValidationError((error as Error).message));
+      return fail(rollValidationError(this.#cap((error as Error).message)));
     }
     if (this.#closed) return fail(rollExecutionError('the MCP tool is closed'), call.toolName);
     const deadline = createDeadline(this.timeoutMs, this.#target());
@@ -167,7 +169,7 @@ export class MCPTool implements Tool {
       const tool = tools.find((t) => t.name === call.toolName);
       if (!tool) return fail(rollValidationError(rollUnknownTool(call.toolName, tools.map((t) => t.name))), call.toolName);
       const problem = this.#validator.check(tool.inputSchema, call.toolParams);
-      if (problem) return fail(rollValidationError(this.#reasons.reason(tool.inputSchema, call.toolParams) ?? problem), tool.name);
+      if (problem) return fail(rollValidationError(this.#cap(this.#reasons.reason(tool.inputSchema, call.toolParams) ?? problem)), tool.name);
       deadline.phase = `calling ${tool.name}`;
       let result: CallToolResult;
       try {

@@ -3,7 +3,9 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { jsonschemaErrorText } from './jsonschema-message.ts';
 
+// The cache is bounded by the schemas' text size, not only their number.
 const MAX_CACHED_SCHEMAS = 256;
+const MAX_CACHED_SCHEMA_CHARS = 4_000_000;
 
 /**
  * The reason ROLL gives for params that fail a tool's schema: `str()` of the
@@ -11,7 +13,7 @@ const MAX_CACHED_SCHEMAS = 256;
  * error list (allErrors) to pick the error jsonschema's best_match picks.
  * Until the shared validator in src/mcp/ hands out its ErrorObjects, this keeps
  * its own ajv per dialect (no `$schema`: 2020-12, jsonschema's default too);
- * compiled validators are cached per schema text, a bounded number of them.
+ * compiled validators are cached per schema text (at most 256 schemas and 4 MB of schema text).
  *
  * @example
  * const reasons = new RollValidation();
@@ -20,6 +22,7 @@ const MAX_CACHED_SCHEMAS = 256;
 export class RollValidation {
   readonly #ajv = new Map<string, Ajv>();
   readonly #cache = new Map<string, ValidateFunction | null>();
+  #cachedChars = 0;
 
   /** ajv's errors for these params, [] when valid, undefined when the schema does not compile. */
   errors(schema: unknown, params: unknown): ErrorObject[] | undefined {
@@ -47,8 +50,15 @@ export class RollValidation {
     } catch {
       compiled = null; // a broken schema does not block the tool (ROLL would crash here)
     }
-    if (this.#cache.size >= MAX_CACHED_SCHEMAS) this.#cache.delete(this.#cache.keys().next().value!);
-    this.#cache.set(key, compiled);
+    while (this.#cache.size > 0 && (this.#cache.size >= MAX_CACHED_SCHEMAS || this.#cachedChars + key.length > MAX_CACHED_SCHEMA_CHARS)) {
+      const oldest = this.#cache.keys().next().value!;
+      this.#cache.delete(oldest);
+      this.#cachedChars -= oldest.length;
+    }
+    if (key.length <= MAX_CACHED_SCHEMA_CHARS) {
+      this.#cache.set(key, compiled);
+      this.#cachedChars += key.length;
+    }
     return compiled;
   }
 

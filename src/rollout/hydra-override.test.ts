@@ -148,6 +148,19 @@ describe('Hydra keys and override types', () => {
   });
 
   it.each([
+    ['key= \tvalue \t', 'value', 'element'],
+    ['key=value \t 123', 'value \t 123', 'element'],
+    ["key='  foo,bar\t'", '  foo,bar\t', 'element'],
+    ["key='foo , \t\t bar'", 'foo , \t\t bar', 'element'],
+    ['key=1 ,  2,\t\t3', [1, 2, 3], 'simple_choice_sweep'],
+    ['key=choice\t(  1\t\t )', [1], 'sweep'],
+    ['key=choice(\t\t1,   2, \t 3 )', [1, 2, 3], 'sweep'],
+    ['key=[1  ,\t2\t],[\t3\t   ,4  ]', [[1, 2], [3, 4]], 'simple_choice_sweep'],
+  ])('Hydra test_whitespaces: %j', (line, value, valueType) => {
+    expect(parseOverride(line)).toMatchObject({ type: 'change', key: 'key', value, valueType });
+  });
+
+  it.each([
     ['a b=1', "token recognition error at: ' '"],
     ['key=[1,2', "mismatched input '<EOF>' expecting BRACKET_CLOSE"],
     ['key={a}', "mismatched input '}' expecting COLON"],

@@ -142,3 +142,22 @@ describe("GEM's MCP syntax: <tool_call><tool_name>…</tool_name><arguments>…<
     expect((await env.step('<tool_call><tool_name>current_time</tool_name><arguments>{}</arguments></tool_call>')).info).toMatchObject({ tool_type: 'mcp' });
   });
 });
+
+describe('search from a config', () => {
+  it("a ROLL-style entry with the search tool: documents_file relative to the config, GEM's texts end to end", async () => {
+    const { loadRolloutConfig } = await import('./config.ts');
+    const { makeRolloutEnv } = await import('./make-env.ts');
+    const loaded = await loadRolloutConfig(new URL('../../fixtures/rollout/qa-search.yaml', import.meta.url).pathname, { env: {} });
+    const env = await makeRolloutEnv(loaded, 'QA_with_search');
+    const { observation } = await env.reset({ seed: 1 });
+    expect(observation).toBe(`Answer the question. When you know the answer, reply with it inside <answer>...</answer>.\n\nQuestion: What is the capital of Japan?\n${GEM_SEARCH_INSTRUCTION}`);
+    const searched = await env.step('<search>capital of Japan</search>');
+    expect(searched).toMatchObject({
+      observation: 'Doc 1(Title: "Tokyo") Tokyo is the capital of Japan.\n\n\nReached the maximum number of tool use. Please output final answer directly.',
+      reward: 0.1,
+      info: { tool_type: 'search', parsed_action: '<search>capital of Japan</search>' },
+    });
+    expect(await env.step('<answer>Tokyo</answer>')).toMatchObject({ reward: 1, terminated: true });
+    await env.close?.();
+  });
+});

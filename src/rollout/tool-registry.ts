@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Tool } from './env.ts';
 import { McpClientPool } from './mcp-pool.ts';
@@ -9,6 +10,8 @@ import { SearchTool } from './search-tool.ts';
 /** What a tool factory gets besides its args: the registry's shared MCP client pool. */
 export interface ToolContext {
   pool: McpClientPool;
+  /** Where relative paths in the args are resolved (the config file's folder); default the working directory. */
+  baseDir?: string;
 }
 
 /** Builds a tool from its (snake_case, config-style) args. */
@@ -77,7 +80,9 @@ export class ToolRegistry {
     this.pool = options.pool ?? new McpClientPool();
     if (options.builtins !== false) {
       this.#table.add('python_code', (args) => new PythonCodeTool(args));
-      this.#table.add('search', (args) => new SearchTool(args));
+      this.#table.add('search', (args, { baseDir }) =>
+        new SearchTool(typeof args.documents_file === 'string' && baseDir ? { ...args, documents_file: resolve(baseDir, args.documents_file) } : args),
+      );
       this.#table.add('mcp', mcpToolFactory);
     }
   }
@@ -88,10 +93,10 @@ export class ToolRegistry {
     return this;
   }
 
-  /** Builds tool `id` from its registered defaults merged with `args` (args win). */
-  make(id: string, args: Record<string, unknown> = {}): Tool {
+  /** Builds tool `id` from its registered defaults merged with `args` (args win); `baseDir` resolves relative paths. */
+  make(id: string, args: Record<string, unknown> = {}, options: { baseDir?: string } = {}): Tool {
     const { factory, args: merged } = this.#table.resolve(id, args);
-    return factory(merged, { pool: this.pool });
+    return factory(merged, { pool: this.pool, baseDir: options.baseDir });
   }
 
   has(id: string): boolean {

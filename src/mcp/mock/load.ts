@@ -4,7 +4,7 @@ import { explainIssues, formatPath, type PathIssue } from '../../scenario/issues
 import { scanJson } from '../../scenario/json-locate.ts';
 import { ScenarioLoadError, type ScenarioIssue } from '../../scenario/loader.ts';
 import { parseJsonPath } from './match.ts';
-import { MCPScenarioSchema, type MCPScenario } from './schema.ts';
+import { ContentBlockSchema, MCPScenarioSchema, type MCPScenario } from './schema.ts';
 
 /**
  * Reading and validating MCP scenarios, with errors that name the file, line, column and JSON
@@ -85,12 +85,21 @@ function crossIssues(s: MCPScenario): PathIssue[] {
   return out;
 }
 
+const CONTENT_TYPES = ContentBlockSchema.options.map((o) => o.shape.type.value);
+
+/** zod's discriminated unions say only "a different value" for an unknown `type`: name the allowed ones. */
+function contentTypeIssue(issue: PathIssue): PathIssue {
+  if (issue.path.at(-1) !== 'type' || !issue.message.startsWith('expected a different value')) return issue;
+  const got = /got (.*)$/.exec(issue.message)?.[1] ?? 'something else';
+  return { path: issue.path, message: `expected one of ${CONTENT_TYPES.map((t) => JSON.stringify(t)).join(', ')}, got ${got}` };
+}
+
 function validate(input: unknown): { scenario?: MCPScenario; issues: PathIssue[] } {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { issues: [{ path: [], message: `expected an MCP scenario object { name, tools?, resources?, ... }, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}` }] };
   }
   const r = MCPScenarioSchema.safeParse(input);
-  if (!r.success) return { issues: explainIssues(MCPScenarioSchema, input, r.error.issues) };
+  if (!r.success) return { issues: explainIssues(MCPScenarioSchema, input, r.error.issues).map(contentTypeIssue) };
   const issues = crossIssues(r.data);
   const { $schema: _drop, ...scenario } = r.data;
   return issues.length ? { issues } : { scenario, issues };

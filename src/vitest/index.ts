@@ -9,7 +9,7 @@ export { mcpServerFixture } from './mcp-server-fixture.ts';
 export { proxyFixture } from './proxy-fixture.ts';
 export { useMockMCP, MockMCPTestServer } from './use-mock-mcp.ts';
 export { mockMCPFixture } from './mock-mcp-fixture.ts';
-export type { McpJsonEntry } from './use-mock-mcp.ts';
+export type { McpJsonEntry, McpJsonStdioEntry, McpJsonHttpEntry } from './use-mock-mcp.ts';
 export type { MockMCPFixture } from './mock-mcp-fixture.ts';
 export type { UseMockLLMOptions } from './use-mock-llm.ts';
 export type { GoldenFixture } from './golden-fixture.ts';

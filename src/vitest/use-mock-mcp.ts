@@ -19,7 +19,16 @@ import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.
 import { mswServer } from './use-mock-llm.ts';
 
 /** A `.mcp.json` server entry (the shape Claude Desktop, Cursor and VS Code read). */
-export type McpJsonEntry = { command: string; args: string[] } | { type: 'http'; url: string; headers?: Record<string, string> };
+export type McpJsonEntry = McpJsonStdioEntry | McpJsonHttpEntry;
+export interface McpJsonStdioEntry {
+  command: string;
+  args: string[];
+}
+export interface McpJsonHttpEntry {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+}
 
 interface Registry {
   mocks: Map<string, MockMCP>;
@@ -84,7 +93,7 @@ export class MockMCPTestServer {
   }
 
   /** `{ type: 'http', url }` for `url` (in-process, through MSW). */
-  get httpEntry(): McpJsonEntry {
+  get httpEntry(): McpJsonHttpEntry {
     return { type: 'http', url: this.url };
   }
 
@@ -94,7 +103,7 @@ export class MockMCPTestServer {
   }
 
   /** The same mock on a real 127.0.0.1 port, for clients in other processes; `{ type: 'http', url }`. */
-  async listen(): Promise<McpJsonEntry & { type: 'http' }> {
+  async listen(): Promise<McpJsonHttpEntry> {
     const server: MockMCPServer = await startMockMCPServer({ mock: this.mock });
     this.#cleanups.push(async () => {
       await server.close();
@@ -106,7 +115,7 @@ export class MockMCPTestServer {
    * A stdio entry spawning `ghostwire mcp serve --stdio` with this scenario. The process has its
    * own copy of the scenario: its calls do not show in `mock` (whoever spawns it ends it).
    */
-  stdioEntry(): McpJsonEntry & { command: string } {
+  stdioEntry(): McpJsonStdioEntry {
     let file: string;
     if (typeof this.#source === 'string') file = resolve(this.#source);
     else {

@@ -3,23 +3,30 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Events of one Streamable HTTP session kept for resumption (a client reconnecting with
- * Last-Event-ID gets what it missed). Bounded: the oldest events go first.
+ * Last-Event-ID gets what it missed). Bounded in bytes: the oldest events go first.
  * @example
  *   new WebStandardStreamableHTTPServerTransport({ eventStore: new MemoryEventStore() });
  */
 export class MemoryEventStore implements EventStore {
-  readonly #events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
-  readonly #limit: number;
+  readonly #events = new Map<string, { streamId: string; message: JSONRPCMessage; size: number }>();
+  readonly #limitBytes: number;
+  #bytes = 0;
   #seq = 0;
 
-  constructor(limit = 1000) {
-    this.#limit = limit;
+  constructor(limitBytes = 2 * 1024 * 1024) {
+    this.#limitBytes = limitBytes;
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = `e${++this.#seq}`;
-    this.#events.set(id, { streamId, message });
-    if (this.#events.size > this.#limit) this.#events.delete(this.#events.keys().next().value!);
+    const size = (JSON.stringify(message)?.length ?? 0) + 64;
+    this.#events.set(id, { streamId, message, size });
+    this.#bytes += size;
+    while (this.#bytes > this.#limitBytes && this.#events.size > 1) {
+      const [oldest, event] = this.#events.entries().next().value!;
+      this.#events.delete(oldest);
+      this.#bytes -= event.size;
+    }
     return id;
   }
 

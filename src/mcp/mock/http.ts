@@ -8,7 +8,29 @@ import { MemoryEventStore } from './event-store.ts';
  * server transport), so the same `handle(Request) → Response` serves MSW in-process and a real port.
  */
 
-const MAX_SESSIONS = 1000;
+const MAX_SESSIONS = 256;
+/** The SDK transport's own limit for requests in a session; the same for the first one. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or null when it is larger than the limit (read no further than that). */
+async function readBounded(request: Request): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return null;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function rpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
@@ -39,9 +61,11 @@ export class HttpSessions {
       return transport.handleRequest(request);
     }
     if (request.method !== 'POST') return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const text = await readBounded(request);
+    if (text === null) return rpcError(413, -32000, `Payload too large (limit ${MAX_BODY_BYTES} bytes)`);
     let body: unknown;
     try {
-      body = JSON.parse(await request.text());
+      body = JSON.parse(text);
     } catch {
       return rpcError(400, -32700, 'Parse error: the body is not JSON');
     }

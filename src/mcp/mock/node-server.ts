@@ -60,7 +60,8 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
   const maxSessions = options.maxSessions ?? 256;
   const sessionMock = (id: string): MockMCP | undefined => {
     let m = sessions.get(id);
-    if (!m && sessions.size < maxSessions) sessions.set(id, (m = createMockMCP(mock.scenario, options)));
+    // Each session keeps a smaller journal by default: there may be hundreds of them.
+    if (!m && sessions.size < maxSessions) sessions.set(id, (m = createMockMCP(mock.scenario, { journalLimitBytes: options.journalLimitBytes ?? 4 * 1024 * 1024 })));
     return m;
   };
   const sockets = new Set<Socket>();

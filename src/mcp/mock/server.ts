@@ -97,10 +97,10 @@ async function runAnswer(host: ServerHost, tool: ToolSpec, answer: Answer, args:
       const result = await extra.sendRequest({ method: request.method, params }, CLIENT_RESULT_SCHEMAS[request.method]);
       responses.push(result);
       const failed = request.expect ? pathFailures(request.expect, result, `response to ${request.method}`) : [];
-      for (const f of failed) state.failures.push(`tool ${JSON.stringify(tool.name)} requests[${k}]: ${f}`);
+      for (const f of failed) state.recordFailure(`tool ${JSON.stringify(tool.name)} requests[${k}]: ${f}`);
     } catch (err) {
       responses.push({ error: (err as Error).message });
-      state.failures.push(`tool ${JSON.stringify(tool.name)} requests[${k}] (${request.method}) failed: ${(err as Error).message}`);
+      state.recordFailure(`tool ${JSON.stringify(tool.name)} requests[${k}] (${request.method}) failed: ${(err as Error).message}`);
     }
   }
   if (answer.latencyMs) await host.wait(answer.latencyMs, extra.signal);
@@ -127,7 +127,7 @@ async function callTool(host: ServerHost, connection: string, name: string, args
   if (rule.hang) return never(host, extra.signal);
   const selected = state.select(tool, args);
   const record = { connection, tool: name, arguments: args, answer: selected.index, nearMisses: selected.index === null ? selected.nearMisses : [] };
-  state.calls.push(record);
+  state.recordCall(record);
   if (selected.index === null) {
     const lines = selected.nearMisses.map((m) => `  answers[${m.answer}]: ${m.failed.join('; ')}`);
     state.onCallAnswered(name);

@@ -24,13 +24,19 @@ export interface MCPToolCall {
   nearMisses: MCPNearMiss[];
 }
 
+/** `calls` keeps at most this many bytes of arguments and near misses; the oldest calls go first. */
+const CALLS_LIMIT_BYTES = 8 * 1024 * 1024;
+const FAILURES_LIMIT = 1000;
+
 export type Selection = { index: number; answer: Answer } | { index: null; nearMisses: MCPNearMiss[] };
 
 export class ScenarioState {
   readonly scenario: MCPScenario;
   readonly calls: MCPToolCall[] = [];
-  /** Checks on the client's answers (sampling, elicitation) that failed. */
+  /** Checks on the client's answers (sampling, elicitation) that failed (the first 1000). */
   readonly failures: string[] = [];
+  #callSizes: number[] = [];
+  #callBytes = 0;
   readonly subscriptions = new Set<string>();
   logLevel: string | undefined;
   #uses = new Map<string, number[]>();
@@ -50,9 +56,28 @@ export class ScenarioState {
     this.#answered.clear();
     this.#visible = new Set(this.scenario.tools.filter((t) => !t.hidden).map((t) => t.name));
     this.calls.length = 0;
+    this.#callSizes = [];
+    this.#callBytes = 0;
     this.failures.length = 0;
     this.subscriptions.clear();
     this.logLevel = undefined;
+  }
+
+  /** Records a call, dropping the oldest beyond the byte limit. */
+  recordCall(call: MCPToolCall): void {
+    const size = (JSON.stringify(call)?.length ?? 0) + 64;
+    this.calls.push(call);
+    this.#callSizes.push(size);
+    this.#callBytes += size;
+    while (this.#callBytes > CALLS_LIMIT_BYTES && this.calls.length > 1) {
+      this.calls.shift();
+      this.#callBytes -= this.#callSizes.shift() ?? 0;
+    }
+  }
+
+  /** Records a failed check on a client's answer (the first ones: later ones say nothing new). */
+  recordFailure(text: string): void {
+    if (this.failures.length < FAILURES_LIMIT) this.failures.push(text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
   }
 
   /** The tools listed right now, in scenario order. */

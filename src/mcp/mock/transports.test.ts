@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryEventStore } from './event-store.ts';
 import { checkRequest } from './guard.ts';
 import { createMockMCP, type MockMCP } from './mock-mcp.ts';
 import { mockMCPHandlers } from './msw.ts';
@@ -83,6 +84,24 @@ describe('Streamable HTTP through MSW (no port)', () => {
     expect(unknown.status).toBe(404);
     const notJson = await mock.handle(new Request('http://x/mcp', { method: 'POST', body: '{' }));
     expect(notJson.status).toBe(400);
+    // A first request larger than the limit is refused before it is buffered whole.
+    const huge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024 * 1024).fill(32));
+      },
+    });
+    const tooBig = await mock.handle(new Request('http://x/mcp', { method: 'POST', body: huge, duplex: 'half' } as RequestInit));
+    expect(tooBig.status).toBe(413);
+  });
+
+  it('keeps resumable events under a byte limit, replaying only what is still there', async () => {
+    const store = new MemoryEventStore(1000);
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await store.storeEvent('s1', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(100) } }));
+    const replayed: string[] = [];
+    await expect(store.replayEventsAfter(ids[0], { send: async (id) => void replayed.push(id) })).rejects.toThrow(/unknown event id/);
+    expect(await store.replayEventsAfter(ids[17], { send: async (id) => void replayed.push(id) })).toBe('s1');
+    expect(replayed).toEqual(ids.slice(18));
   });
 });
 

@@ -7,7 +7,7 @@ export { ghostFixture } from './ghost-fixture.ts';
 export { goldenFixture } from './golden-fixture.ts';
 export { mcpServerFixture } from './mcp-server-fixture.ts';
 export { proxyFixture } from './proxy-fixture.ts';
-export { useMockMCP, MockMCPTestServer } from './use-mock-mcp.ts';
+export { useMockMCP, useMCPGolden, MockMCPTestServer } from './use-mock-mcp.ts';
 export { mockMCPFixture } from './mock-mcp-fixture.ts';
 export type { McpJsonEntry, McpJsonStdioEntry, McpJsonHttpEntry } from './use-mock-mcp.ts';
 export type { MockMCPFixture } from './mock-mcp-fixture.ts';

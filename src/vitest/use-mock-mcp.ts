@@ -16,6 +16,7 @@ import { http, type RequestHandler } from 'msw';
 import { onTestFinished, TestRunner } from 'vitest';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from '../mcp/mock/mock-mcp.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
+import { mcpGolden, type MCPGolden, type MCPGoldenOptions, type MCPServerEntry } from '../mcp/mock/mcp-golden.ts';
 import { mswServer } from './use-mock-llm.ts';
 
 /** A `.mcp.json` server entry (the shape Claude Desktop, Cursor and VS Code read). */
@@ -30,8 +31,13 @@ export interface McpJsonHttpEntry {
   headers?: Record<string, string>;
 }
 
+/** Anything answering Streamable HTTP for an in-process host: a mock or an MCP golden. */
+interface Routed {
+  handle(request: Request): Promise<Response> | undefined;
+}
+
 interface Registry {
-  mocks: Map<string, MockMCP>;
+  mocks: Map<string, Routed>;
   handler: RequestHandler;
   seq: number;
 }
@@ -43,10 +49,10 @@ function registry(): Registry {
   const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
   const existing = holder[REGISTRY_KEY];
   if (existing) return existing;
-  const mocks = new Map<string, MockMCP>();
+  const mocks = new Map<string, Routed>();
   const handler = http.all(
     ({ request }) => mocks.has(new URL(request.url).host),
-    ({ request }) => mocks.get(new URL(request.url).host)!.handle(request),
+    ({ request }) => mocks.get(new URL(request.url).host)?.handle(request) ?? Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `no MCP endpoint at ${request.url}` }, id: null }, { status: 404 }),
   );
   const created: Registry = { mocks, handler, seq: 0 };
   holder[REGISTRY_KEY] = created;
@@ -155,4 +161,35 @@ export function useMockMCP(source: MCPScenarioSource, options: MockMCPOptions = 
   const server = new MockMCPTestServer(source, options);
   onTestFinished(() => server.close());
   return server;
+}
+
+/**
+ * Records (GHOSTWIRE_RECORD=1) or replays the MCP servers of a `.mcp.json` for this test: hand
+ * `golden.config` to the code under test; its servers are in-process URLs (MSW). Replay starts no
+ * process. The recording is written (redacted) when the test finishes.
+ * @example
+ *   test('triage', async () => {
+ *     const mcp = await useMCPGolden({ mcpServers: { github: { command: 'github-mcp' } } }, { file: 'goldens/triage.mcp.json' });
+ *     await mcpGhost({ ..., serverConfig: mcp.config });
+ *   });
+ */
+export async function useMCPGolden(config: { mcpServers: Record<string, MCPServerEntry> }, options: MCPGoldenOptions): Promise<MCPGolden> {
+  const reg = registry();
+  const golden = await mcpGolden(config, {
+    ...options,
+    urlFor:
+      options.urlFor ??
+      ((name) => {
+        const host = `${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40) || 'mcp'}-${++reg.seq}.mcp-golden.ghostwire.test`;
+        return `http://${host}/mcp`;
+      }),
+  });
+  const routedHosts = [...new Set(Object.values(golden.config.mcpServers).map((e) => new URL(e.url).host))];
+  for (const host of routedHosts) reg.mocks.set(host, golden);
+  ensureRouted(reg);
+  onTestFinished(async () => {
+    for (const host of routedHosts) reg.mocks.delete(host);
+    await golden.close();
+  });
+  return golden;
 }

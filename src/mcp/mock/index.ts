@@ -42,3 +42,6 @@ export type { MCPJournalEntry, MCPJournal } from './journal.ts';
 export { mockMCPHandlers } from './msw.ts';
 export { startMockMCPServer } from './node-server.ts';
 export type { MockMCPServer, MockMCPServerOptions } from './node-server.ts';
+export { mcpGolden } from './mcp-golden.ts';
+export type { MCPGolden, MCPGoldenOptions, MCPServerEntry } from './mcp-golden.ts';
+export { MCPRecorder } from './recording.ts';

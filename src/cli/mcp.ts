@@ -1,17 +1,18 @@
 /**
  * `ghostwire mcp serve --scenarios FILE [--port N] [--host H] [--token T] | --stdio`: a mock MCP
  * server from an MCP scenario file, on a port (Streamable HTTP at /mcp) or on stdin/stdout
- * (spawnable from any .mcp.json).
+ * (spawnable from any .mcp.json). `ghostwire mcp check FILE...` validates MCP scenario files.
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ScenarioLoadError } from '../scenario/loader.ts';
+import { formatIssue, ScenarioLoadError } from '../scenario/loader.ts';
 import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import type { MCPScenario } from '../mcp/mock/schema.ts';
 
 const USAGE = `usage: ghostwire mcp serve --scenarios <file.json> [--port N] [--host H] [--token T] [--stdio]
+       ghostwire mcp check <file.json>...
 
 Serves a mock MCP server described by an MCP scenario file.
   --scenarios  the MCP scenario file (see docs/mcp-scenario-format.md)
@@ -20,6 +21,7 @@ Serves a mock MCP server described by an MCP scenario file.
   --host       interface to bind (default 127.0.0.1; beyond loopback a bearer token is required)
   --token      the bearer token (default: $GHOSTWIRE_MCP_TOKEN, else generated when beyond loopback)
 Sessions: {url}/s/{id}/mcp is a fresh copy of the scenario per id. Stops on SIGINT/SIGTERM.
+check validates MCP scenario files: every problem as file:line:column: path: message (exit 1 if any).
 `;
 
 export interface McpIO {
@@ -124,6 +126,25 @@ async function serve(args: string[], io: McpIO): Promise<number> {
   return 0;
 }
 
+function check(files: string[], io: McpIO): number {
+  if (!files.length) {
+    io.err(`ghostwire mcp check: give at least one file\n\n${USAGE}`);
+    return 2;
+  }
+  let bad = 0;
+  for (const file of files) {
+    try {
+      const s = loadMCPScenario(file);
+      io.out(`${file}: ok (${s.tools.length} tool(s), ${s.resources.length + s.resourceTemplates.length} resource(s), ${s.prompts.length} prompt(s))\n`);
+    } catch (err) {
+      bad++;
+      if (err instanceof ScenarioLoadError) io.err(`${err.issues.map(formatIssue).join('\n')}\n`);
+      else io.err(`${file}: ${(err as Error).message}\n`);
+    }
+  }
+  return bad ? 1 : 0;
+}
+
 /**
  * The `mcp` command group (`mcp serve`); returns the exit code.
  * @example
@@ -132,6 +153,7 @@ async function serve(args: string[], io: McpIO): Promise<number> {
 export async function mcpCommand(args: string[], io: McpIO = defaultIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'serve') return serve(rest, io);
+  if (sub === 'check') return check(rest, io);
   if (!sub || sub === '--help' || sub === '-h' || sub === 'help') {
     io.out(USAGE);
     return sub ? 0 : 2;

@@ -55,10 +55,15 @@ function secretsOf(servers: Record<string, MCPServerEntry>, env: Record<string, 
   for (const [name, entry] of Object.entries(servers)) {
     const given = 'url' in entry ? entry.headers : entry.env;
     for (const [key, value] of Object.entries(given ?? {})) {
-      if (value.length >= MIN_SECRET) out.push({ label: `${name}.${'url' in entry ? 'headers' : 'env'}.${key}`, value });
+      const label = `${name}.${'url' in entry ? 'headers' : 'env'}.${key}`;
+      if (value.length >= MIN_SECRET) out.push({ label, value });
+      // `Bearer <token>`: a server may echo the token alone.
+      const credential = /^(?:Bearer|Basic|Token)\s+(\S+)$/i.exec(value)?.[1];
+      if (credential && credential.length >= MIN_SECRET) out.push({ label, value: credential });
     }
   }
-  return out;
+  // Longest first, so a whole value is replaced before a part of it.
+  return out.sort((a, b) => b.value.length - a.value.length);
 }
 
 function redact(value: unknown, secrets: Secret[]): unknown {

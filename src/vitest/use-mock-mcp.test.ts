@@ -67,6 +67,9 @@ describe('the mockMCP fixture under test.concurrent', () => {
       await client.close();
     });
   }
+  test.concurrent('useMockMCP itself refuses test.concurrent, pointing at the fixture', () => {
+    expect(() => useMockMCP(mcpScenario('x'))).toThrow(/use the mockMCP fixture/);
+  });
   it('ran them all', () => {
     expect(seen.sort()).toEqual(['alpha', 'beta', 'gamma']);
   });

@@ -178,6 +178,34 @@ describe('createMockMCP over an in-memory pair', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('counts `after` rules per tool when they name one: hang after N calls of that tool only', async () => {
+    const { mock, client } = await connect(
+      mcpScenario('m')
+        .tool('slow', {}, (t) => t.always().text('ok'))
+        .tool('fast', {}, (t) => t.always().text('ok'))
+        .after(1, { tool: 'slow', hang: true }),
+    );
+    await client.callTool({ name: 'fast', arguments: {} });
+    await client.callTool({ name: 'slow', arguments: {} });
+    await client.callTool({ name: 'fast', arguments: {} });
+    await expect(client.callTool({ name: 'slow', arguments: {} }, undefined, { timeout: 80 })).rejects.toThrow(/timed out/i);
+    expect(text(await client.callTool({ name: 'fast', arguments: {} }))).toBe('ok');
+    expect(mock.calls.map((c) => c.tool)).toEqual(['fast', 'slow', 'fast', 'fast']);
+  });
+
+  it('answers protocol errors for unknown prompts and resources declared with an error', async () => {
+    const { client } = await connect(
+      mcpScenario('m')
+        .resource({ uri: 'db://locked', name: 'locked', error: { code: -32001, message: 'locked by another process' } })
+        .prompt({ name: 'p', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }),
+    );
+    await expect(client.readResource({ uri: 'db://locked' })).rejects.toMatchObject({ code: -32001, message: expect.stringContaining('locked by another process') });
+    await expect(client.getPrompt({ name: 'nope' })).rejects.toThrow(/Prompt nope not found/);
+    // Declared only resources and prompts: no tools capability, so tools/list is not a method here.
+    expect(client.getServerCapabilities()?.tools).toBeUndefined();
+    await expect(client.listTools()).rejects.toThrow(/Method not found|does not support tools/);
+  });
+
   it('serves resources, templates, prompts and completions', async () => {
     const { client, mock } = await connect('fixtures/mcp/conformance.json');
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource']);

@@ -22,6 +22,7 @@ describe('loading MCP scenarios', () => {
       '4:34 tools[0].answers[0].latencyMs: expected a number >= 0, got -1',
       '4:65 tools[0].answers[0].content[0].type: expected one of "text", "image", "audio", "resource", "resource_link", got "img"',
     ]);
+    expect(issuesOf('{ "name": "x", "tools": [{ "name": "t", "inputSchema": { "properties": {} } }] }')).toEqual(['1:41 tools[0].inputSchema.type: expected "object" (MCP tool arguments are objects), got nothing']);
     const cross = issuesOf('{ "name": "x", "tools": [{ "name": "t" }, { "name": "t" }], "after": [{ "calls": 1, "tool": "u" }] }');
     expect(cross).toEqual([
       '1:45 tools[1].name: duplicate tool name "t" (also tools[0])',

@@ -59,6 +59,11 @@ function crossIssues(s: MCPScenario): PathIssue[] {
     const first = names.get(t.name);
     if (first !== undefined) out.push({ path: ['tools', i, 'name'], message: `duplicate tool name ${JSON.stringify(t.name)} (also tools[${first}])` });
     else names.set(t.name, i);
+    for (const key of ['inputSchema', 'outputSchema'] as const) {
+      const schema = t[key];
+      // MCP clients refuse a tool whose schemas are not object schemas (the SDK's Tool type says so).
+      if (schema && schema.type !== 'object') out.push({ path: ['tools', i, key, 'type'], message: `expected "object" (MCP tool ${key === 'inputSchema' ? 'arguments' : 'results'} are objects), got ${JSON.stringify(schema.type) ?? 'nothing'}` });
+    }
     t.answers.forEach((a, j) => {
       if (a.error && (a.content || a.text !== undefined || a.structuredContent || a.isError)) {
         out.push({ path: ['tools', i, 'answers', j, 'error'], message: 'an answer is either a protocol error or a result (content, text, structuredContent, isError), not both' });

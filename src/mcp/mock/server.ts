@@ -128,20 +128,19 @@ async function callTool(host: ServerHost, connection: string, name: string, args
   const selected = state.select(tool, args);
   const record = { connection, tool: name, arguments: args, answer: selected.index, nearMisses: selected.index === null ? selected.nearMisses : [] };
   state.recordCall(record);
-  if (selected.index === null) {
-    const lines = selected.nearMisses.map((m) => `  answers[${m.answer}]: ${m.failed.join('; ')}`);
-    state.onCallAnswered(name);
-    throw new McpError(ErrorCode.InvalidParams, `ghostwire: no answer of tool ${JSON.stringify(name)} matches these arguments${lines.length ? `; near misses:\n${lines.join('\n')}` : ' (the tool has no answers)'}`, { nearMisses: selected.nearMisses });
-  }
-  const { answer } = selected;
-  if (answer.crash) {
+  if (selected.index !== null && selected.answer.crash) {
     host.crash();
     return never(host, extra.signal);
   }
-  if (answer.hang) return never(host, extra.signal);
+  if (selected.index !== null && selected.answer.hang) return never(host, extra.signal);
   try {
-    return await runAnswer(host, tool, answer, args, extra);
+    if (selected.index === null) {
+      const lines = selected.nearMisses.map((m) => `  answers[${m.answer}]: ${m.failed.join('; ')}`);
+      throw new McpError(ErrorCode.InvalidParams, `ghostwire: no answer of tool ${JSON.stringify(name)} matches these arguments${lines.length ? `; near misses:\n${lines.join('\n')}` : ' (the tool has no answers)'}`, { nearMisses: selected.nearMisses });
+    }
+    return await runAnswer(host, tool, selected.answer, args, extra);
   } finally {
+    // Every answered call counts for `after` rules, near misses and errors included.
     if (state.onCallAnswered(name)) for (const s of host.servers()) void s.sendToolListChanged().catch(() => {});
   }
 }

@@ -35,6 +35,8 @@ function toBlock(block: unknown): ContentBlock {
   return out as ContentBlock;
 }
 
+const FORWARDED = new Set(['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/updated', 'notifications/message']);
+
 interface RecordedCall {
   name: string;
   arguments: Json;
@@ -59,6 +61,11 @@ export class MCPRecorder {
     this.name = name;
     this.#client = client;
     this.#http = new HttpSessions(async (transport) => void (await this.serve(transport)));
+    // The real server's announcements reach the relay's clients (progress is not relayed: its tokens are per connection).
+    client.fallbackNotificationHandler = async (notification) => {
+      if (!FORWARDED.has(notification.method)) return;
+      for (const server of this.#servers) await server.notification(notification as never).catch(() => {});
+    };
   }
 
   /** Relays one connection on `transport` to the real server. */

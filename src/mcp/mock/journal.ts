@@ -37,11 +37,16 @@ export class MCPJournal {
     this.entries.push({ seq: ++this.#seq, ...entry });
     this.#sizes.push(size);
     this.#bytes += size;
-    while (this.#bytes > this.#limitBytes && this.entries.length > 1) {
-      this.entries.shift();
-      this.#bytes -= this.#sizes.shift() ?? 0;
-      this.dropped++;
-    }
+    if (this.#bytes > this.#limitBytes) this.#trim();
+  }
+
+  /** Drops the oldest entries down to 3/4 of the limit in one splice, so a full journal costs O(1) per entry on average. */
+  #trim(): void {
+    let drop = 0;
+    while (this.#bytes > this.#limitBytes * 0.75 && drop < this.entries.length - 1) this.#bytes -= this.#sizes[drop++];
+    this.entries.splice(0, drop);
+    this.#sizes.splice(0, drop);
+    this.dropped += drop;
   }
 
   clear(): void {

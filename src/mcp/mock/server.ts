@@ -19,7 +19,7 @@ import {
   UnsubscribeRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { fill, renderResult, templateValues } from './answer.ts';
+import { fill, renderResult, templateValues, type Values } from './answer.ts';
 import { pathFailures } from './match.ts';
 import type { Answer, MCPScenario, ToolSpec } from './schema.ts';
 import type { ScenarioState } from './state.ts';
@@ -146,12 +146,12 @@ async function callTool(host: ServerHost, connection: string, name: string, args
 }
 
 function readResource(s: MCPScenario, uri: string): Record<string, unknown> {
-  const content = (text: string | undefined, blob: string | undefined, mimeType: string | undefined, values: Record<string, string>) =>
+  const content = (text: string | undefined, blob: string | undefined, mimeType: string | undefined, values: Values) =>
     strip({ uri, mimeType, text: text === undefined ? (blob === undefined ? '' : undefined) : fill(text, values), blob }, []);
   const exact = s.resources.find((r) => r.uri === uri);
   if (exact) {
     if (exact.error) throw new McpError(exact.error.code, exact.error.message, exact.error.data);
-    return { contents: [content(exact.text, exact.blob, exact.mimeType, {})] };
+    return { contents: [content(exact.text, exact.blob, exact.mimeType, () => undefined)] };
   }
   for (const t of s.resourceTemplates) {
     const vars = new UriTemplate(t.uriTemplate).match(uri);

@@ -69,10 +69,12 @@ export class ScenarioState {
     this.calls.push(call);
     this.#callSizes.push(size);
     this.#callBytes += size;
-    while (this.#callBytes > CALLS_LIMIT_BYTES && this.calls.length > 1) {
-      this.calls.shift();
-      this.#callBytes -= this.#callSizes.shift() ?? 0;
-    }
+    if (this.#callBytes <= CALLS_LIMIT_BYTES) return;
+    // Down to 3/4 of the limit in one splice: O(1) per call on average once full.
+    let drop = 0;
+    while (this.#callBytes > CALLS_LIMIT_BYTES * 0.75 && drop < this.calls.length - 1) this.#callBytes -= this.#callSizes[drop++];
+    this.calls.splice(0, drop);
+    this.#callSizes.splice(0, drop);
   }
 
   /** Records a failed check on a client's answer (the first ones: later ones say nothing new). */

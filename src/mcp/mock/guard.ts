@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Who may talk to a mock MCP server on a port. The MCP spec asks local servers to validate
@@ -24,6 +24,16 @@ export interface GuardOptions {
   token?: string;
   /** Browser origins allowed besides loopback ones (`http://localhost:5173`). */
   allowedOrigins?: string[];
+}
+
+/**
+ * The token a server bound to `host` requires: the one given, else a fresh one beyond loopback
+ * (a listener reachable from other machines never runs open), else none.
+ * @example
+ *   requiredToken('0.0.0.0', undefined) // a random 32-character token
+ */
+export function requiredToken(host: string, given: string | undefined): string | undefined {
+  return given ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
 }
 
 function sameToken(given: string, token: string): boolean {

@@ -33,8 +33,7 @@ export type {
   AfterRule,
 } from './schema.ts';
 export { mcpScenario, MCPScenarioBuilder, ToolAnswers } from './builder.ts';
-export { loadMCPScenario, parseMCPScenario, parseMCPScenarioText, MCPScenarioError } from './load.ts';
-export { mcpScenarioJsonSchema, renderMCPScenarioJsonSchema } from './json-schema.ts';
+export { loadMCPScenario, parseMCPScenario, MCPScenarioError } from './load.ts';
 export { createMockMCP, MockMCP } from './mock-mcp.ts';
 export type { MockMCPOptions, MCPScenarioSource, MCPScenarioBuildable } from './mock-mcp.ts';
 export type { MCPToolCall, MCPNearMiss } from './state.ts';
@@ -44,4 +43,3 @@ export { startMockMCPServer } from './node-server.ts';
 export type { MockMCPServer, MockMCPServerOptions } from './node-server.ts';
 export { mcpGolden } from './mcp-golden.ts';
 export type { MCPGolden, MCPGoldenOptions, MCPServerEntry } from './mcp-golden.ts';
-export { MCPRecorder } from './recording.ts';

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toFetchRequest, writeFetchResponse } from '../../transports/node-http.ts';
-import { checkRequest, isLoopback } from './guard.ts';
+import { checkRequest, requiredToken } from './guard.ts';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from './mock-mcp.ts';
 
 /**
@@ -53,7 +52,7 @@ function plain(res: ServerResponse, status: number, message: string): void {
  */
 export async function startMockMCPServer(options: MockMCPServerOptions): Promise<MockMCPServer> {
   const host = options.host ?? '127.0.0.1';
-  const token = options.token ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
+  const token = requiredToken(host, options.token);
   if (!options.mock && !options.scenario) throw new Error('startMockMCPServer: give a scenario or a mock');
   const mock = options.mock ?? createMockMCP(options.scenario!, options);
   const sessions = new Map<string, MockMCP>();

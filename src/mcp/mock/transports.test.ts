@@ -5,7 +5,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryEventStore } from './event-store.ts';
-import { checkRequest } from './guard.ts';
+import { checkRequest, requiredToken } from './guard.ts';
 import { createMockMCP, type MockMCP } from './mock-mcp.ts';
 import { mockMCPHandlers } from './msw.ts';
 import { mcpScenario } from './builder.ts';
@@ -149,6 +149,14 @@ describe('the guard beyond loopback', () => {
     expect(checkRequest(new Headers({ host: 'box.lan:3000', authorization: 'Bearer sekrit' }), opts)).toBeNull();
     expect(checkRequest(new Headers({ host: 'box.lan:3000', authorization: 'Bearer sekrit', origin: 'http://evil.test' }), opts)).toMatchObject({ status: 403 });
     expect(checkRequest(new Headers({ host: 'box.lan:3000', authorization: 'Bearer sekrit', origin: 'http://app.test' }), { ...opts, allowedOrigins: ['http://app.test'] })).toBeNull();
+  });
+
+  it('generates a token for a listener beyond loopback when none is given', () => {
+    expect(requiredToken('0.0.0.0', undefined)).toMatch(/^[\w-]{32}$/);
+    expect(requiredToken('192.168.1.5', undefined)).not.toBe(requiredToken('192.168.1.5', undefined));
+    expect(requiredToken('0.0.0.0', 'mine')).toBe('mine');
+    expect(requiredToken('127.0.0.1', undefined)).toBeUndefined();
+    expect(requiredToken('::1', undefined)).toBeUndefined();
   });
 
   it('a token given on loopback is required as well', async () => {

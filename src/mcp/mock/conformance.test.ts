@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ const CONFORMANCE = join(dirname(require.resolve('@modelcontextprotocol/conforma
 
 let served: ServedMock;
 let workDir: string;
+let suite: ChildProcess | undefined;
 
 beforeAll(async () => {
   served = await serveOnPort(SCENARIO);
@@ -25,6 +26,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // A suite still running (the test timed out) ends with its process group.
+  if (suite && suite.exitCode === null && suite.signalCode === null) {
+    try {
+      process.kill(-suite.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   await served?.stop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
@@ -32,6 +41,7 @@ afterAll(async () => {
 function runSuite(url: string): Promise<{ code: number | null; out: string }> {
   return new Promise((res) => {
     const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '--suite', 'all'], { cwd: workDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    suite = child;
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

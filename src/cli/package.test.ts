@@ -100,6 +100,7 @@ describe('the packed package, installed', () => {
       'package.json',
       'bin/ghostwire.js',
       'schema/scenario.schema.json',
+      'schema/mcp-scenario.schema.json',
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/src/cli/main.js',
@@ -123,7 +124,7 @@ describe('the packed package, installed', () => {
       setupFiles: string[];
     };
     const dist = pathToFileURL(join(pkg, 'dist')).href;
-    expect(Object.keys(seen.resolved)).toHaveLength(9);
+    expect(Object.keys(seen.resolved)).toHaveLength(10);
     for (const [subpath, url] of Object.entries(seen.resolved)) {
       expect(url.startsWith(`${dist}/src/`), `${subpath} resolved to ${url}`).toBe(true);
       expect(url.endsWith('.js'), `${subpath} resolved to ${url}`).toBe(true);

@@ -6,6 +6,7 @@ import { goldenFixture, type GoldenFixture } from './golden-fixture.ts';
 import { mcpServerFixture, type McpServerFixture } from './mcp-server-fixture.ts';
 import { proxyFixture, type ProxyFixture } from './proxy-fixture.ts';
 import { mockLLMFixture } from './use-mock-llm.ts';
+import { mockMCPFixture, type MockMCPFixture } from './mock-mcp-fixture.ts';
 
 export interface GhostwireFixtures {
   /** A mock LLM answering this test's requests to the providers' hosts (MSW); add scenarios with `mockLLM.use(...)`. */
@@ -18,6 +19,8 @@ export interface GhostwireFixtures {
   mcpServer: McpServerFixture;
   /** Starts MCP proxies with a connected client, closed after the test. */
   proxy: ProxyFixture;
+  /** Creates mock MCP servers from MCP scenarios, closed after the test. */
+  mockMCP: MockMCPFixture;
 }
 
 /**
@@ -36,4 +39,5 @@ export const test = base.extend<GhostwireFixtures>({
   ghost: ghostFixture,
   mcpServer: mcpServerFixture,
   proxy: proxyFixture,
+  mockMCP: mockMCPFixture,
 });

@@ -1,0 +1,77 @@
+/**
+ * Related words for query expansion: WordNet synonyms (the first senses of the word as a verb and a
+ * noun) and hypernyms (the more general word: "erase" → "remove"), plus a short glossary of software
+ * words WordNet does not know in that sense ("repo", "folder" as a directory, "ticket" as an issue).
+ */
+import { stem, STOPWORDS } from './words.ts';
+import { WordNet, type PartOfSpeech } from './wordnet.ts';
+
+export interface Related {
+  /** Stem of the related word. */
+  term: string;
+  /** How close: 1 for the glossary, lower for WordNet synonyms, lower still for hypernyms. */
+  weight: number;
+}
+
+/** Software words and abbreviations, each with the words it stands for. */
+const GLOSSARY: Record<string, string[]> = {
+  repo: ['repository'], repos: ['repository'], pr: ['pull', 'request'], prs: ['pull', 'request'], mr: ['merge', 'request'],
+  k8s: ['kubernetes'], db: ['database'], dir: ['directory'], folder: ['directory'], folders: ['directory'],
+  ticket: ['issue'], tickets: ['issue'], bug: ['issue'], docs: ['documentation'], doc: ['documentation'],
+  config: ['configuration'], env: ['environment'], msg: ['message'], dm: ['message'], ci: ['pipeline', 'build'],
+};
+
+const SYNONYM_WEIGHT = 0.5;
+const HYPERNYM_WEIGHT = 0.3;
+const SENSES = 3;
+
+/** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
+function baseForms(word: string, pos: PartOfSpeech): string[] {
+  const rules: Array<[string, string]> = pos === 'verb'
+    ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']]
+    : [['s', ''], ['ses', 's'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['ies', 'y']];
+  const out = [word];
+  for (const [suffix, repl] of rules) if (word.endsWith(suffix) && word.length > suffix.length + 2) out.push(word.slice(0, -suffix.length) + repl);
+  return out;
+}
+
+/**
+ * Related words of one word, memoised per instance.
+ * @example
+ *   const synonyms = new Synonyms();
+ *   synonyms.related('erase'); // [{ term: 'delet', weight: 0.5 }, { term: 'remov', weight: 0.3 }, ...]
+ */
+export class Synonyms {
+  private readonly wordnet: WordNet;
+  private readonly memo = new Map<string, Related[]>();
+
+  constructor(wordnet: WordNet = new WordNet()) {
+    this.wordnet = wordnet;
+  }
+
+  related(word: string): Related[] {
+    const key = word.toLowerCase();
+    let found = this.memo.get(key);
+    if (found) return found;
+    const self = stem(key);
+    const best = new Map<string, number>();
+    const add = (w: string, weight: number): void => {
+      if (w.includes(' ') || w.length < 2 || STOPWORDS.has(w)) return;
+      const s = stem(w);
+      if (s === self) return;
+      if ((best.get(s) ?? 0) < weight) best.set(s, weight);
+    };
+    for (const g of GLOSSARY[key] ?? []) add(g, 1);
+    for (const pos of ['verb', 'noun'] as const) {
+      const lemma = baseForms(key, pos).find((f) => this.wordnet.offsets(f, pos).length > 0);
+      if (!lemma) continue;
+      this.wordnet.senses(lemma, pos, SENSES).forEach((synset, sense) => {
+        for (const w of synset.words) add(w, SYNONYM_WEIGHT);
+        if (sense < 2) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
+      });
+    }
+    found = [...best].map(([term, weight]) => ({ term, weight }));
+    this.memo.set(key, found);
+    return found;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * What a query asks to do and what a tool does: read, list, search, create, update, delete, send or
+ * run, from the verbs in the query and in the tool's name (else its description's first verb), and
+ * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
+ */
+import { stem, words } from '../../lexicon/index.ts';
+
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
+
+/** Tool annotations as MCP defines them (only the hints search reads). */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+const VERBS: Record<string, Action[]> = {};
+const define = (actions: Action[], list: string): void => {
+  for (const w of list.split(' ')) VERBS[stem(w)] = [...(VERBS[stem(w)] ?? []), ...actions];
+};
+define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
+define(['list'], 'list enumerate browse');
+define(['search'], 'search find query lookup grep locate');
+define(['create'], 'create add new make insert generate init initialize write file start register');
+define(['create', 'send'], 'post');
+define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign');
+define(['send'], 'send message notify reply email share tell');
+define(['run'], 'run execute exec trigger launch invoke rerun');
+
+/** Read, list and search all only look: one does not count against another. */
+const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
+
+/** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
+const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
+
+/**
+ * The actions a query asks for, from its verbs.
+ * @example
+ *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
+ */
+export function queryActions(query: string): Set<Action> {
+  const ws = words(query);
+  const out = new Set<Action>();
+  ws.forEach((w, i) => {
+    if (w === 'open') {
+      const created = ws.slice(i + 1, i + 4).some((x) => OPENED.has(x));
+      out.add(created ? 'create' : 'read');
+      return;
+    }
+    for (const a of VERBS[stem(w)] ?? []) out.add(a);
+  });
+  return out;
+}
+
+/**
+ * The actions a tool performs: the first verb of its name, else of its description.
+ * @example
+ *   toolActions('jira_delete', 'Delete Jira resources.'); // Set { 'delete' }
+ */
+export function toolActions(name: string, description: string): Set<Action> {
+  for (const source of [words(name), words(description).slice(0, 12)]) {
+    for (const w of source) {
+      const found = VERBS[stem(w)];
+      if (found) return new Set(found);
+    }
+  }
+  return new Set();
+}
+
+/**
+ * Whether a tool may destroy data: annotated destructive (and not read-only), or deleting by name.
+ * @example
+ *   isDestructive(new Set(['delete']), {}); // true
+ */
+export function isDestructive(actions: ReadonlySet<Action>, hints: ToolHints | undefined): boolean {
+  if (hints?.readOnlyHint === true) return false;
+  return hints?.destructiveHint === true || actions.has('delete');
+}
+
+/** How a tool's actions relate to a query's: same action, a clash (e.g. delete asked, read offered), or no telling. */
+export function actionFit(asked: ReadonlySet<Action>, offered: ReadonlySet<Action>): 'match' | 'clash' | 'unknown' {
+  if (asked.size === 0 || offered.size === 0) return 'unknown';
+  for (const a of offered) if (asked.has(a)) return 'match';
+  const looking = (set: ReadonlySet<Action>): boolean => [...set].every((a) => LOOKING.has(a));
+  if (looking(asked) && looking(offered)) return 'unknown';
+  return 'clash';
+}

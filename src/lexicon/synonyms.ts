@@ -62,12 +62,17 @@ export class Synonyms {
       if ((best.get(s) ?? 0) < weight) best.set(s, weight);
     };
     for (const g of GLOSSARY[key] ?? []) add(g, 1);
-    for (const pos of ['verb', 'noun'] as const) {
+    const uses = (['verb', 'noun'] as const).map((pos) => {
       const lemma = baseForms(key, pos).find((f) => this.wordnet.offsets(f, pos).length > 0);
-      if (!lemma) continue;
-      this.wordnet.senses(lemma, pos, SENSES).forEach((synset, sense) => {
+      return { pos, lemma, tagged: lemma ? this.wordnet.tagged(lemma, pos) : 0 };
+    }).filter((u) => u.lemma !== undefined);
+    // Only the word's common uses: "pods" is a noun, so its rare verb senses ("shell", "get") stay out.
+    const top = Math.max(0, ...uses.map((u) => u.tagged));
+    for (const { pos, lemma, tagged } of uses) {
+      if (tagged * 4 < top) continue;
+      this.wordnet.senses(lemma as string, pos, SENSES).forEach((synset, sense) => {
         for (const w of synset.words) add(w, SYNONYM_WEIGHT);
-        if (sense < 2) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
+        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));

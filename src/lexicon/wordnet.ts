@@ -70,11 +70,21 @@ export class WordNet {
 
   /** Synset offsets of a lemma, most frequent sense first. */
   offsets(lemma: string, pos: PartOfSpeech): number[] {
+    return this.entry(lemma, pos)?.offsets ?? [];
+  }
+
+  /** How many of the lemma's senses in this part of speech were seen in WordNet's tagged corpus: how common that use is. */
+  tagged(lemma: string, pos: PartOfSpeech): number {
+    return this.entry(lemma, pos)?.tagged ?? 0;
+  }
+
+  private entry(lemma: string, pos: PartOfSpeech): { offsets: number[]; tagged: number } | undefined {
     const line = this.indexLine(lemma.toLowerCase().replace(/ /g, '_'), pos);
-    if (!line) return [];
+    if (!line) return undefined;
     const parts = line.trim().split(' ');
     const senses = Number(parts[2]);
-    return parts.slice(parts.length - senses).map((o) => Number.parseInt(o, 10));
+    const pointers = Number(parts[3]);
+    return { offsets: parts.slice(parts.length - senses).map((o) => Number.parseInt(o, 10)), tagged: Number(parts[5 + pointers]) };
   }
 
   /** The synset at a data-file offset. */

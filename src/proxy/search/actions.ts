@@ -3,7 +3,7 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { stem, words } from '../../lexicon/index.ts';
+import { words } from '../../lexicon/index.ts';
 
 export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
 
@@ -13,10 +13,22 @@ export interface ToolHints {
   destructiveHint?: boolean;
 }
 
+/** Verbs by base form; words are matched on their own forms, not stems ("terminal" is no "terminate"). */
 const VERBS: Record<string, Action[]> = {};
 const define = (actions: Action[], list: string): void => {
-  for (const w of list.split(' ')) VERBS[stem(w)] = [...(VERBS[stem(w)] ?? []), ...actions];
+  for (const w of list.split(' ')) VERBS[w] = [...(VERBS[w] ?? []), ...actions];
 };
+
+/** The verb a word is a form of: "deletes", "deleted", "deleting", "running" → their base. */
+function verbOf(word: string): Action[] | undefined {
+  const forms = [word, word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/d$/, ''),
+    word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/(.)\1ing$/, '$1'), word.replace(/(.)\1ed$/, '$1'), word.replace(/ies$/, 'y'), word.replace(/ied$/, 'y')];
+  for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
+  return undefined;
+}
+
+/** Words after which a verb form describes rather than asks ("pods that are running"). */
+const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still']);
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
@@ -42,12 +54,13 @@ export function queryActions(query: string): Set<Action> {
   const ws = words(query);
   const out = new Set<Action>();
   ws.forEach((w, i) => {
+    if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (w === 'open') {
       const created = ws.slice(i + 1, i + 4).some((x) => OPENED.has(x));
       out.add(created ? 'create' : 'read');
       return;
     }
-    for (const a of VERBS[stem(w)] ?? []) out.add(a);
+    for (const a of verbOf(w) ?? []) out.add(a);
   });
   return out;
 }
@@ -60,7 +73,7 @@ export function queryActions(query: string): Set<Action> {
 export function toolActions(name: string, description: string): Set<Action> {
   for (const source of [words(name), words(description).slice(0, 12)]) {
     for (const w of source) {
-      const found = VERBS[stem(w)];
+      const found = verbOf(w);
       if (found) return new Set(found);
     }
   }

@@ -28,7 +28,7 @@ function verbOf(word: string): Action[] | undefined {
 }
 
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
-const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still']);
+const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
@@ -52,15 +52,22 @@ const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case
  */
 export function queryActions(query: string): Set<Action> {
   const ws = words(query);
+  const actionsAt = (i: number): Action[] => {
+    const w = ws[i];
+    if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+    return verbOf(w) ?? [];
+  };
+  // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
+  const first = ws.length ? actionsAt(0) : [];
+  if (first.length) {
+    const out = new Set<Action>(first);
+    ws.forEach((w, i) => { if (i > 0 && ws[i - 1] === 'and') for (const a of actionsAt(i)) out.add(a); });
+    return out;
+  }
   const out = new Set<Action>();
-  ws.forEach((w, i) => {
+  ws.forEach((_, i) => {
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
-    if (w === 'open') {
-      const created = ws.slice(i + 1, i + 4).some((x) => OPENED.has(x));
-      out.add(created ? 'create' : 'read');
-      return;
-    }
-    for (const a of verbOf(w) ?? []) out.add(a);
+    for (const a of actionsAt(i)) out.add(a);
   });
   return out;
 }

@@ -5,7 +5,7 @@
  * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
 import { stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, heldBack, isDestructive, leadWithAsked, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
 
 export { stem, tokenize };
 
@@ -57,6 +57,7 @@ interface DocMeta {
  */
 export class LexicalIndex {
   private readonly ids: string[] = [];
+  private readonly names: string[] = [];
   private readonly lengths: number[] = [];
   private readonly meta: DocMeta[] = [];
   private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
@@ -68,6 +69,7 @@ export class LexicalIndex {
     let total = 0;
     docs.forEach((doc, i) => {
       this.ids.push(doc.id);
+      this.names.push(doc.name);
       const counts = new Map<string, number>();
       let length = 0;
       const add = (terms: string[], weight: number): void => {
@@ -150,16 +152,13 @@ export class LexicalIndex {
       const { actions, destructive } = this.meta[d];
       const fit = actionFit(asked, actions);
       // A destructive tool whose action the query does not ask for is held back.
-      const held = destructive && fit !== 'match';
+      const held = heldBack(query, asked, this.names[d], actions, destructive);
       const score = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1);
       hits.push({ id, score, similarity: best > 0 ? Math.min(1, score / best) : 0, held });
     }
     hits.sort((a, b) => b.score - a.score);
     // Never first: the best tool that is not held back leads when there is one.
-    if (hits.length > 1 && hits[0].held) {
-      const lead = hits.findIndex((h) => !h.held);
-      if (lead > 0) hits.unshift(...hits.splice(lead, 1));
-    }
+    leadWithAsked(hits, (h) => h.held);
     return hits.slice(0, k).map(({ id, score, similarity }) => ({ id, score, similarity }));
   }
 }

@@ -7,6 +7,7 @@ import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings
 import { descriptionHash, parameterNames, searchText } from './hashing.ts';
 import { Synonyms } from '../lexicon/index.ts';
 import { LexicalIndex } from './lexical.ts';
+import { heldBack, isDestructive, leadWithAsked, queryActions, toolActions } from './search/actions.ts';
 
 export interface SearchOptions {
   top_k?: number;
@@ -149,7 +150,8 @@ export class ToolSearch {
         if (this.unsynced) await this.sync();
         const [vector] = await this.embedder.embed([query]);
         const hits = this.store.index.search(vector, k, min, allow);
-        return { mode: 'semantic', results: hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined) };
+        const results = hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined);
+        return { mode: 'semantic', results: this.guard(query, results) };
       } catch (err) {
         note = `Embeddings API failed (${(err as Error).message}); results come from local lexical search.`;
       }
@@ -179,6 +181,16 @@ export class ToolSearch {
     }
     return this.lexicalIndex().search(searchText(self), k, notSelf)
       .map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => !!h);
+  }
+
+  /** A destructive tool whose action the query does not ask for never leads (lexical search does this itself). */
+  private guard(query: string, hits: SearchHit[]): SearchHit[] {
+    const asked = queryActions(query);
+    return leadWithAsked(hits, (h) => {
+      const t = this.catalog.get(h.server, h.tool);
+      const actions = toolActions(h.tool, h.description);
+      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations));
+    });
   }
 
   private hit(id: string, similarity: number): SearchHit | undefined {

@@ -1,10 +1,16 @@
 /**
- * Deterministic embeddings that carry meaning: each word is feature-hashed into one of `dimensions`
- * buckets with a hashed sign, and the vector is L2-normalised. Texts that share words get a higher
- * cosine similarity than texts that share none, so search code can be tested without a model.
+ * Deterministic embeddings that carry meaning, so search code can be tested with vectors that behave
+ * like a model's without one: stopwords are dropped; each word's stem, its character trigrams
+ * (subword features: "screenshot" and "screenshots" or "config" and "configuration" overlap) and its
+ * WordNet synonyms and hypernyms (weighted lower) are feature-hashed into `dimensions` buckets with a
+ * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
+import { STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Weight of a word's trigrams, all together, against its stem's 1. */
+const SUBWORD_WEIGHT = 0.35;
+/** Weight of related words against the word itself (times WordNet's own weight). */
+const RELATED_WEIGHT = 0.6;
 
 function fnv1a(text: string, seed: number): number {
   let hash = 0x811c9dc5 ^ seed;
@@ -15,11 +21,13 @@ function fnv1a(text: string, seed: number): number {
   return hash >>> 0;
 }
 
-/** Lower-cased words with a trailing plural "s" folded, so "tables" and "table" meet. */
-function words(text: string): string[] {
-  const found = text.toLowerCase().match(WORD) ?? [];
-  return found.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+function addFeature(vector: number[], feature: string, weight: number): void {
+  const bucket = fnv1a(feature, 0) % vector.length;
+  vector[bucket] += fnv1a(feature, 0x9e3779b9) & 1 ? weight : -weight;
 }
+
+/** WordNet lookups are memoised here: read-only data, shared by every embedding in the process. */
+let sharedSynonyms: Synonyms | undefined;
 
 /**
  * One deterministic, L2-normalised vector for `text`.
@@ -28,11 +36,15 @@ function words(text: string): string[] {
  */
 export function embedText(text: string, dimensions = 1536): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  const tokens = words(text);
-  for (const token of tokens) {
-    const bucket = fnv1a(token, 0) % dimensions;
-    const sign = fnv1a(token, 0x9e3779b9) & 1 ? 1 : -1;
-    vector[bucket] += sign;
+  const synonyms = (sharedSynonyms ??= new Synonyms());
+  for (const word of words(text)) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    const root = stem(word);
+    addFeature(vector, `w:${root}`, 1);
+    const padded = `<${root}>`;
+    const grams = Math.max(1, padded.length - 2);
+    for (let i = 0; i + 3 <= padded.length; i++) addFeature(vector, `g:${padded.slice(i, i + 3)}`, SUBWORD_WEIGHT / Math.sqrt(grams));
+    for (const r of synonyms.related(word)) addFeature(vector, `w:${r.term}`, RELATED_WEIGHT * r.weight);
   }
   let norm = Math.hypot(...vector.filter((x) => x !== 0));
   if (norm === 0) {

@@ -105,3 +105,32 @@ export function actionFit(asked: ReadonlySet<Action>, offered: ReadonlySet<Actio
   if (looking(asked) && looking(offered)) return 'unknown';
   return 'clash';
 }
+
+/**
+ * Moves the best hit that is not held back to the front when the first one is held back: a
+ * destructive tool never leads for a query that does not ask for its action.
+ * @example
+ *   leadWithAsked(hits, (h) => h.held);
+ */
+export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
+  if (hits.length > 1 && held(hits[0])) {
+    const lead = hits.findIndex((h) => !held(h));
+    if (lead > 0) hits.unshift(...hits.splice(lead, 1));
+  }
+  return hits;
+}
+
+/**
+ * Whether a destructive tool is held back for this query: the query does not ask for its action.
+ * It asks when the actions match, or, for a tool of no known action, when its first word is in the
+ * tool's name ("click the button" for a browser_click the server annotates as destructive).
+ * @example
+ *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
+ */
+export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+  if (!destructive) return false;
+  if (actionFit(asked, actions) === 'match') return false;
+  if (actions.size > 0) return true;
+  const lead = words(query)[0];
+  return lead === undefined || !words(toolName).includes(lead);
+}

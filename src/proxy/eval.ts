@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { ToolCatalog, type CatalogInput } from './catalog.ts';
 import type { Embedder } from './embeddings.ts';
 import { EmbeddingStore } from './embeddings.ts';
-import type { ToolDefinition } from './hashing.ts';
 import { isDestructive, toolActions } from './search/actions.ts';
 import type { RankingLLM } from './llm.ts';
 import { MetricsRecorder } from './metrics.ts';

@@ -81,7 +81,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
     catalog.apply('fs', tools);
     const answer = await search.search('read a file', { top_k: 1 });
     expect(answer.mode).toBe('lexical');
-    expect(answer.note).toMatch(/^Embeddings API failed \(.*\); results come from local lexical BM25 search/);
+    expect(answer.note).toMatch(/^Embeddings API failed \(.*\); results come from local lexical search/);
     expect(answer.results[0].tool).toBe('read_file');
     const lexicalOnly = new ToolSearch(catalog);
     expect((await lexicalOnly.search('read a file')).note).toBe(LEXICAL_NOTE);

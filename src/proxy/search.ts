@@ -183,8 +183,11 @@ export class ToolSearch {
       .map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => !!h);
   }
 
-  /** A destructive tool whose action the query does not ask for never leads (lexical search does this itself). */
-  private guard(query: string, hits: SearchHit[]): SearchHit[] {
+  /**
+   * Reorders hits so that a destructive tool whose action the query does not ask for never leads
+   * (lexical search does this itself; re-rankers call it after their own sort).
+   */
+  guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
     const asked = queryActions(query);
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);

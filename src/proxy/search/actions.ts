@@ -61,7 +61,7 @@ export function queryActions(query: string): Set<Action> {
   const first = ws.length ? actionsAt(0) : [];
   if (first.length) {
     const out = new Set<Action>(first);
-    ws.forEach((w, i) => { if (i > 0 && ws[i - 1] === 'and') for (const a of actionsAt(i)) out.add(a); });
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
     return out;
   }
   const out = new Set<Action>();

@@ -1,6 +1,7 @@
 /**
  * Related words for query expansion: WordNet synonyms (the first senses of the word as a verb and a
- * noun) and hypernyms (the more general word: "erase" → "remove"), plus a short glossary of software
+ * noun), hypernyms (the more general word: "delete" → "remove") and derived forms ("remember" →
+ * "memory"), plus a short glossary of software
  * words WordNet does not know in that sense ("repo", "folder" as a directory, "ticket" as an issue).
  */
 import { stem, STOPWORDS } from './words.ts';
@@ -24,6 +25,7 @@ const GLOSSARY: Record<string, string[]> = {
 const SYNONYM_WEIGHT = 0.5;
 const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
+const DERIVED_WEIGHT = 0.5;
 
 /** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
 function baseForms(word: string, pos: PartOfSpeech): string[] {
@@ -73,6 +75,7 @@ export class Synonyms {
       this.wordnet.senses(lemma as string, pos, SENSES).forEach((synset, sense) => {
         for (const w of synset.words) add(w, SYNONYM_WEIGHT);
         if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
+        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT);
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));

@@ -13,7 +13,11 @@ export interface Synset {
   words: string[];
   /** Offsets (in the same part of speech's data file) of the more general synsets. */
   hypernyms: number[];
+  /** Words of other parts of speech derived from these ("remember" → "memory"). */
+  derived: Array<{ offset: number; pos: PartOfSpeech }>;
 }
+
+const POS_OF: Record<string, PartOfSpeech | undefined> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj' };
 
 const NEWLINE = 10;
 const SPACE = 32;
@@ -94,18 +98,23 @@ export class WordNet {
     if (cached) return cached;
     const buf = this.file(`data.${pos}`);
     const end = buf.indexOf(NEWLINE, offset);
-    const parts = buf.toString('latin1', offset, end < 0 ? buf.length : end).split(' ');
+    const line = buf.toString('latin1', offset, end < 0 ? buf.length : end);
+    const bar = line.indexOf(' | ');
+    const parts = (bar < 0 ? line : line.slice(0, bar)).split(' ');
     const count = Number.parseInt(parts[3], 16);
     const words: string[] = [];
     for (let i = 0; i < count; i++) words.push(parts[4 + i * 2].replace(/\(.*\)$/, '').replace(/_/g, ' ').toLowerCase());
     let at = 4 + count * 2;
     const pointers = Number(parts[at++]);
     const hypernyms: number[] = [];
+    const derived: Synset['derived'] = [];
     for (let i = 0; i < pointers; i++, at += 4) {
       // Hypernyms, and "similar to" for adjectives.
       if (parts[at] === '@' || parts[at] === '@i' || (pos === 'adj' && parts[at] === '&')) hypernyms.push(Number.parseInt(parts[at + 1], 10));
+      const target = POS_OF[parts[at + 2]];
+      if (parts[at] === '+' && target) derived.push({ offset: Number.parseInt(parts[at + 1], 10), pos: target });
     }
-    const synset = { words, hypernyms };
+    const synset = { words, hypernyms, derived };
     this.synsets.set(key, synset);
     return synset;
   }

@@ -32,7 +32,7 @@ const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', '
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
-define(['create'], 'create add new make insert generate init initialize write file start register');
+define(['create'], 'create add new make insert generate init initialize write file start register save store');
 define(['create', 'send'], 'post');
 define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
 define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign');

@@ -30,7 +30,7 @@ const DERIVED_WEIGHT = 0.5;
 /** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
 function baseForms(word: string, pos: PartOfSpeech): string[] {
   const rules: Array<[string, string]> = pos === 'verb'
-    ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']]
+    ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['nning', 'n'], ['tting', 't'], ['pping', 'p'], ['gging', 'g'], ['mming', 'm']]
     : [['s', ''], ['ses', 's'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['ies', 'y']];
   const out = [word];
   for (const [suffix, repl] of rules) if (word.endsWith(suffix) && word.length > suffix.length + 2) out.push(word.slice(0, -suffix.length) + repl);

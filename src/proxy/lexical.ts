@@ -44,6 +44,14 @@ const UNASKED_DESTRUCTIVE = 0.5;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
+/** Lowercased words written with a capital inside the query: names of people, places, products. */
+function properNames(query: string): Set<string> {
+  const out = new Set<string>();
+  const found = query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? [];
+  for (const w of found) out.add(w.toLowerCase());
+  return out;
+}
+
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
@@ -124,21 +132,23 @@ export class LexicalIndex {
   search(query: string, k: number, allow?: (id: string) => boolean): LexicalHit[] {
     if (this.ids.length === 0) return [];
     const seen = new Set<string>();
-    const groups: Array<{ word: string; term: string }> = [];
+    const groups: Array<{ word: string; term: string; name: boolean }> = [];
+    const names = properNames(query);
     for (const w of words(query)) {
       const terms = tokenize(w);
       if (terms.length !== 1 || seen.has(terms[0])) continue;
       seen.add(terms[0]);
-      groups.push({ word: w, term: terms[0] });
+      groups.push({ word: w, term: terms[0], name: names.has(w) });
     }
-    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file' });
+    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
     if (groups.length === 0) return [];
     const scores = new Map<number, number>();
     let best = 0;
     for (const g of groups) {
       const group = new Map<number, number>();
       this.scoreTerm(g.term, 1, group);
-      for (const r of this.synonyms.related(g.word)) {
+      // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
+      for (const r of g.name ? [] : this.synonyms.related(g.word)) {
         if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, group);
       }
       best += this.idf(g.term) * (K1 + 1);

@@ -153,7 +153,7 @@ export class ProxyCore {
     if (running && !force) return running;
     const job = (async (): Promise<RefreshReport> => {
       const tools = await this.server(server).listTools();
-      const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> })), force);
+      const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, annotations: t.annotations })), force);
       this.discovered.add(server);
       const changed = [...summary.added, ...summary.updated].map((n) => this.catalog.get(server, n)).filter((t): t is CatalogTool => !!t);
       const report: RefreshReport = {

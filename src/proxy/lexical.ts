@@ -5,7 +5,7 @@
  * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
 import { stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBack, isDestructive, leadWithAsked, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, heldBackFor, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
 
 export { stem, tokenize };
 
@@ -44,6 +44,11 @@ const UNASKED_DESTRUCTIVE = 0.5;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
+/** Higher score first; equal scores keep index order, so results are deterministic. */
+function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
+  return a.score > b.score || (a.score === b.score && a.d < b.d);
+}
+
 /** Lowercased words written with a capital inside the query: names of people, places, products. */
 function properNames(query: string): Set<string> {
   const out = new Set<string>();
@@ -55,6 +60,7 @@ function properNames(query: string): Set<string> {
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
+  nameWords: Set<string>;
 }
 
 /**
@@ -65,10 +71,14 @@ interface DocMeta {
  */
 export class LexicalIndex {
   private readonly ids: string[] = [];
-  private readonly names: string[] = [];
   private readonly lengths: number[] = [];
+  /** Per document: K1 × its BM25 length normalisation, worked out once. */
+  private norms = new Float64Array(0);
   private readonly meta: DocMeta[] = [];
   private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  /** Scratch score arrays, reused across searches (one search runs at a time: it is synchronous). */
+  private totals = new Float64Array(0);
+  private group = new Float64Array(0);
   private readonly synonyms: Synonyms;
   private avgLength = 0;
 
@@ -77,7 +87,6 @@ export class LexicalIndex {
     let total = 0;
     docs.forEach((doc, i) => {
       this.ids.push(doc.id);
-      this.names.push(doc.name);
       const counts = new Map<string, number>();
       let length = 0;
       const add = (terms: string[], weight: number): void => {
@@ -99,11 +108,14 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)) });
       this.lengths.push(length);
       total += length;
     });
     this.avgLength = docs.length ? total / docs.length : 0;
+    this.norms = Float64Array.from(this.lengths, (len) => K1 * (1 - B + (B * len) / (this.avgLength || 1)));
+    this.totals = new Float64Array(docs.length);
+    this.group = new Float64Array(docs.length);
   }
 
   get size(): number {
@@ -115,16 +127,20 @@ export class LexicalIndex {
     return Math.log(1 + (this.ids.length - df + 0.5) / (df + 0.5));
   }
 
-  /** BM25 of one term into `into`, scaled by `weight`, keeping each doc's best value. */
-  private scoreTerm(term: string, weight: number, into: Map<number, number>): void {
+  /** BM25 of one term into the group scratch, scaled by `weight`, keeping each doc's best value; touched docs are listed. */
+  private scoreTerm(term: string, weight: number, touched: number[]): void {
     const p = this.postings.get(term);
     if (!p) return;
-    const idf = this.idf(term) * weight;
+    const idf = this.idf(term) * weight * (K1 + 1);
+    const group = this.group;
+    const norms = this.norms;
     for (let j = 0; j < p.docs.length; j++) {
       const d = p.docs[j];
       const tf = p.tfs[j];
-      const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[d]) / this.avgLength));
-      if (s > (into.get(d) ?? 0)) into.set(d, s);
+      const s = (idf * tf) / (tf + norms[d]);
+      const was = group[d];
+      if (was === 0) touched.push(d);
+      if (s > was) group[d] = s;
     }
   }
 
@@ -142,33 +158,55 @@ export class LexicalIndex {
     }
     if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
     if (groups.length === 0) return [];
-    const scores = new Map<number, number>();
+    const totals = this.totals;
+    const group = this.group;
+    const scored: number[] = [];
     let best = 0;
     for (const g of groups) {
-      const group = new Map<number, number>();
-      this.scoreTerm(g.term, 1, group);
+      const touched: number[] = [];
+      this.scoreTerm(g.term, 1, touched);
       // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
-        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, group);
+        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
       }
       best += this.idf(g.term) * (K1 + 1);
-      for (const [d, s] of group) scores.set(d, (scores.get(d) ?? 0) + s);
+      for (const d of touched) {
+        if (totals[d] === 0) scored.push(d);
+        totals[d] += group[d];
+        group[d] = 0;
+      }
     }
     const asked = queryActions(query);
-    const hits: Array<LexicalHit & { held: boolean }> = [];
-    for (const [d, raw] of scores) {
-      const id = this.ids[d];
-      if (allow && !allow(id)) continue;
-      const { actions, destructive } = this.meta[d];
+    const lead = words(query)[0];
+    // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
+    // and the best hit not held back, which leads when the top one is held back.
+    const top: Array<{ d: number; score: number; held: boolean }> = [];
+    let free: { d: number; score: number; held: boolean } | undefined;
+    for (const d of scored) {
+      const raw = totals[d];
+      totals[d] = 0;
+      if (allow && !allow(this.ids[d])) continue;
+      const { actions, destructive, nameWords } = this.meta[d];
       const fit = actionFit(asked, actions);
       // A destructive tool whose action the query does not ask for is held back.
-      const held = heldBack(query, asked, this.names[d], actions, destructive);
-      const score = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1);
-      hits.push({ id, score, similarity: best > 0 ? Math.min(1, score / best) : 0, held });
+      const held = heldBackFor(lead, asked, nameWords, actions, destructive);
+      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1), held };
+      if (!held && (!free || better(hit, free))) free = hit;
+      if (top.length < k || better(hit, top[top.length - 1])) {
+        let at = top.length;
+        while (at > 0 && better(hit, top[at - 1])) at--;
+        top.splice(at, 0, hit);
+        if (top.length > k) top.pop();
+      }
     }
-    hits.sort((a, b) => b.score - a.score);
     // Never first: the best tool that is not held back leads when there is one.
-    leadWithAsked(hits, (h) => h.held);
-    return hits.slice(0, k).map(({ id, score, similarity }) => ({ id, score, similarity }));
+    if (top.length > 0 && top[0].held && free) {
+      const at = top.indexOf(free);
+      if (at >= 0) top.splice(at, 1);
+      else if (top.length >= k) top.pop();
+      top.unshift(free);
+    }
+    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.score / best) : 0 }));
+    return hits;
   }
 }

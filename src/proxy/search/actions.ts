@@ -128,9 +128,13 @@ export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
  *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive);
+}
+
+/** heldBack with the query's first word and the tool name's words worked out once (the index's hot loop). */
+export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean): boolean {
   if (!destructive) return false;
   if (actionFit(asked, actions) === 'match') return false;
   if (actions.size > 0) return true;
-  const lead = words(query)[0];
-  return lead === undefined || !words(toolName).includes(lead);
+  return lead === undefined || !nameWords.has(lead);
 }

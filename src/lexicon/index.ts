@@ -2,5 +2,5 @@
  * Words and their relations, shared by the proxy's tool search and the mock LLM's embeddings.
  */
 export { words, stem, tokenize, STOPWORDS } from './words.ts';
-export { Synonyms, type Related } from './synonyms.ts';
+export { questionTerms, Synonyms, type Related } from './synonyms.ts';
 export { WordNet, type PartOfSpeech, type Synset } from './wordnet.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stem, Synonyms, tokenize, WordNet, words } from './index.ts';
+import { questionTerms, stem, Synonyms, tokenize, WordNet, words } from './index.ts';
 
 describe('words and stems', () => {
   it('splits snake, kebab, camel, acronym and namespaced identifiers', () => {
@@ -32,5 +32,13 @@ describe('WordNet synonyms', () => {
     // "pods" is a noun: the rare verb senses ("shell" peas, hence "get") stay out.
     expect(synonyms.related('pods').map((r) => r.term)).not.toContain('get');
     expect(synonyms.related('erase')).toBe(erase);
+  });
+});
+
+describe('question words', () => {
+  it('say what they ask about: a person, a count, a size', () => {
+    expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
+    expect(questionTerms('how many users signed up').map((q) => q.phrase)).toEqual(['how many']);
+    expect(questionTerms('show the whole list')).toEqual([]);
   });
 });

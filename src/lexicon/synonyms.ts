@@ -22,7 +22,31 @@ const GLOSSARY: Record<string, string[]> = {
   config: ['configuration'], env: ['environment'], msg: ['message'], dm: ['message'], ci: ['pipeline', 'build'],
 };
 
+/** What a question word asks about: "who" is a person, "how many" a count (these words are otherwise stopwords). */
+const QUESTIONS: Record<string, string[]> = {
+  who: ['user', 'member', 'people', 'author'], where: ['location', 'place', 'address'], when: ['date', 'time'],
+  why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
+  'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
+};
+
+/**
+ * The question phrases of a query with what they ask about, as related terms.
+ * @example
+ *   questionTerms('who is in our Slack workspace'); // [{ phrase: 'who', related: [{ term: 'user', weight: 0.5 }, ...] }]
+ */
+export function questionTerms(query: string): Array<{ phrase: string; related: Related[] }> {
+  const text = query.toLowerCase();
+  const out: Array<{ phrase: string; related: Related[] }> = [];
+  for (const [phrase, meant] of Object.entries(QUESTIONS)) {
+    if (!new RegExp(`(^|[^a-z])${phrase}([^a-z]|$)`).test(text)) continue;
+    if (phrase === 'how' || out.some((o) => o.phrase.startsWith(phrase))) continue;
+    out.push({ phrase, related: meant.map((w) => ({ term: stem(w), weight: QUESTION_WEIGHT })) });
+  }
+  return out;
+}
+
 const SYNONYM_WEIGHT = 0.5;
+const QUESTION_WEIGHT = 0.5;
 const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
 const DERIVED_WEIGHT = 0.5;

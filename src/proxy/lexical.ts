@@ -4,7 +4,7 @@
  * expanded with WordNet synonyms and hypernyms weighted below exact words, the action a query asks
  * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
-import { stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
+import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
 import { actionFit, heldBackFor, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
 
 export { stem, tokenize };
@@ -144,6 +144,15 @@ export class LexicalIndex {
     }
   }
 
+  /** Adds one word group's best scores to the totals and clears the group scratch. */
+  private addGroup(touched: number[], scored: number[]): void {
+    for (const d of touched) {
+      if (this.totals[d] === 0) scored.push(d);
+      this.totals[d] += this.group[d];
+      this.group[d] = 0;
+    }
+  }
+
   /** Top k documents for the query, best first; docs sharing no term (nor a related one) are left out. */
   search(query: string, k: number, allow?: (id: string) => boolean): LexicalHit[] {
     if (this.ids.length === 0) return [];
@@ -157,9 +166,9 @@ export class LexicalIndex {
       groups.push({ word: w, term: terms[0], name: names.has(w) });
     }
     if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
-    if (groups.length === 0) return [];
+    const questions = questionTerms(query);
+    if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
-    const group = this.group;
     const scored: number[] = [];
     let best = 0;
     for (const g of groups) {
@@ -170,11 +179,13 @@ export class LexicalIndex {
         if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
       }
       best += this.idf(g.term) * (K1 + 1);
-      for (const d of touched) {
-        if (totals[d] === 0) scored.push(d);
-        totals[d] += group[d];
-        group[d] = 0;
-      }
+      this.addGroup(touched, scored);
+    }
+    // Question words ("who", "how many") add what they ask about, like synonyms, without raising the best score.
+    for (const q of questions) {
+      const touched: number[] = [];
+      for (const r of q.related) if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+      this.addGroup(touched, scored);
     }
     const asked = queryActions(query);
     const lead = words(query)[0];

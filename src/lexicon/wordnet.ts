@@ -59,8 +59,7 @@ export class WordNet {
     let hi = buf.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      let start = mid;
-      while (start > 0 && buf[start - 1] !== NEWLINE) start--;
+      const start = mid === 0 ? 0 : buf.lastIndexOf(NEWLINE, mid - 1) + 1;
       let end = buf.indexOf(NEWLINE, start);
       if (end < 0) end = buf.length;
       // The key against this line; license lines start with a space and sort before every lemma.

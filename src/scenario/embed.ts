@@ -21,13 +21,42 @@ function fnv1a(text: string, seed: number): number {
   return hash >>> 0;
 }
 
-function addFeature(vector: number[], feature: string, weight: number): void {
-  const bucket = fnv1a(feature, 0) % vector.length;
-  vector[bucket] += fnv1a(feature, 0x9e3779b9) & 1 ? weight : -weight;
+/** Features of one word: hashed buckets and signed weights. */
+interface WordFeatures {
+  buckets: Uint32Array;
+  values: Float64Array;
 }
 
-/** WordNet lookups are memoised here: read-only data, shared by every embedding in the process. */
-let sharedSynonyms: Synonyms | undefined;
+/** Bound on memoised words: memory stays bounded whatever the texts embedded. */
+const MAX_MEMO = 50_000;
+
+/**
+ * WordNet lookups and each word's features, memoised: derived data only, the same for every caller,
+ * shared by every embedding in the process (the mock LLM embeds thousands of tool texts at once).
+ */
+let shared: { synonyms: Synonyms; features: Map<string, WordFeatures> } | undefined;
+
+function featuresOf(word: string, dimensions: number): WordFeatures {
+  shared ??= { synonyms: new Synonyms(), features: new Map() };
+  const key = `${dimensions}:${word}`;
+  const cached = shared.features.get(key);
+  if (cached) return cached;
+  const vector = new Map<number, number>();
+  const add = (feature: string, weight: number): void => {
+    const bucket = fnv1a(feature, 0) % dimensions;
+    vector.set(bucket, (vector.get(bucket) ?? 0) + (fnv1a(feature, 0x9e3779b9) & 1 ? weight : -weight));
+  };
+  const root = stem(word);
+  add(`w:${root}`, 1);
+  const padded = `<${root}>`;
+  const grams = Math.max(1, padded.length - 2);
+  for (let i = 0; i + 3 <= padded.length; i++) add(`g:${padded.slice(i, i + 3)}`, SUBWORD_WEIGHT / Math.sqrt(grams));
+  for (const r of shared.synonyms.related(word)) add(`w:${r.term}`, RELATED_WEIGHT * r.weight);
+  const features = { buckets: Uint32Array.from(vector.keys()), values: Float64Array.from(vector.values()) };
+  if (shared.features.size >= MAX_MEMO) shared.features.clear();
+  shared.features.set(key, features);
+  return features;
+}
 
 /**
  * One deterministic, L2-normalised vector for `text`.
@@ -36,23 +65,20 @@ let sharedSynonyms: Synonyms | undefined;
  */
 export function embedText(text: string, dimensions = 1536): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  const synonyms = (sharedSynonyms ??= new Synonyms());
   for (const word of words(text)) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
-    const root = stem(word);
-    addFeature(vector, `w:${root}`, 1);
-    const padded = `<${root}>`;
-    const grams = Math.max(1, padded.length - 2);
-    for (let i = 0; i + 3 <= padded.length; i++) addFeature(vector, `g:${padded.slice(i, i + 3)}`, SUBWORD_WEIGHT / Math.sqrt(grams));
-    for (const r of synonyms.related(word)) addFeature(vector, `w:${r.term}`, RELATED_WEIGHT * r.weight);
+    const { buckets, values } = featuresOf(word, dimensions);
+    for (let i = 0; i < buckets.length; i++) vector[buckets[i]] += values[i];
   }
-  let norm = Math.hypot(...vector.filter((x) => x !== 0));
-  if (norm === 0) {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  if (sum === 0) {
     // No words at all: a fixed unit vector, so similarity stays defined.
     vector[0] = 1;
-    norm = 1;
+    return vector;
   }
-  return vector.map((x) => x / norm);
+  const inv = 1 / Math.sqrt(sum);
+  return vector.map((x) => x * inv);
 }
 
 /**

@@ -49,6 +49,8 @@ const SYNONYM_WEIGHT = 0.5;
 const QUESTION_WEIGHT = 0.5;
 const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
+/** Words remembered per instance before the memo starts over. */
+const MAX_MEMO = 20_000;
 const DERIVED_WEIGHT = 0.5;
 
 /** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
@@ -103,6 +105,8 @@ export class Synonyms {
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));
+    // Bounded: a long-running proxy sees endless distinct query words.
+    if (this.memo.size >= MAX_MEMO) this.memo.clear();
     this.memo.set(key, found);
     return found;
   }

@@ -5,7 +5,7 @@
  * words WordNet does not know in that sense ("repo", "folder" as a directory, "ticket" as an issue).
  */
 import { stem, STOPWORDS } from './words.ts';
-import { WordNet, type PartOfSpeech } from './wordnet.ts';
+import { sharedWordNet, type PartOfSpeech, type WordNet } from './wordnet.ts';
 
 export interface Related {
   /** Stem of the related word. */
@@ -73,7 +73,7 @@ export class Synonyms {
   private readonly wordnet: WordNet;
   private readonly memo = new Map<string, Related[]>();
 
-  constructor(wordnet: WordNet = new WordNet()) {
+  constructor(wordnet: WordNet = sharedWordNet()) {
     this.wordnet = wordnet;
   }
 

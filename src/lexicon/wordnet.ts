@@ -123,3 +123,16 @@ export class WordNet {
     return this.offsets(lemma, pos).slice(0, limit).map((o) => this.synset(o, pos));
   }
 }
+
+/** The database files are read-only: one reader serves every index in the process. */
+let shared: WordNet | undefined;
+
+/**
+ * The process-wide WordNet reader (its files are read once, on first lookup).
+ * @example
+ *   sharedWordNet().senses('open', 'verb', 1);
+ */
+export function sharedWordNet(): WordNet {
+  shared ??= new WordNet();
+  return shared;
+}

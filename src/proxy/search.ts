@@ -54,15 +54,16 @@ export class ToolSearch {
   private lexical?: LexicalIndex;
   /** One WordNet reader for every rebuild of the lexical index, so lookups stay memoised. */
   private readonly synonyms = new Synonyms();
-  /** What each server says about itself, searched with a low weight. */
-  serverDescriptions?: Record<string, string>;
+  /** What each server says about itself (e.g. its MCP instructions), searched with a low weight. */
+  private readonly serverDescriptions?: Record<string, string>;
   /** Whether stored embeddings may lag the catalog (checked in full on next search). */
   private unsynced = true;
   /** Texts waiting to be embedded: refreshes of many servers at once share one API call. */
   private queue: Array<{ texts: string[]; resolve: (v: number[][]) => void; reject: (e: unknown) => void }> = [];
 
-  constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }) {
+  constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }, options: { serverDescriptions?: Record<string, string> } = {}) {
     this.catalog = catalog;
+    this.serverDescriptions = options.serverDescriptions;
     this.embedder = semantic?.embedder;
     this.store = semantic?.store;
   }

@@ -1,12 +1,10 @@
 // ghostwire/vitest: useMockLLM, the extended `test` with fixtures, and the toMatchGolden types.
-
+// Importing it starts the worker's in-process layer (./setup.ts) when the plugin has not already.
 export { test } from './test.ts';
 export type { GhostwireFixtures } from './test.ts';
-export { useMockLLM, mockLLMScope, mswServer, mockLLMFixture } from './use-mock-llm.ts';
-export { ghostFixture } from './ghost-fixture.ts';
+export { useMockLLM, mswServer, mockLLMFixture } from './use-mock-llm.ts';
 export { goldenFixture } from './golden-fixture.ts';
-export { mcpServerFixture } from './mcp-server-fixture.ts';
-export { proxyFixture } from './proxy-fixture.ts';
+export { ghostFixture, mcpServerFixture, proxyFixture } from './lazy-fixtures.ts';
 export type { UseMockLLMOptions } from './use-mock-llm.ts';
 export type { GoldenFixture } from './golden-fixture.ts';
 export type { GhostFixture } from './ghost-fixture.ts';

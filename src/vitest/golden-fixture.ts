@@ -1,7 +1,7 @@
 import type { TestContext } from 'vitest';
 import type { GoldenFile } from '../goldens/schema.ts';
-import { goldenSessionOf } from './golden-matcher.ts';
 import { inProcessLayer } from './in-process.ts';
+import { loadSync } from './load-sync.ts';
 import './setup.ts';
 
 /** The `golden` fixture: this test's golden, with its provider traffic recorded or replayed. */
@@ -32,7 +32,7 @@ export interface GoldenFixture {
 export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (fixture: GoldenFixture) => Promise<void>): Promise<void> {
   const slot = inProcessLayer().slot();
   if (!slot || slot.task !== task) throw new Error('ghostwire: the golden fixture runs outside its test\'s slot; import it from ghostwire/vitest (or configure the ghostwire plugin)');
-  const session = goldenSessionOf(slot);
+  const session = loadSync<typeof import('./goldens-worker.ts')>('goldens-worker').goldenSessionOf(slot);
   await session.intercept({
     install(handler) {
       slot.golden = handler;

@@ -33,6 +33,7 @@ export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (f
   const slot = inProcessLayer().slot();
   if (!slot || slot.task !== task) throw new Error('ghostwire: the golden fixture runs outside its test\'s slot; import it from ghostwire/vitest (or configure the ghostwire plugin)');
   const session = loadSync<typeof import('./goldens-worker.ts')>('goldens-worker').goldenSessionOf(slot);
+  inProcessLayer().intercept();
   await session.intercept({
     install(handler) {
       slot.golden = handler;

@@ -1,19 +1,15 @@
 /**
  * The in-process layer of one Vitest worker: one slot per test (its mocks, its golden, what nothing
- * answered), entered by one `aroundEach`, and ghostwire's two MSW handlers placed in whichever MSW
- * server is listening — the user's own (`setupServer` in a setup file) or, when there is none, one
- * ghostwire owns. See docs/decisions/one-msw-server-per-worker.md for why it hooks MSW where it does.
- *
- * - `front` (first): answers what the calling test's golden or mocks claim; matches nothing else, so
- *   the user's handlers, `server.use()` overrides and `onUnhandledRequest` keep working.
- * - `seal` (last): a request to a provider host (or any non-loopback request during a golden replay)
- *   that no handler answered fails its test, naming the request and how to mock it; it never leaves.
+ * answered), entered by one `aroundEach`, and interception of the providers' hosts from the first line of
+ * every test file. This file stays light (no MSW): the MSW side (msw-bridge.ts) loads only when something
+ * needs it — a mock, a golden, an MSW the user already loaded, or the first request through the sealed
+ * `fetch` — so a test file that never talks to an LLM does not pay for it.
+ * See docs/decisions/one-msw-server-per-worker.md.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { http, type HttpHandler } from 'msw';
-import { HttpNetworkFrame } from 'msw/experimental';
-import { defaultNetworkOptions, setupServer, type SetupServer } from 'msw/node';
 import type { TestContext } from 'vitest';
+import { loadSync } from './load-sync.ts';
+import type { MswBridge } from './msw-bridge.ts';
 
 /** Something that answers some requests of one test: a mock LLM or the test's golden session. */
 export interface Route {
@@ -48,16 +44,11 @@ export interface SealOptions {
   seal: boolean;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const KEY = Symbol.for('ghostwire.inProcess');
-const PATCHED = Symbol.for('ghostwire.mswPatched');
 
-/** Nothing answered a sealed request: a non-retryable 4xx in the providers' error shape, naming what to do. */
-function sealedResponse(request: Request, message: string): Response {
-  return Response.json(
-    { error: { message, type: 'invalid_request_error', param: null, code: 'ghostwire_unhandled' } },
-    { status: 404, headers: { 'x-should-retry': 'false' } },
-  );
+/** Has any MSW (the user's included) been loaded in this process? Its interceptors keep a global registry. */
+function mswLoaded(): boolean {
+  return (globalThis as { __MSW_INTERCEPTORS_REGISTRY?: unknown }).__MSW_INTERCEPTORS_REGISTRY !== undefined;
 }
 
 /**
@@ -68,27 +59,15 @@ export class InProcessLayer {
   readonly slots = new AsyncLocalStorage<TestSlot>();
   options: SealOptions;
   private sealed: Set<string>;
-  private own: SetupServer | null = null;
   /** Per-worker caches of the modules built on this layer (plugin scenarios, goldens runtime). */
   readonly cache = new Map<string, unknown>();
-  readonly front: HttpHandler;
-  readonly seal: HttpHandler;
+  private bridge: MswBridge | null = null;
+  /** The platform's `fetch` and the sealing one put in its place until MSW takes over. */
+  private sealedFetch: { original: typeof fetch; wrapper: typeof fetch } | null = null;
 
   constructor(options: SealOptions) {
     this.options = options;
     this.sealed = new Set(options.sealedOrigins.map((o) => new URL(o).origin));
-    this.front = http.all(
-      ({ request }) => this.routeFor(request) !== undefined,
-      ({ request }) => {
-        const route = this.routeFor(request);
-        if (!route) throw new Error(`ghostwire: the mock for ${request.method} ${request.url} is gone (its test has finished)`);
-        return route.handle(request);
-      },
-    );
-    this.seal = http.all(
-      ({ request }) => this.isSealed(request),
-      ({ request }) => this.refuse(request),
-    );
   }
 
   /** Re-reads options (a later test file of a `--no-isolate` worker may bring other ones). */
@@ -103,7 +82,8 @@ export class InProcessLayer {
     return slot && !slot.closed ? slot : undefined;
   }
 
-  private routeFor(request: Request): Route | undefined {
+  /** The route of the calling test that claims `request`: its golden first, then its mocks, latest first. */
+  routeFor(request: Request): Route | undefined {
     const slot = this.slot();
     if (!slot) return undefined;
     if (slot.golden?.claims(request)) return slot.golden;
@@ -111,14 +91,14 @@ export class InProcessLayer {
     return undefined;
   }
 
-  private isSealed(request: Request): boolean {
-    const url = new URL(request.url);
-    if (LOOPBACK.has(url.hostname)) return false;
+  /** Must this (non-loopback) request fail when nothing answered it? */
+  isSealed(request: Request): boolean {
     if (this.slot()?.golden?.sealsAll) return true;
-    return this.options.seal && this.sealed.has(url.origin);
+    return this.options.seal && this.sealed.has(new URL(request.url).origin);
   }
 
-  private refuse(request: Request): Response {
+  /** Records a sealed request nothing answered on its test (failed when the test ends); returns the message. */
+  refuse(request: Request): string {
     const url = new URL(request.url);
     const slot = this.slot();
     const what = `${request.method} ${url.origin}${url.pathname}`;
@@ -129,25 +109,50 @@ export class InProcessLayer {
         'Mock it with useMockLLM(...) or the mockLLM fixture, replay it from a golden (the golden fixture), answer it with your own MSW handler, ' +
         'or record it locally with `ghostwire test --record-goldens`.';
     slot?.failures.push(new Error(message));
-    return sealedResponse(request, message);
+    return message;
+  }
+
+  /** Turns interception on now (loading MSW): mocks, goldens and `ownServer()` call it. */
+  intercept(): MswBridge {
+    this.bridge ??= loadSync<typeof import('./msw-bridge.ts')>('msw-bridge').createBridge(this);
+    this.bridge.ensureIntercepting();
+    return this.bridge;
   }
 
   /**
-   * Makes sure interception is on: when no MSW server listens (none yet, or the user's closed one),
-   * ghostwire's own listens. A user's server that starts later takes over, with ghostwire's handlers in it.
+   * Seals the providers' hosts from the setup file on, without loading MSW yet: if MSW is already loaded
+   * (the user's own server), interception starts now; otherwise `fetch` is replaced by a wrapper that
+   * starts it on the first request. SDK clients built at module level keep that wrapper, which hands each
+   * request to whatever `fetch` MSW installs.
    */
-  ensureIntercepting(): void {
-    patchMsw();
-    if (listening()) return;
-    this.own ??= setupServer();
-    if (this.own.readyState !== 0) this.own.close();
-    this.own.listen({ onUnhandledFrame: 'bypass' });
+  seal(): void {
+    if (mswLoaded() || this.bridge) {
+      this.intercept();
+      return;
+    }
+    if (this.sealedFetch) return;
+    const original = globalThis.fetch;
+    const forwarding = new AsyncLocalStorage<true>();
+    const wrapper = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      // MSW passing a request through to the network (when it wrapped this function): the platform's fetch.
+      if (forwarding.getStore()) return original(input, init);
+      this.intercept();
+      const current = globalThis.fetch;
+      if (current === wrapper) return original(input, init);
+      return forwarding.run(true, () => current(input, init));
+    }) as typeof fetch;
+    this.sealedFetch = { original, wrapper };
+    globalThis.fetch = wrapper;
   }
 
-  /** ghostwire's own MSW server (created on first call), for tests that have none of their own. */
-  ownServer(): SetupServer {
-    this.ensureIntercepting();
-    return (this.own ??= setupServer());
+  /** Called just before an MSW server enables its interceptors: they must wrap the platform's `fetch`. */
+  unsealFetch(): void {
+    if (this.sealedFetch && globalThis.fetch === this.sealedFetch.wrapper) globalThis.fetch = this.sealedFetch.original;
+  }
+
+  /** ghostwire's own MSW server, for suites without one of their own. */
+  ownServer(): ReturnType<MswBridge['ownServer']> {
+    return this.intercept().ownServer();
   }
 
   /**
@@ -157,7 +162,8 @@ export class InProcessLayer {
   async runTest(context: Pick<TestContext, 'task' | 'onTestFinished'>, runTest: () => Promise<void> | void): Promise<void> {
     const outer = this.slots.getStore();
     if (outer?.task === context.task) return void (await runTest());
-    this.ensureIntercepting();
+    // Interception follows MSW once it is loaded: the user's server may have been closed (--no-isolate).
+    if (this.bridge || mswLoaded()) this.intercept();
     const slot: TestSlot = { task: context.task, golden: null, goldenSession: null, mocks: [], finishers: [], failures: [], closed: false };
     context.onTestFinished(async ({ task }) => {
       const failures = slot.failures;
@@ -180,8 +186,7 @@ export class InProcessLayer {
         throw first;
       }
     });
-    const run = this.own ? this.own.boundary(() => runTest()) : runTest;
-    await this.slots.run(slot, run);
+    await this.slots.run(slot, this.bridge ? this.bridge.boundary(runTest) : runTest);
   }
 }
 
@@ -200,53 +205,4 @@ export function inProcessLayer(options?: SealOptions): InProcessLayer {
   const created = new InProcessLayer(options);
   holder[KEY] = created;
   return created;
-}
-
-/** The layer if one exists (MSW's patched frames ask on every request, including outside ghostwire's tests). */
-function currentLayer(): InProcessLayer | undefined {
-  return (globalThis as unknown as Record<symbol, InProcessLayer | undefined>)[KEY];
-}
-
-type Source = { on: unknown; enable: (...args: unknown[]) => unknown; disable: (...args: unknown[]) => unknown; emitter?: { listenerCount(type: string): number } };
-
-/** Is some MSW server (the user's or ghostwire's) listening in this process? */
-function listening(): boolean {
-  const source = defaultNetworkOptions.sources[0] as unknown as Source;
-  return (source.emitter?.listenerCount('frame') ?? 0) > 0;
-}
-
-/**
- * Two adjustments to MSW 3 (measured on msw 3.0.5), applied once per process:
- * - every HTTP frame, whichever server resolves it, gets ghostwire's `front` first and `seal` last;
- * - the interceptor source all `setupServer()`s share is enabled once: a second `listen()` while another
- *   server listens otherwise subscribes the source twice, and every request is handled twice (the
- *   second run reading a body already read: "Body is unusable").
- */
-function patchMsw(): void {
-  const proto = HttpNetworkFrame.prototype as unknown as Record<symbol, boolean> & { getHandlers: (this: unknown, controller: unknown) => unknown[] };
-  if (!proto[PATCHED]) {
-    const original = proto.getHandlers;
-    proto.getHandlers = function getHandlers(this: unknown, controller: unknown) {
-      const handlers = original.call(this, controller);
-      const layer = currentLayer();
-      return layer ? [layer.front, ...handlers, layer.seal] : handlers;
-    };
-    proto[PATCHED] = true;
-  }
-  const source = defaultNetworkOptions.sources[0] as unknown as Source & Record<symbol, boolean>;
-  if (!source[PATCHED]) {
-    const enable = source.enable;
-    const disable = source.disable;
-    let enabled = false;
-    source.enable = function (this: unknown, ...args: unknown[]) {
-      if (enabled) return undefined;
-      enabled = true;
-      return enable.apply(this, args);
-    };
-    source.disable = function (this: unknown, ...args: unknown[]) {
-      enabled = false;
-      return disable.apply(this, args);
-    };
-    source[PATCHED] = true;
-  }
 }

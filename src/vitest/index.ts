@@ -11,4 +11,7 @@ export type { GhostFixture } from './ghost-fixture.ts';
 export type { McpServerFixture } from './mcp-server-fixture.ts';
 export type { ProxyFixture, StartedProxy } from './proxy-fixture.ts';
 export type { PropertyMatchers } from './golden-matcher.ts';
+// ghostwire's fixture MCP servers, to start outside a test (beforeAll, a config): the mcpServer fixture's building blocks.
+export { stdioFixture, startHttpFixture } from '../../fixtures/servers/launch.ts';
+export type { FixtureServerName, FixtureOptions, HttpFixture } from '../../fixtures/servers/launch.ts';
 export { expect, describe, beforeEach, afterEach, beforeAll, afterAll, vi } from 'vitest';

@@ -17,7 +17,7 @@ async function defaults(): Promise<SealOptions> {
 
 const provided = inject('ghostwire');
 const layer = inProcessLayer(provided ? { sealedOrigins: [...provided.providerOrigins, ...provided.hosts], seal: provided.traffic !== 'record' } : await defaults());
-layer.ensureIntercepting();
+layer.seal();
 // Vitest parses a hook's context argument like a fixture's: it must be destructured.
 aroundEach(async (runTest, { task, onTestFinished }) => layer.runTest({ task, onTestFinished }, runTest));
 expect.extend({ toMatchGolden });

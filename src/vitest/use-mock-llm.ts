@@ -59,6 +59,7 @@ function currentSlot(what: string): TestSlot {
 export function useMockLLM(scenarios: ScenarioList | string, options: UseMockLLMOptions = {}): MockLLM {
   const slot = currentSlot('useMockLLM()');
   const mock = createMockLLM({ scenarios: toScenarios(scenarios) });
+  inProcessLayer().intercept();
   slot.mocks.push(mockLLMRoute(mock, { baseUrls: options.baseUrls }));
   return mock;
 }
@@ -86,6 +87,7 @@ export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise
   const slot = currentSlot('the mockLLM fixture');
   const mock = createMockLLM({ scenarios: pluginScenarios() });
   const route = mockLLMRoute(mock);
+  inProcessLayer().intercept();
   slot.mocks.push(route);
   try {
     await use(mock);

@@ -37,7 +37,7 @@ function project(files: number): string {
 const setups: number[] = [];
 
 function runOnce(root: string, files: number, config: string): number {
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
   for (const k of ['VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS', 'CI']) delete env[k];
   const t0 = performance.now();
   const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', root, '--config', join(root, config)], { env, encoding: 'utf8' });

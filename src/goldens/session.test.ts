@@ -91,6 +91,33 @@ describe('GoldenSession', () => {
   });
 });
 
+describe('recording follows the client', () => {
+  it('records an LLM call to any base URL (a local server), and replays it there with the server stopped', async () => {
+    const local = await startMockLLMServer({ scenarios: echo });
+    const baseURL = `${local.url}/v1`;
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'b.test.ts');
+    await runtime.session(testFile, 'local').intercept();
+    const client = new OpenAI({ apiKey: 'sk-x', baseURL, maxRetries: 0 });
+    expect((await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('fresh answer');
+    expect((await runtime.finish(testFile, 'local', true))?.action).toBe('written');
+    await local.close();
+    const { runtime: replay } = tempRuntime('replay', {}, root);
+    await replay.session(testFile, 'local').intercept();
+    expect((await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('fresh answer');
+    expect((await replay.finish(testFile, 'local', true))?.action).toBe('replayed');
+  });
+
+  it('a recording that captured no interaction fails, saying why, and writes nothing', async () => {
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'c.test.ts');
+    const session = runtime.session(testFile, 'silent');
+    await session.intercept();
+    await expect(runtime.finish(testFile, 'silent', true)).rejects.toThrow(/recorded no interactions, so goldens\/c\/silent\.json was not written/);
+    expect(existsSync(session.file)).toBe(false);
+  });
+});
+
 describe('update mode (-u)', () => {
   it('re-derives changed outputs, keeps outputs that only differ in masked fields, drops names no longer asserted', async () => {
     const { root } = tempRuntime('replay');

@@ -44,6 +44,8 @@ describe('the packed package, installed', () => {
       'dist/fixtures/servers/sqlite.js',
       'dist/fixtures/catalog/tools.json',
     ]));
+    // What the README points a package user to: the docs and runnable example scenarios.
+    expect(packed).toEqual(expect.arrayContaining(['docs/scenario-format.md', 'docs/decisions/one-msw-server-per-worker.md', 'fixtures/scenarios/hello.json']));
     expect(packed.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
     expect(packed.filter((p) => /\.test\.|\/testing\/|test-helpers/.test(p))).toEqual([]);
   });
@@ -83,6 +85,11 @@ describe('the packed package, installed', () => {
     }));
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await run(process.execPath, [tsc, '-p', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
+    expect(result.code, explain(result)).toBe(0);
+  });
+
+  it("the README's example scenarios are usable from the installed package", async () => {
+    const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'scenario', 'check', 'node_modules/ghostwire/fixtures/scenarios'], { cwd: project, env: userEnv(), timeoutMs: 30_000 });
     expect(result.code, explain(result)).toBe(0);
   });
 

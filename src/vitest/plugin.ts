@@ -7,6 +7,9 @@ import { parseGoldensOptions, resolveGoldensConfig, type GoldensOptionsInput, ty
 import { PROVIDER_ORIGINS } from '../providers/index.ts';
 import { loadScenarios } from '../scenario/loader.ts';
 import { GoldensReporter } from './goldens-reporter.ts';
+import { checkRuntime } from './runtime-check.ts';
+
+export { checkRuntime };
 
 /** The plugin's options: the goldens options, plus where the `mockLLM` fixture's default scenarios live. */
 export type GhostwireOptions = GoldensOptionsInput & {
@@ -16,18 +19,6 @@ export type GhostwireOptions = GoldensOptionsInput & {
 
 // `.ts` in the repository, `.js` in the built package.
 const SETUP_FILE = fileURLToPath(new URL(`./setup${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
-
-/** Node >= 22.13 and Vitest >= 5, or an error naming what to install. */
-export function checkRuntime(node: string, vitest: string | undefined): void {
-  const [major, minor] = node.split('.').map(Number);
-  if (major < 22 || (major === 22 && minor < 13)) {
-    throw new Error(`ghostwire needs Node.js >= 22.13 (this is ${node}); install a current Node.js (22.13+ or 24).`);
-  }
-  const vitestMajor = Number(vitest?.split('.')[0]);
-  if (vitest !== undefined && !(vitestMajor >= 5)) {
-    throw new Error(`ghostwire needs Vitest >= 5 (this is ${vitest}); npm install -D vitest@^5.`);
-  }
-}
 
 /** CI as Vitest detects it (std-env), except that an explicit CI=0/false means not CI. */
 function detectCI(env: NodeJS.ProcessEnv): boolean {

@@ -6,6 +6,7 @@
  */
 import { aroundEach, expect, inject } from 'vitest';
 import { inProcessLayer, type SealOptions } from './in-process.ts';
+import { checkRuntime } from './runtime-check.ts';
 import { toMatchGolden } from './golden-matcher.ts';
 
 /** Without the plugin: the providers' hosts from the registry, sealed unless GHOSTWIRE_RECORD asks to record. */
@@ -15,6 +16,7 @@ async function defaults(): Promise<SealOptions> {
   return { sealedOrigins: [...PROVIDER_ORIGINS], seal: resolveTraffic('replay', process.env, !!process.env.CI && !/^(0|false)$/i.test(process.env.CI)) !== 'record' };
 }
 
+checkRuntime(process.versions.node, undefined);
 const provided = inject('ghostwire');
 const layer = inProcessLayer(provided ? { sealedOrigins: [...provided.providerOrigins, ...provided.hosts], seal: provided.traffic !== 'record' } : await defaults());
 layer.seal();

@@ -133,14 +133,15 @@ export class InProcessLayer {
     if (this.sealedFetch) return;
     const original = globalThis.fetch;
     const forwarding = new AsyncLocalStorage<true>();
-    const wrapper = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+    const intercept = () => this.intercept();
+    const wrapper = function ghostwireFetch(input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) {
       // MSW passing a request through to the network (when it wrapped this function): the platform's fetch.
       if (forwarding.getStore()) return original(input, init);
-      this.intercept();
+      intercept();
       const current = globalThis.fetch;
       if (current === wrapper) return original(input, init);
       return forwarding.run(true, () => current(input, init));
-    }) as typeof fetch;
+    } as typeof fetch;
     this.sealedFetch = { original, wrapper };
     globalThis.fetch = wrapper;
   }

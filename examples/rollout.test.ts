@@ -34,7 +34,7 @@ import { createProxy } from 'ghostwire/proxy';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHttpFixture, stdioFixture, type HttpFixture } from '../fixtures/servers/launch.ts';
+import { startHttpFixture, stdioFixture, type HttpFixture } from 'ghostwire/vitest';
 
 const CONFIG = new URL('../fixtures/rollout/shop-mcp.yaml', import.meta.url).pathname;
 const SERVER_URL_KEY = 'custom_envs.ShopQA.tool_wrapper.tool_configs.0.tool_args.server_url';

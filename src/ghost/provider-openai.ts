@@ -1,9 +1,12 @@
 // OpenAI chat completions behind the LLMProvider interface (official `openai` SDK, unmodified).
-import OpenAI from 'openai';
+import type { default as OpenAIClient } from 'openai';
+import { optionalPeer } from './optional-peer.ts';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { DEFAULT_MODELS, finishReasonFrom, parseArguments, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema, strictCompatible } from './schema-normalize.ts';
+type OpenAI = OpenAIClient;
+const OpenAI = optionalPeer<typeof OpenAIClient>('openai', 'default');
 
 function toWire(message: GhostMessage): ChatCompletionMessageParam {
   switch (message.role) {

@@ -1,10 +1,12 @@
-// `test` extended with every ghostwire fixture. Each fixture is lazy: a test pays only for the ones it names.
+// `test` extended with every ghostwire fixture. Each fixture is lazy: a test pays only for the ones it names,
+// and the heavy ones (ghost, proxy, MCP servers) are not even imported until then.
 import { test as base } from 'vitest';
 import type { MockLLM } from '../transports/mock-llm.ts';
-import { ghostFixture, type GhostFixture } from './ghost-fixture.ts';
+import type { GhostFixture } from './ghost-fixture.ts';
 import { goldenFixture, type GoldenFixture } from './golden-fixture.ts';
-import { mcpServerFixture, type McpServerFixture } from './mcp-server-fixture.ts';
-import { proxyFixture, type ProxyFixture } from './proxy-fixture.ts';
+import { ghostFixture, mcpServerFixture, proxyFixture } from './lazy-fixtures.ts';
+import type { McpServerFixture } from './mcp-server-fixture.ts';
+import type { ProxyFixture } from './proxy-fixture.ts';
 import { mockLLMFixture } from './use-mock-llm.ts';
 import { mockMCPFixture, type MockMCPFixture } from './mock-mcp-fixture.ts';
 

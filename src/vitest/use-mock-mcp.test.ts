@@ -36,12 +36,12 @@ describe('useMockMCP', () => {
 
   it('is gone after its test: the old URL is no longer answered', async () => {
     expect(previousUrl).not.toBe('');
-    // The worker's MSW server refuses what no handler answers (an error response or a network error).
+    // The in-process domain stays claimed after the mock is gone: a JSON-RPC 404, never a lookup.
     const outcome = await fetch(previousUrl, { method: 'POST', body: '{}' }).then(
       async (r) => `${r.status} ${await r.text()}`,
       (err: Error) => `error ${err.message}`,
     );
-    expect(outcome).toMatch(/unhandled request http:\/\/github-\d+\.mcp\.ghostwire\.test\/mcp/);
+    expect(outcome).toMatch(/^404 .*no MCP endpoint at http:\/\/github-\d+\.mcp\.ghostwire\.test\/mcp/);
   });
 
   it('gives a stdio .mcp.json entry for a scenario object (written to a temp file)', async () => {

@@ -5,19 +5,18 @@
  * `.mcp.json` entry that spawns `ghostwire mcp serve --stdio`. Everything closes after the test.
  *
  * In-process URLs are unique per mock (`http://{name}-{n}.mcp.ghostwire.test/mcp`) and routed by
- * one MSW handler from a registry, so concurrent tests never see each other's servers.
+ * one process-wide route of the in-process layer, so concurrent tests never see each other's servers.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { http, type RequestHandler } from 'msw';
 import { onTestFinished, TestRunner } from 'vitest';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from '../mcp/mock/mock-mcp.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import { mcpGolden, type MCPGolden, type MCPGoldenOptions, type MCPServerEntry } from '../mcp/mock/mcp-golden.ts';
-import { mswServer } from './use-mock-llm.ts';
+import { inProcessLayer, type Route } from './in-process.ts';
 
 /** A `.mcp.json` server entry (the shape Claude Desktop, Cursor and VS Code read). */
 export type McpJsonEntry = McpJsonStdioEntry | McpJsonHttpEntry;
@@ -38,31 +37,36 @@ interface Routed {
 
 interface Registry {
   mocks: Map<string, Routed>;
-  handler: RequestHandler;
   seq: number;
 }
 
-// One registry per process (module isolation re-evaluates this file per test file).
-const REGISTRY_KEY = Symbol.for('ghostwire.useMockMCP.registry');
+/** The reserved domain of in-process mock URLs (`.test` never resolves). */
+const IN_PROCESS_DOMAIN = '.ghostwire.test';
 
+/**
+ * The worker's registry of in-process MCP hosts, routed by the in-process layer as one process-wide
+ * route: every host under the domain is claimed, registered or not, so a mock that is gone answers a
+ * JSON-RPC 404 and its URL never falls through to a DNS lookup.
+ */
 function registry(): Registry {
-  const holder = globalThis as unknown as Record<symbol, Registry | undefined>;
-  const existing = holder[REGISTRY_KEY];
-  if (existing) return existing;
-  const mocks = new Map<string, Routed>();
-  const handler = http.all(
-    ({ request }) => mocks.has(new URL(request.url).host),
-    ({ request }) => mocks.get(new URL(request.url).host)?.handle(request) ?? Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `no MCP endpoint at ${request.url}` }, id: null }, { status: 404 }),
-  );
-  const created: Registry = { mocks, handler, seq: 0 };
-  holder[REGISTRY_KEY] = created;
+  const layer = inProcessLayer();
+  const found = layer.processRoutes.find((r): r is Route & { registry: Registry } => 'registry' in r);
+  if (found) return found.registry;
+  const created: Registry = { mocks: new Map(), seq: 0 };
+  const route: Route & { registry: Registry } = {
+    registry: created,
+    claims: (request) => new URL(request.url).hostname.endsWith(IN_PROCESS_DOMAIN),
+    handle: async (request) =>
+      (await created.mocks.get(new URL(request.url).host)?.handle(request)) ??
+      Response.json({ jsonrpc: '2.0', error: { code: -32000, message: `no MCP endpoint at ${request.url}` }, id: null }, { status: 404 }),
+  };
+  layer.processRoutes.push(route);
   return created;
 }
 
-/** Puts the routing handler on the worker's MSW server unless it is there (a boundary or resetHandlers drops it). */
-function ensureRouted(reg: Registry): void {
-  const server = mswServer();
-  if (!server.listHandlers().includes(reg.handler)) server.use(reg.handler);
+/** Interception on (MSW loaded, ghostwire's handlers in whichever server listens). */
+function ensureRouted(): void {
+  inProcessLayer().intercept();
 }
 
 function bin(): string {
@@ -83,7 +87,7 @@ export class MockMCPTestServer {
     this.mock = createMockMCP(source, options);
     const reg = registry();
     const label = this.mock.scenario.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40) || 'mcp';
-    this.#host = `${label}-${++reg.seq}.mcp.ghostwire.test`;
+    this.#host = `${label}-${++reg.seq}.mcp${IN_PROCESS_DOMAIN}`;
   }
 
   /** Streamable HTTP answered in this process through MSW (for clients that use fetch): no port. */
@@ -94,7 +98,7 @@ export class MockMCPTestServer {
       this.#cleanups.push(() => void reg.mocks.delete(this.#host));
       this.#url = `http://${this.#host}/mcp`;
     }
-    ensureRouted(registry());
+    ensureRouted();
     return this.#url;
   }
 
@@ -180,13 +184,13 @@ export async function useMCPGolden(config: { mcpServers: Record<string, MCPServe
     urlFor:
       options.urlFor ??
       ((name) => {
-        const host = `${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40) || 'mcp'}-${++reg.seq}.mcp-golden.ghostwire.test`;
+        const host = `${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40) || 'mcp'}-${++reg.seq}.mcp-golden${IN_PROCESS_DOMAIN}`;
         return `http://${host}/mcp`;
       }),
   });
   const routedHosts = [...new Set(Object.values(golden.config.mcpServers).map((e) => new URL(e.url).host))];
   for (const host of routedHosts) reg.mocks.set(host, golden);
-  ensureRouted(reg);
+  ensureRouted();
   onTestFinished(async () => {
     for (const host of routedHosts) reg.mocks.delete(host);
     await golden.close();

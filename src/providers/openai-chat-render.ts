@@ -114,6 +114,43 @@ interface FrameBodies {
   bytes: Buffer;
   /** Byte offset where each body ends in `bytes`. */
   ends: number[];
+  /** The frames last assembled with an envelope head of some length (see `assemble`). */
+  template?: { open: Buffer; frames: Buffer; starts: number[] };
+}
+
+/**
+ * Every frame, `open` + its body, as one buffer. Answers of one step differ only in their envelope
+ * head (the id, minted per response; `created`), so once a head of the same length has been laid out,
+ * the next answer is that layout copied in one go with the head's differing bytes written over it in
+ * each frame, instead of two copies per frame.
+ */
+function assemble(bodies: FrameBodies, open: Buffer, extra: number, keep: boolean): { out: Buffer; at: number } {
+  const t = bodies.template;
+  if (t && t.open.length === open.length) {
+    const out = Buffer.allocUnsafeSlow(t.frames.length + extra);
+    t.frames.copy(out, 0);
+    let lo = 0;
+    let hi = open.length;
+    while (lo < hi && open[lo] === t.open[lo]) lo++;
+    while (hi > lo && open[hi - 1] === t.open[hi - 1]) hi--;
+    const patch = open.subarray(lo, hi);
+    for (const start of t.starts) out.set(patch, start + lo);
+    return { out, at: t.frames.length };
+  }
+  const out = Buffer.allocUnsafeSlow(open.length * bodies.ends.length + bodies.bytes.length + extra);
+  const starts: number[] = [];
+  let at = 0;
+  let start = 0;
+  for (const end of bodies.ends) {
+    starts.push(at);
+    at += open.copy(out, at);
+    at += bodies.bytes.copy(out, at, start, end);
+    start = end;
+  }
+  // The layout is kept as a copy (`out` goes to the socket, and a caller may still hold it), and only
+  // for cached bodies: a one-off answer has no next time.
+  if (keep) bodies.template = { open, frames: Buffer.from(out.subarray(0, at)), starts };
+  return { out, at };
 }
 
 function encodeBodies(strings: string[]): FrameBodies {
@@ -186,10 +223,10 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   };
   // Very long answers are not kept: the cache must stay small. Nor are tool-call answers: their
   // call ids are minted per response, so they would never hit and would push out the entries that do.
-  const bodies =
-    cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000
-      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
-      : encodeBodies(build());
+  const cached = cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000;
+  const bodies = cached
+    ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+    : encodeBodies(build());
   const last: string[] = [];
   if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);
   last.push(SSE_DONE);
@@ -197,16 +234,8 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   return {
     frames: () => (frames ??= [...bodies.strings.map((body) => open + body), ...last]),
     bytes() {
-      const openBytes = Buffer.from(open, 'utf8');
       const lastBytes = Buffer.from(last.join(''), 'utf8');
-      const out = Buffer.allocUnsafeSlow(openBytes.length * bodies.ends.length + bodies.bytes.length + lastBytes.length);
-      let at = 0;
-      let start = 0;
-      for (const end of bodies.ends) {
-        at += openBytes.copy(out, at);
-        at += bodies.bytes.copy(out, at, start, end);
-        start = end;
-      }
+      const { out, at } = assemble(bodies, Buffer.from(open, 'utf8'), lastBytes.length, cached);
       lastBytes.copy(out, at);
       return out as Buffer<ArrayBuffer>;
     },

@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import type { CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
+import { ChunkCache, renderChatChunks } from './openai-chat-render.ts';
+
+const request = (params: Record<string, unknown> = {}): CanonicalRequest => ({
+  provider: 'openai',
+  path: '/v1/chat/completions',
+  model: 'gpt-4o',
+  stream: true,
+  messages: [{ role: 'user', content: 'hi' }],
+  tools: [],
+  headers: {},
+  params,
+  raw: {},
+});
+const response = (id: string, created: number, model = 'gpt-4o'): CanonicalResponse => ({
+  id,
+  model,
+  created,
+  text: 'Héllo there, a streamed answer in a few frames.',
+  toolCalls: [],
+  usage: { inputTokens: 3, outputTokens: 12 },
+  finishReason: 'stop',
+  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
+  headers: {},
+});
+
+describe('renderChatChunks bytes', () => {
+  test('equal the frames joined, answer after answer from one cache (ids, created, model and usage all vary)', () => {
+    const cache = new ChunkCache();
+    const answers: [CanonicalResponse, CanonicalRequest][] = [
+      [response('aaaaaaaa', 1_700_000_000), request()],
+      [response('bbbbbbbb', 1_700_000_000), request()],
+      [response('abababab', 1_700_000_001), request()],
+      [response('a-longer-id', 1_700_000_002), request()],
+      [response('cccccccc', 1_700_000_003, 'gpt-4o-mini'), request()],
+      [response('dddddddd', 1_700_000_004), request({ stream_options: { include_usage: true } })],
+      [response('eeeeeeee', 1_700_000_005), request({ stream_options: { include_usage: true } })],
+    ];
+    const ids = new Set<string>();
+    for (const [res, req] of answers) {
+      const stream = renderChatChunks(res, req, cache);
+      const text = stream.bytes().toString('utf8');
+      expect(text).toBe(stream.frames().join(''));
+      const chunks = text.split('\n\n').filter((f) => f && f !== 'data: [DONE]').map((f) => JSON.parse(f.slice('data: '.length)));
+      expect(new Set(chunks.map((c) => `${c.id} ${c.created} ${c.model}`))).toEqual(new Set([`chatcmpl-${res.id} ${res.created} ${res.model}`]));
+      ids.add(chunks[0].id);
+    }
+    expect(ids.size).toBe(answers.length);
+  });
+});

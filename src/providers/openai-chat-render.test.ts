@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest, CanonicalResponse } from '../scenario/canonical.ts';
 import { ChunkCache, renderChatChunks } from './openai-chat-render.ts';
+import { releaseOf } from './reusable-bytes.ts';
 
 const request = (params: Record<string, unknown> = {}): CanonicalRequest => ({
   provider: 'openai',
@@ -26,7 +27,7 @@ const response = (id: string, created: number, model = 'gpt-4o'): CanonicalRespo
 });
 
 describe('renderChatChunks bytes', () => {
-  test('equal the frames joined, answer after answer from one cache (ids, created, model and usage all vary)', () => {
+  test('equal the frames joined, answer after answer from one cache, reused buffers included (ids, created, model and usage vary)', () => {
     const cache = new ChunkCache();
     const answers: [CanonicalResponse, CanonicalRequest][] = [
       [response('aaaaaaaa', 1_700_000_000), request()],
@@ -38,14 +39,22 @@ describe('renderChatChunks bytes', () => {
       [response('eeeeeeee', 1_700_000_005), request({ stream_options: { include_usage: true } })],
     ];
     const ids = new Set<string>();
-    for (const [res, req] of answers) {
+    const kept: [Buffer, string][] = [];
+    // Twice over: the second pass reuses the buffers handed back in the first (each carrying an older head).
+    for (const [index, [res, req]] of [...answers, ...answers.map(([r, q], i) => [{ ...r, id: `${r.id}-${i}` }, q] as const)].entries()) {
       const stream = renderChatChunks(res, req, cache);
-      const text = stream.bytes().toString('utf8');
+      const bytes = stream.bytes();
+      const text = bytes.toString('utf8');
       expect(text).toBe(stream.frames().join(''));
+      // Every other answer is handed back as a transport does once written; the rest stay with their holder.
+      if (index % 2 === 0) releaseOf(bytes)?.();
+      else kept.push([bytes, text]);
       const chunks = text.split('\n\n').filter((f) => f && f !== 'data: [DONE]').map((f) => JSON.parse(f.slice('data: '.length)));
       expect(new Set(chunks.map((c) => `${c.id} ${c.created} ${c.model}`))).toEqual(new Set([`chatcmpl-${res.id} ${res.created} ${res.model}`]));
       ids.add(chunks[0].id);
     }
-    expect(ids.size).toBe(answers.length);
+    expect(ids.size).toBe(answers.length * 2);
+    // Bytes never handed back are never reused: they still read as when they were rendered.
+    for (const [bytes, text] of kept) expect(bytes.toString('utf8')).toBe(text);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { RenderedResponse } from './adapter.ts';
 import { withPrefix } from './ids.ts';
+import { lend } from './reusable-bytes.ts';
 import { chunkText, SSE_DONE } from './sse.ts';
 import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../scenario/canonical.ts';
 
@@ -116,25 +117,53 @@ interface FrameBodies {
   ends: number[];
   /** The frames last assembled with an envelope head of some length (see `assemble`). */
   template?: { open: Buffer; frames: Buffer; starts: number[] };
+  /** Assembled buffers the transport handed back, each with the head its frames now carry. */
+  free?: { buf: Buffer; open: Buffer }[];
+  /** The cache's budget for handed-back buffers, shared by its entries. */
+  budget?: { bytes: number };
 }
 
+/** Room after the frames in a reusable buffer for the closing frames (usage, `[DONE]`). */
+const TAIL_ROOM = 1024;
+
 /**
- * Every frame, `open` + its body, as one buffer. Answers of one step differ only in their envelope
- * head (the id, minted per response; `created`), so once a head of the same length has been laid out,
- * the next answer is that layout copied in one go with the head's differing bytes written over it in
- * each frame, instead of two copies per frame.
+ * Every frame, `open` + its body, as one buffer, with `extra` bytes of room after them. Answers of one
+ * step differ only in their envelope head (the id, minted per response; `created`), so once a head of
+ * the same length has been laid out, the next answer is that layout with the head's differing bytes set
+ * in each frame: in a buffer the transport handed back when there is one (no allocation, no copy), else
+ * in a copy of the layout. Cached answers' buffers are lent (see reusable-bytes.ts).
  */
 function assemble(bodies: FrameBodies, open: Buffer, extra: number, keep: boolean): { out: Buffer; at: number } {
   const t = bodies.template;
-  if (t && t.open.length === open.length) {
-    const out = Buffer.allocUnsafeSlow(t.frames.length + extra);
-    t.frames.copy(out, 0);
+  if (t && t.open.length === open.length && extra <= TAIL_ROOM) {
+    const reused = keep ? bodies.free?.pop() : undefined;
+    let buf: Buffer;
+    let was: Buffer;
+    if (reused) {
+      bodies.budget!.bytes -= reused.buf.length;
+      ({ buf, open: was } = reused);
+    } else {
+      buf = Buffer.allocUnsafeSlow(t.frames.length + TAIL_ROOM);
+      t.frames.copy(buf, 0);
+      was = t.open;
+    }
     let lo = 0;
     let hi = open.length;
-    while (lo < hi && open[lo] === t.open[lo]) lo++;
-    while (hi > lo && open[hi - 1] === t.open[hi - 1]) hi--;
+    while (lo < hi && open[lo] === was[lo]) lo++;
+    while (hi > lo && open[hi - 1] === was[hi - 1]) hi--;
     const patch = open.subarray(lo, hi);
-    for (const start of t.starts) out.set(patch, start + lo);
+    if (patch.length > 0) for (const start of t.starts) buf.set(patch, start + lo);
+    const out = buf.subarray(0, t.frames.length + extra);
+    if (!keep) return { out, at: t.frames.length };
+    lend(out, () => {
+      // Read at hand-back time: an entry evicted meanwhile has no budget and takes nothing back.
+      // Nor does one whose layout was replaced (a head of another length): these frames sit elsewhere.
+      const { budget } = bodies;
+      const free = (bodies.free ??= []);
+      if (!budget || bodies.template !== t || budget.bytes + buf.length > REUSE_BUDGET || free.length >= 4) return;
+      budget.bytes += buf.length;
+      free.push({ buf, open });
+    });
     return { out, at: t.frames.length };
   }
   const out = Buffer.allocUnsafeSlow(open.length * bodies.ends.length + bodies.bytes.length + extra);
@@ -149,9 +178,15 @@ function assemble(bodies: FrameBodies, open: Buffer, extra: number, keep: boolea
   }
   // The layout is kept as a copy (`out` goes to the socket, and a caller may still hold it), and only
   // for cached bodies: a one-off answer has no next time.
-  if (keep) bodies.template = { open, frames: Buffer.from(out.subarray(0, at)), starts };
+  if (keep) {
+    bodies.template = { open, frames: Buffer.from(out.subarray(0, at)), starts };
+    for (const { buf } of bodies.free?.splice(0) ?? []) bodies.budget!.bytes -= buf.length;
+  }
   return { out, at };
 }
+
+/** Bytes of handed-back buffers one cache keeps for reuse, over all its entries. */
+const REUSE_BUDGET = 32 * 1024 * 1024;
 
 function encodeBodies(strings: string[]): FrameBodies {
   const bytes = Buffer.from(strings.join(''), 'utf8');
@@ -169,6 +204,7 @@ function encodeBodies(strings: string[]): FrameBodies {
 export class ChunkCache {
   readonly #entries = new Map<string, FrameBodies>();
   readonly #max: number;
+  readonly #budget = { bytes: 0 };
 
   constructor(max = 32) {
     this.#max = max;
@@ -177,8 +213,15 @@ export class ChunkCache {
   get(key: string, build: () => string[]): FrameBodies {
     let hit = this.#entries.get(key);
     if (!hit) {
-      hit = encodeBodies(build());
-      if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
+      hit = { ...encodeBodies(build()), budget: this.#budget };
+      if (this.#entries.size >= this.#max) {
+        const oldest = this.#entries.keys().next().value as string;
+        const evicted = this.#entries.get(oldest)!;
+        // Its handed-back buffers go with it, and buffers still lent out do not come back.
+        for (const { buf } of evicted.free?.splice(0) ?? []) this.#budget.bytes -= buf.length;
+        evicted.budget = undefined;
+        this.#entries.delete(oldest);
+      }
       this.#entries.set(key, hit);
     }
     return hit;

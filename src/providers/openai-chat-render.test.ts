@@ -57,4 +57,17 @@ describe('renderChatChunks bytes', () => {
     // Bytes never handed back are never reused: they still read as when they were rendered.
     for (const [bytes, text] of kept) expect(bytes.toString('utf8')).toBe(text);
   });
+
+  test('a full cache evicts its oldest answer and renders it anew when it comes back', () => {
+    const cache = new ChunkCache(2);
+    const texts = ['first answer', 'second answer', 'third answer', 'first answer'];
+    for (const [i, text] of texts.entries()) {
+      const stream = renderChatChunks({ ...response(`id${i}`, 1_700_000_000), text }, request(), cache);
+      const bytes = stream.bytes();
+      releaseOf(bytes)?.();
+      const content = [...bytes.toString('utf8').matchAll(/"content":"([^"]*)"/g)].map((m) => m[1]).join('');
+      expect(content).toBe(text);
+      expect(bytes.toString('utf8')).toBe(stream.frames().join(''));
+    }
+  });
 });

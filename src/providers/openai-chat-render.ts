@@ -202,7 +202,10 @@ function encodeBodies(strings: string[]): FrameBodies {
  * re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
  */
 export class ChunkCache {
-  readonly #entries = new Map<string, FrameBodies>();
+  // By text, then by the rest of the key: the text is the step's own string each time, whose hash V8
+  // keeps, so a lookup does not re-serialise and re-hash a long answer per request.
+  readonly #entries = new Map<string, Map<string, FrameBodies>>();
+  readonly #order: [string, string][] = [];
   readonly #max: number;
   readonly #budget = { bytes: 0 };
 
@@ -210,19 +213,25 @@ export class ChunkCache {
     this.#max = max;
   }
 
-  get(key: string, build: () => string[]): FrameBodies {
-    let hit = this.#entries.get(key);
+  get(text: string, rest: string, build: () => string[]): FrameBodies {
+    let byRest = this.#entries.get(text);
+    let hit = byRest?.get(rest);
     if (!hit) {
       hit = { ...encodeBodies(build()), budget: this.#budget };
-      if (this.#entries.size >= this.#max) {
-        const oldest = this.#entries.keys().next().value as string;
-        const evicted = this.#entries.get(oldest)!;
+      if (this.#order.length >= this.#max) {
+        const [oldText, oldRest] = this.#order.shift()!;
+        const inner = this.#entries.get(oldText)!;
+        const evicted = inner.get(oldRest)!;
         // Its handed-back buffers go with it, and buffers still lent out do not come back.
         for (const { buf } of evicted.free?.splice(0) ?? []) this.#budget.bytes -= buf.length;
         evicted.budget = undefined;
-        this.#entries.delete(oldest);
+        inner.delete(oldRest);
+        if (inner.size === 0) this.#entries.delete(oldText);
+        byRest = this.#entries.get(text);
       }
-      this.#entries.set(key, hit);
+      if (!byRest) this.#entries.set(text, (byRest = new Map()));
+      byRest.set(rest, hit);
+      this.#order.push([text, rest]);
     }
     return hit;
   }
@@ -268,7 +277,7 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   // call ids are minted per response, so they would never hit and would push out the entries that do.
   const cached = cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000;
   const bodies = cached
-    ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+    ? cache.get(res.text, JSON.stringify([res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
     : encodeBodies(build());
   const last: string[] = [];
   if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);

@@ -100,8 +100,8 @@ test('10,000 concurrent streaming clients: none dropped, server memory reported'
   const CLIENTS = 10_000;
   const PROCESSES = 4;
   const content = 'x'.repeat(40);
-  // 12 frames 500 ms apart: each stream stays open ~6 s, longer than opening all the connections takes.
-  const server = await started(startGhostwire(dir, [{ name: 'many', steps: [{ respond: { text: content, stream: { chunkSize: 4, chunkDelayMs: 500 } }, consume: false }] }]));
+  // 12 frames 2 s apart: each stream stays open ~24 s, longer than opening all the connections takes.
+  const server = await started(startGhostwire(dir, [{ name: 'many', steps: [{ respond: { text: content, stream: { chunkSize: 4, chunkDelayMs: 2000 } }, consume: false }] }]));
   const idle = server.memory();
   const t0 = performance.now();
   const results = await Promise.all(
@@ -124,4 +124,5 @@ test('10,000 concurrent streaming clients: none dropped, server memory reported'
   await annotate(figure);
   expect(failures).toEqual([]);
   expect(complete).toBe(CLIENTS);
+  expect(peak).toBe(CLIENTS);
 });

@@ -64,7 +64,7 @@ await writeGolden(runtime.session(testFile, 'calls').file, {
 });
 await runtime.finish(testFile, 'calls', false);
 
-test('one chat completion through the openai SDK: useMockLLM and golden replay vs a plain MSW handler', async ({ annotate }) => {
+test('one chat completion through the openai SDK: useMockLLM and golden replay vs a plain MSW handler', { timeout: 300_000 }, async ({ annotate }) => {
   const server = mswServer();
   client = new OpenAI({ apiKey: 'sk-bench', maxRetries: 0 });
   const mock = useMockLLM([scenario]);

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawRequest, RawResponse } from './handle.ts';
 import { NodeHeaders } from './node-headers.ts';
+import { releaseOf } from '../providers/common/reusable-bytes.ts';
 
 /** The default request body limit: far above any real prompt, far below what hurts the heap. */
 export const DEFAULT_BODY_LIMIT = 32 * 2 ** 20;
@@ -188,7 +189,9 @@ export async function writeRawResponse(res: ServerResponse, response: RawRespons
   }
   if (body instanceof Uint8Array) {
     if (!headers['content-type']?.startsWith('text/event-stream')) headers['content-length'] = String(body.byteLength);
-    res.writeHead(response.status, headers).end(body);
+    // Lent bytes go back once the socket has written them ('finish'), for the next answer to reuse.
+    const release = releaseOf(body);
+    res.writeHead(response.status, headers).end(body, release && (() => res.writableFinished && release()));
     return;
   }
   res.writeHead(response.status, headers);

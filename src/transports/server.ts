@@ -182,7 +182,9 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): node's default of 511 resets
+    // connections when thousands of clients connect at once, as a load test's do.
+    server.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -19,6 +19,9 @@ describe('host patterns', () => {
     expect(hostPattern('{location}-aiplatform.googleapis.com').match('europe-west4-aiplatform.googleapis.com')).toEqual({ location: 'europe-west4' });
     expect(hostPattern('{location}-aiplatform.googleapis.com').match('aiplatform.googleapis.com')).toBeNull();
     expect(hostPattern('api.openai.com').match('api.openai.com.evil.test')).toBeNull();
+    // A pattern with a port (a local server) matches that port only: the real port's host is not Ollama's.
+    expect(hostPattern('127.0.0.1:11434').match('127.0.0.1:11434')).toEqual({});
+    expect(hostPattern('127.0.0.1:11434').match('127.0.0.1:40111')).toBeNull();
   });
 });
 
@@ -60,8 +63,15 @@ describe('ProviderRouter', () => {
   });
 
   it('derives ids and default origins from the registry', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral']);
-    expect(providerOrigins()).toEqual(['https://api.openai.com', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com', 'https://api.mistral.ai']);
+    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama']);
+    expect(providerOrigins()).toEqual([
+      'https://api.openai.com',
+      'https://api.anthropic.com',
+      'https://generativelanguage.googleapis.com',
+      'https://api.mistral.ai',
+      'http://localhost:11434',
+      'http://127.0.0.1:11434',
+    ]);
   });
 });
 

@@ -102,14 +102,14 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: () => ModelCatalog): Outcome {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
   try {
     const authError = adapter.authenticate(incoming);
     if (authError) return { rendered: adapter.renderError(authError), ...none };
     // Model listings, token counts, stored responses: answered by the adapter, no scenario step consumed.
-    const listing = adapter.listModels?.(incoming, catalog());
+    const listing = adapter.listModels?.(incoming, catalog);
     if (listing) return { rendered: listing, ...none };
     const direct = adapter.answerWithoutStep?.(incoming);
     if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
@@ -178,10 +178,13 @@ export function createCore(options: HandlerOptions): Core {
   const { engine, adapters, journal } = options;
   const router = new ProviderRouter(adapters);
   const ids = new HexIds();
-  const catalog = (): ModelCatalog => ({
-    names: options.models?.() ?? [],
+  // One catalog; its names are read only when a listing asks for them (most requests are not listings).
+  const catalog: ModelCatalog = {
+    get names() {
+      return options.models?.() ?? [];
+    },
     answers: (model, providers) => options.answersModel?.(model, providers) ?? false,
-  });
+  };
   return async (incoming: RawRequest): Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();

@@ -110,3 +110,19 @@ describe('stream framing', () => {
     expect(framingOfContentType('application/json; charset=UTF-8')).toBeNull();
   });
 });
+
+describe('explicit provider prefixes on a shared host', () => {
+  const router = new ProviderRouter(defaultAdapters());
+  it('routes /{provider}/… to that provider on the path after the prefix', () => {
+    const mistral = router.route(req('http://127.0.0.1:1/mistral/v1/chat/completions'));
+    expect(mistral).toMatchObject({ served: true, path: '/v1/chat/completions' });
+    expect(mistral.adapter?.id).toBe('mistral');
+    expect(router.route(req('http://127.0.0.1:1/ollama/api/chat')).adapter?.id).toBe('ollama');
+    expect(router.route(req('http://127.0.0.1:1/openai/v1/chat/completions')).adapter?.id).toBe('openai');
+    const unknown = router.route(req('http://127.0.0.1:1/mistral/v9/nothing'));
+    expect(unknown).toMatchObject({ served: false });
+    expect(unknown.adapter?.id).toBe('mistral');
+    // Not on an API's own host: there the host decides.
+    expect(router.route(req('https://api.openai.com/mistral/v1/chat/completions')).served).toBe(false);
+  });
+});

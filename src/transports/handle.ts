@@ -200,7 +200,8 @@ export function createCore(options: HandlerOptions): Core {
     }
     let outcome: Outcome;
     if (route.served) {
-      outcome = outcomeFor(route.adapter, engine, incoming, catalog);
+      // Under an explicit `/{provider}` prefix the adapter sees the path after it.
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : { ...incoming, path: route.path }, catalog);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

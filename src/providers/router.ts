@@ -23,6 +23,7 @@ export class ProviderRouter {
   readonly #adapters: readonly ProviderAdapter[];
   readonly #hosts: ReadonlyArray<readonly HostMatcher[]>;
   readonly #byId = new Map<string, ProviderAdapter[]>();
+  readonly #served = new Map<string, readonly ProviderAdapter[]>();
   /** Last host seen and its candidates: a server sees one host over and over. */
   #lastHost = '';
   #lastCandidates: readonly ProviderAdapter[] = [];
@@ -69,22 +70,32 @@ export class ProviderRouter {
       const prefixed = this.#prefixed(req);
       if (prefixed) return prefixed;
     }
-    let first: ProviderAdapter | null = null;
-    let serving = 0;
-    for (const adapter of candidates) {
-      if (!adapter.routes(req)) continue;
-      serving += 1;
-      if (first === null) first = adapter;
-      else break;
-    }
-    if (first !== null && serving === 1) return { adapter: first, served: true };
-    if (first !== null) {
+    const serving = this.#serving(candidates, req);
+    if (serving.length === 1) return { adapter: serving[0], served: true };
+    if (serving.length > 1) {
       // Two adapters serve this path: the client's fingerprint decides, registry order otherwise.
-      const recognized = candidates.find((a) => a.recognizes?.(req) === true && a.routes(req));
-      return { adapter: recognized ?? first, served: true };
+      return { adapter: serving.find((a) => a.recognizes?.(req) === true) ?? serving[0], served: true };
     }
     if (owned) return { adapter: candidates[0], served: false };
     return { adapter: candidates.find((a) => a.recognizes?.(req) === true) ?? candidates[0] ?? null, served: false };
+  }
+
+  /**
+   * The candidates serving a method and path, remembered per host, method and path (`routes` looks
+   * at those only; client headers are `recognizes`'), so the hot path asks each adapter once.
+   */
+  #serving(candidates: readonly ProviderAdapter[], req: RouteRequest): readonly ProviderAdapter[] {
+    // Long paths are not remembered: the memory stays bounded in bytes (1,024 keys of a few hundred).
+    if (req.path.length > 200) return candidates.filter((a) => a.routes(req));
+    const key = `${req.url.host} ${req.method} ${req.path}`;
+    let serving = this.#served.get(key);
+    if (serving === undefined) {
+      serving = candidates.filter((a) => a.routes(req));
+      // Paths carry model names and ids: start over rather than grow.
+      if (this.#served.size >= 1024) this.#served.clear();
+      this.#served.set(key, serving);
+    }
+    return serving;
   }
 
   /**

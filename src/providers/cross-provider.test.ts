@@ -94,7 +94,45 @@ async function viaGemini(client: SdkRig['google']): Promise<Turn[]> {
   return [first, second, essay].map(turn);
 }
 
-describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transport) => {
+async function viaMistral(client: SdkRig['mistral']): Promise<Turn[]> {
+  const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: schema } }];
+  const turn = (r: Awaited<ReturnType<typeof client.chat.complete>>): Turn => ({
+    finish: r.choices[0].finishReason,
+    usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
+    text: typeof r.choices[0].message?.content === 'string' ? r.choices[0].message.content : '',
+    calls: (r.choices[0].message?.toolCalls ?? []).map((c) => ({ id: c.id!, name: c.function.name, args: JSON.parse(c.function.arguments as string) })),
+  });
+  const first = await client.chat.complete({ model: 'mistral-large-latest', tools, messages: [{ role: 'user', content: WEATHER }] });
+  const call = first.choices[0].message!.toolCalls![0];
+  const second = await client.chat.complete({
+    model: 'mistral-large-latest',
+    tools,
+    messages: [
+      { role: 'user', content: WEATHER },
+      { role: 'assistant', content: first.choices[0].message!.content as string, toolCalls: [call] },
+      { role: 'tool', toolCallId: call.id, name: 'get_weather', content: '21C' },
+    ],
+  });
+  const essay = await client.chat.complete({ model: 'mistral-large-latest', maxTokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+async function viaOllama(client: SdkRig['ollama']): Promise<Turn[]> {
+  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+  const turn = (r: Awaited<ReturnType<typeof client.chat>>): Turn => ({
+    finish: r.done_reason,
+    usage: { prompt_eval_count: r.prompt_eval_count, eval_count: r.eval_count },
+    text: r.message.content,
+    // Ollama's tool calls carry no ids.
+    calls: (r.message.tool_calls ?? []).map((c) => ({ id: '', name: c.function.name, args: c.function.arguments })),
+  });
+  const first = await client.chat({ model: 'llama3.2', tools, messages: [{ role: 'user', content: WEATHER }] });
+  const second = await client.chat({ model: 'llama3.2', tools, messages: [{ role: 'user', content: WEATHER }, first.message, { role: 'tool', tool_name: 'get_weather', content: '21C' }] });
+  const essay = await client.chat({ model: 'llama3.2', options: { num_predict: 3 }, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+describe.each(TRANSPORTS)('one scenario through six chat APIs over %s', (transport) => {
   let rig: SdkRig | undefined;
   let mock: MockLLM;
   afterEach(async () => {
@@ -110,12 +148,16 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
       responses: await viaResponses(rig.openai),
       anthropic: await viaAnthropic(rig.anthropic),
       gemini: await viaGemini(rig.google),
+      mistral: await viaMistral(rig.mistral),
+      ollama: await viaOllama(rig.ollama),
     };
 
-    // The same canonical content everywhere: text, the tool call (id, name, templated arguments).
-    for (const turns of Object.values(results)) {
+    // The same canonical content everywhere: text, the tool call (id, name, templated arguments);
+    // ids as each API writes them (Mistral's are 9 characters, Ollama's calls have none).
+    const ids = { mistral: expect.stringMatching(/^[A-Za-z0-9]{9}$/), ollama: '' } as Record<string, unknown>;
+    for (const [api, turns] of Object.entries(results)) {
       expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
-      expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+      expect(turns[0].calls).toEqual([{ id: ids[api] ?? 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
       expect(turns[1].calls).toEqual([]);
     }
 
@@ -124,6 +166,8 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
     expect(results.responses.map((t) => t.finish)).toEqual(['completed', 'completed', 'max_output_tokens']);
     expect(results.anthropic.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
     expect(results.gemini.map((t) => t.finish)).toEqual([FinishReason.STOP, FinishReason.STOP, FinishReason.MAX_TOKENS]);
+    expect(results.mistral.map((t) => t.finish)).toEqual(['tool_calls', 'stop', 'length']);
+    expect(results.ollama.map((t) => t.finish)).toEqual(['stop', 'stop', 'length']);
 
     // Usage in each provider's field names.
     const usage = (input: string, output: string) => [
@@ -135,11 +179,13 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
     expect(results.responses.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
     expect(results.anthropic.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
     expect(results.gemini.map((t) => t.usage)).toEqual(usage('promptTokenCount', 'candidatesTokenCount'));
+    expect(results.mistral.map((t) => t.usage)).toEqual(usage('prompt_tokens', 'completion_tokens'));
+    expect(results.ollama.map((t) => t.usage)).toEqual(usage('prompt_eval_count', 'eval_count'));
 
     // Every request was answered by the intended step, and the journal tells the providers apart.
     const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
     expect(answered).toEqual(
-      ['openai', 'openai-responses', 'anthropic', 'gemini'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
+      ['openai', 'openai-responses', 'anthropic', 'gemini', 'mistral', 'ollama'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
     );
   });
 });

@@ -12,6 +12,7 @@ import { openAIChatAdapter } from './openai-chat/index.ts';
 import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
+import { ollamaAdapter } from './ollama/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -22,6 +23,7 @@ const REGISTERED = [
   { id: 'embeddings', create: openAIEmbeddingsAdapter },
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
+  { id: 'ollama', create: ollamaAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
@@ -48,7 +50,8 @@ export function defaultAdapters(): ProviderAdapter[] {
  */
 export function providerOrigins(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
   const hosts = adapters.flatMap((a) => a.hosts).filter(isConcreteHost);
-  return [...new Set(hosts.map((h) => `https://${h}`))];
+  // Local servers (Ollama's 127.0.0.1:11434) speak plain HTTP; every hosted API HTTPS.
+  return [...new Set(hosts.map((h) => `${/^(localhost|127\.0\.0\.1)(:\d+)?$/.test(h) ? 'http' : 'https'}://${h}`))];
 }
 
 /**

@@ -21,6 +21,9 @@ const KNOWN: Readonly<Record<string, EmbeddingModel>> = {
   'gemini-embedding-001': { dimensions: 3072, maxDimensions: 3072 },
   'gemini-embedding-exp-03-07': { dimensions: 3072, maxDimensions: 3072 },
   'mistral-embed': { dimensions: 1024, maxDimensions: 0 },
+  'nomic-embed-text': { dimensions: 768, maxDimensions: 768 },
+  'mxbai-embed-large': { dimensions: 1024, maxDimensions: 1024 },
+  'all-minilm': { dimensions: 384, maxDimensions: 384 },
 };
 
 /** Models ghostwire does not know: 1,536-long vectors, sizes up to 4,096 accepted. */

@@ -5,13 +5,14 @@
  */
 import type { ProviderAdapter } from './adapter.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
-import { isConcreteHost } from './common/host-pattern.ts';
+import { hostPattern, isConcreteHost } from './common/host-pattern.ts';
 import { geminiEmbeddingsAdapter } from './gemini-embeddings/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
 import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
+import { azureOpenAIAdapter } from './azure-openai/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -22,6 +23,7 @@ const REGISTERED = [
   { id: 'embeddings', create: openAIEmbeddingsAdapter },
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
+  { id: 'azure-openai', create: azureOpenAIAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
@@ -49,6 +51,17 @@ export function defaultAdapters(): ProviderAdapter[] {
 export function providerOrigins(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
   const hosts = adapters.flatMap((a) => a.hosts).filter(isConcreteHost);
   return [...new Set(hosts.map((h) => `https://${h}`))];
+}
+
+/**
+ * A test for the hosts given as patterns (`*.openai.azure.com`, `{location}-aiplatform.googleapis.com`),
+ * which `providerOrigins` cannot list: MSW and goldens intercept a request whose host passes it.
+ * @example
+ *   providerHostMatcher()('contoso.openai.azure.com') // true
+ */
+export function providerHostMatcher(adapters: readonly ProviderAdapter[] = defaultAdapters()): (host: string) => boolean {
+  const patterns = adapters.flatMap((a) => a.hosts).filter((h) => !isConcreteHost(h)).map(hostPattern);
+  return (host) => patterns.some((p) => p.match(host) !== null);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
-import { PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -40,7 +40,7 @@ function noMockResponse(request: Request): Response {
  */
 export function mockLLMHandlersFor(resolve: () => HandlesRequests | undefined, options: MockLLMHandlersOptions = {}): RequestHandler[] {
   const bases = [...(options.defaultHosts === false ? [] : PROVIDER_ORIGINS), ...(options.baseUrls ?? [])];
-  return bases.map((base) => {
+  const handlers = bases.map((base) => {
     const url = new URL(base);
     const prefix = url.pathname.replace(/\/+$/, '');
     return http.all(`${url.origin}${prefix}/*`, ({ request }) => {
@@ -50,6 +50,13 @@ export function mockLLMHandlersFor(resolve: () => HandlesRequests | undefined, o
       return mock.handle(request, { path });
     });
   });
+  if (options.defaultHosts === false) return handlers;
+  // Hosts named by a resource or region (`contoso.openai.azure.com`) have no single origin: a predicate.
+  const patterned = http.all(
+    ({ request }) => isProviderPatternHost(new URL(request.url).host),
+    ({ request }) => resolve()?.handle(request) ?? noMockResponse(request),
+  );
+  return [...handlers, patterned];
 }
 
 /**

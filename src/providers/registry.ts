@@ -13,6 +13,8 @@ import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
 import { azureOpenAIAdapter } from './azure-openai/index.ts';
+import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
+import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -24,6 +26,8 @@ const REGISTERED = [
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
   { id: 'azure-openai', create: azureOpenAIAdapter },
+  { id: 'vertex-gemini', create: vertexGeminiAdapter },
+  { id: 'vertex-anthropic', create: vertexAnthropicAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

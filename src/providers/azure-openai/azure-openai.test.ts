@@ -82,10 +82,19 @@ describe('Azure OpenAI through AzureOpenAI', () => {
     expect(await raw.json()).toEqual({ error: { code: '401', message: expect.stringMatching(/^Access denied due to invalid subscription key/) } });
   });
 
-  it('answers the v1 form through the plain OpenAI client on the real port, beside OpenAI’s own paths', async () => {
+  it('answers the v1 form through the plain OpenAI client, on Azure’s host with a bearer key', async () => {
+    const mock = createMockLLM({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'v1 answer' } }] }] });
+    const { fetch, exchanges } = capturingFetch(mock.handle);
+    const v1 = new OpenAI({ baseURL: `${ENDPOINT}/openai/v1`, apiKey: 'azure-key', maxRetries: 0, fetch });
+    expect((await v1.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('v1 answer');
+    expect(JSON.parse(await exchanges[0].body)).toHaveProperty('prompt_filter_results');
+  });
+
+  it('answers the v1 form on the real port when the client sends Azure’s api-key, beside OpenAI’s own paths', async () => {
     const server = await startMockLLMServer({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'v1 answer' }, consume: false }] }] });
     try {
-      const v1 = new OpenAI({ baseURL: `${server.url}/openai/v1`, apiKey: 'azure-key', maxRetries: 0 });
+      // Off Azure's hosts `/openai/v1/…` is also a gateway's OpenAI layout: Azure's header decides.
+      const v1 = new OpenAI({ baseURL: `${server.url}/openai/v1`, apiKey: 'azure-key', defaultHeaders: { 'api-key': 'azure-key' }, maxRetries: 0 });
       expect((await v1.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content).toBe('v1 answer');
       const azure = new AzureOpenAI({ endpoint: server.url, apiKey: 'azure-key', apiVersion: API_VERSION, maxRetries: 0 });
       const res = await azure.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });

@@ -7,7 +7,7 @@
  * content-filter annotations and answers errors in Azure's shape. Chat and Responses requests are
  * provider `azure-openai`; embeddings are `embeddings`, as every embeddings API.
  */
-import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 import { openAIChatAdapter } from '../openai-chat/index.ts';
 import { renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts';
@@ -17,11 +17,9 @@ import { openAIResponsesAdapter } from '../openai-responses/index.ts';
 import { openAIResponsesReader } from '../openai-responses/reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, type WireReader } from '../common/views.ts';
-import { asOpenAIRequest, azureRoute, isAzureRoute, type AzureRoute } from './routes.ts';
+import { asOpenAIRequest, AZURE_OPENAI_HOSTS, azureRoute, isAzureRoute, saysAzure, type AzureRoute } from './routes.ts';
 import { AZURE_ACCESS_DENIED, azureChatFrames, renderAzureError, withContentFilters } from './render.ts';
 
-/** The hosts Azure OpenAI resources answer on (one label: the resource name). */
-export const AZURE_OPENAI_HOSTS: readonly string[] = ['*.openai.azure.com', '*.cognitiveservices.azure.com'];
 
 function authenticate(req: IncomingRequest): CanonicalError | null {
   if (req.headers.get('api-key')?.trim() || /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '')) return null;
@@ -55,8 +53,8 @@ export function azureOpenAIAdapter(): ProviderAdapter & { id: 'azure-openai' } {
     credentials: { headers: ['api-key', 'authorization'], query: [] },
     framing: 'sse',
     routes: isAzureRoute,
-    /** Azure's key header, or its `/openai/` path root (an Entra token is a plain bearer). */
-    recognizes: (req: RouteRequest) => req.headers.has('api-key') || req.path.startsWith('/openai/'),
+    /** Azure's key header or `api-version` query (an Entra token is a plain bearer). */
+    recognizes: saysAzure,
     authenticate,
     listModels(req: IncomingRequest, catalog: ModelCatalog): RenderedResponse | null {
       const route = azureRoute(req.path);

@@ -6,7 +6,12 @@
  * OpenAI path its adapter serves, so the OpenAI adapters parse and render it.
  */
 import type { IncomingRequest, RouteRequest } from '../adapter.ts';
+import { hostPattern } from '../common/host-pattern.ts';
 import { decodeSegment } from '../common/models.ts';
+
+/** The hosts Azure OpenAI resources answer on (one label: the resource name). */
+export const AZURE_OPENAI_HOSTS: readonly string[] = ['*.openai.azure.com', '*.cognitiveservices.azure.com'];
+const AZURE_HOST_MATCHERS = AZURE_OPENAI_HOSTS.map(hostPattern);
 
 /** Which OpenAI wire API an Azure path speaks. */
 export type AzureApi = 'chat' | 'embeddings' | 'responses' | 'models';
@@ -38,10 +43,21 @@ export function azureRoute(path: string): AzureRoute | null {
   return { api, deployment, openAIPath: `/v1/${m[2]}` };
 }
 
-/** Is this request on an Azure OpenAI route (by method and path)? */
+/**
+ * Does the request say it is Azure's? Paths without a deployment (`/openai/v1/chat/completions`,
+ * `/openai/responses`) are also a gateway's OpenAI layout, so off Azure's hosts they are Azure's only
+ * when the client sends what Azure clients send: the `api-version` query or the `api-key` header.
+ */
+export function saysAzure(req: RouteRequest): boolean {
+  if (req.url.searchParams.has('api-version') || req.headers.has('api-key')) return true;
+  return AZURE_HOST_MATCHERS.some((h) => h.match(req.url.host) !== null);
+}
+
+/** Is this request on an Azure OpenAI route (by method and path; by what the client sends where a gateway's path looks the same)? */
 export function isAzureRoute(req: RouteRequest): boolean {
   const route = azureRoute(req.path);
   if (!route) return false;
+  if (route.deployment === null && !saysAzure(req)) return false;
   if (route.api === 'models') return req.method === 'GET';
   if (route.api === 'responses' && route.openAIPath !== '/v1/responses') return req.method === 'GET' || req.method === 'DELETE';
   return req.method === 'POST';

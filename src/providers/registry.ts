@@ -15,6 +15,7 @@ import { mistralAdapter } from './mistral/index.ts';
 import { azureOpenAIAdapter } from './azure-openai/index.ts';
 import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
 import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
+import { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -28,6 +29,7 @@ const REGISTERED = [
   { id: 'azure-openai', create: azureOpenAIAdapter },
   { id: 'vertex-gemini', create: vertexGeminiAdapter },
   { id: 'vertex-anthropic', create: vertexAnthropicAdapter },
+  { id: 'embeddings', create: vertexEmbeddingsAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

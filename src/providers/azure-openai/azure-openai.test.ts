@@ -50,13 +50,18 @@ describe('Azure OpenAI through AzureOpenAI', () => {
   });
 
   it('answers Responses at /openai/responses and embeddings with the model’s real size', async () => {
-    const { client, exchanges } = setup([{ name: 't', steps: [{ match: { provider: 'azure-openai' }, respond: { text: 'A response.' } }] }]);
+    const { client, exchanges } = setup([{ name: 't', steps: [{ match: { provider: 'azure-openai', model: 'gpt-4o' }, respond: { text: 'A response.' } }] }]);
     const response = await client.responses.create({ model: 'gpt-4o', input: 'hi' });
     expect(response.output_text).toBe('A response.');
     expect(new URL(exchanges[0].url).pathname).toBe('/openai/responses');
     const embedded = await client.embeddings.create({ model: 'text-embedding-3-large', input: ['one', 'two'] });
     expect(embedded.data.map((d) => d.embedding.length)).toEqual([3072, 3072]);
     expect(new URL(exchanges[1].url).pathname).toBe('/openai/deployments/text-embedding-3-large/embeddings');
+    const stored = await client.responses.retrieve(response.id);
+    expect(stored.output_text).toBe('A response.');
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toEqual(['gpt-4o']);
+    expect(new URL(exchanges.at(-1)!.url).pathname).toBe('/openai/models');
   });
 
   it('answers errors in Azure’s shape: the front end’s 401 and 429, a content-filter 400 with innererror', async () => {

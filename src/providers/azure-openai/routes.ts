@@ -47,13 +47,19 @@ export function azureRoute(path: string): AzureRoute | null {
  * Does the request say it is Azure's? Paths without a deployment (`/openai/v1/chat/completions`,
  * `/openai/responses`) are also a gateway's OpenAI layout, so off Azure's hosts they are Azure's only
  * when the client sends what Azure clients send: the `api-version` query or the `api-key` header.
+ * @example
+ *   saysAzure({ method: 'POST', path: '/openai/v1/chat/completions', url: new URL('http://127.0.0.1:4010/openai/v1/chat/completions'), headers: new Headers({ 'api-key': 'k' }) }) // true
  */
 export function saysAzure(req: RouteRequest): boolean {
   if (req.url.searchParams.has('api-version') || req.headers.has('api-key')) return true;
   return AZURE_HOST_MATCHERS.some((h) => h.match(req.url.host) !== null);
 }
 
-/** Is this request on an Azure OpenAI route (by method and path; by what the client sends where a gateway's path looks the same)? */
+/**
+ * Is this request on an Azure OpenAI route (by method and path; by what the client sends where a gateway's path looks the same)?
+ * @example
+ *   isAzureRoute({ method: 'POST', path: '/openai/deployments/gpt-4o/chat/completions', url, headers }) // true
+ */
 export function isAzureRoute(req: RouteRequest): boolean {
   const route = azureRoute(req.path);
   if (!route) return false;

@@ -53,11 +53,12 @@ export class OpenAIProvider implements LLMProvider {
   private readonly retrier: Retrier;
   private readonly strict: boolean;
 
-  constructor(options: ProviderOptions) {
+  /** `makeClient`: another client of the same wire over the same options (Azure's `AzureOpenAI`). */
+  constructor(options: ProviderOptions, makeClient: (clientOptions: ReturnType<typeof sdkClientOptions>) => OpenAI = (o) => new OpenAI(o)) {
     this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.openai;
     this.retrier = new Retrier('openai', options.retry, options.fetch);
     this.strict = options.strict ?? false;
-    this.client = new OpenAI(sdkClientOptions(options, this.retrier.fetch));
+    this.client = makeClient(sdkClientOptions(options, this.retrier.fetch));
   }
 
   tools(tools: readonly ProviderTool[]): ChatCompletionTool[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // The provider registry's list of default origins: the one place that knows the providers' hosts.
-import { PROVIDER_ORIGINS } from '../providers/index.ts';
+import { PROVIDER_HOST_PATTERNS, PROVIDER_ORIGINS } from '../providers/index.ts';
 
 /** Options of the goldens machinery, as given to `ghostwire(options)` in vitest.config.ts. */
 export const GoldensOptionsSchema = z
@@ -78,6 +78,8 @@ export interface ResolvedGoldensConfig extends GoldensOptions {
   ci: boolean;
   /** The providers' default origins (from the provider registry), always intercepted. */
   providerOrigins: string[];
+  /** The providers' hosts given as patterns (`*.openai.azure.com`), sealed like the origins. */
+  providerHostPatterns: string[];
 }
 
 /**
@@ -126,7 +128,7 @@ export function resolveMode(configured: TrafficMode, env: Record<string, string 
  */
 export function resolveGoldensConfig(
   options: GoldensOptionsInput | GoldensOptions,
-  context: { root: string; env: Record<string, string | undefined>; update: boolean | OutputsUpdate; ci?: boolean; providerOrigins?: readonly string[] },
+  context: { root: string; env: Record<string, string | undefined>; update: boolean | OutputsUpdate; ci?: boolean; providerOrigins?: readonly string[]; providerHostPatterns?: readonly string[] },
 ): ResolvedGoldensConfig {
   const parsed = parseGoldensOptions(options);
   const ci = context.ci ?? truthy(context.env.CI);
@@ -140,6 +142,7 @@ export function resolveGoldensConfig(
     effectiveMode: resolveMode(parsed.mode, context.env, outputs, ci),
     ci,
     providerOrigins: [...(context.providerOrigins ?? PROVIDER_ORIGINS)],
+    providerHostPatterns: [...(context.providerHostPatterns ?? PROVIDER_HOST_PATTERNS)],
   };
 }
 

@@ -14,6 +14,7 @@ import { Recorder } from './recorder.ts';
 import { Replayer } from './replayer.ts';
 import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction } from './schema.ts';
 import { readGoldenSync, writeGolden } from './store.ts';
+import { isProviderPatternHost } from '../providers/origins.ts';
 import { RecordedWires } from '../providers/recorded.ts';
 
 /** What every session of a run shares. */
@@ -151,7 +152,7 @@ export class GoldenSession {
    */
   private claims(request: Request): boolean {
     const url = new URL(request.url);
-    if (this.origins.has(url.origin)) return true;
+    if (this.origins.has(url.origin) || isProviderPatternHost(url.host)) return true;
     return this.recorder !== null && this.wires.of(request.method, request.url, request.headers).provider !== null;
   }
 

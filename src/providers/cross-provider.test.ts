@@ -1,11 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type Anthropic from '@anthropic-ai/sdk';
-import { FinishReason, Type } from '@google/genai';
-import type OpenAI from 'openai';
+import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { FinishReason, GoogleGenAI, Type } from '@google/genai';
+import { setupServer } from 'msw/node';
+import { AzureOpenAI, type OpenAI } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../scenario/loader.ts';
 import { createMockLLM, type MockLLM } from '../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from './testing/sdk-rig.ts';
+import { mockLLMHandlers } from '../transports/msw.ts';
+import { startMockLLMServer } from '../transports/server.ts';
+import { startRig, TRANSPORTS, type SdkRig, type TransportName } from './testing/sdk-rig.ts';
+import { staticTokenClient } from './vertex-shared/test-auth.ts';
 
 /**
  * One scenario file, written once, answered for every chat API: a tool call, the answer after the
@@ -60,7 +65,7 @@ async function viaResponses(client: OpenAI): Promise<Turn[]> {
   return [first, second, essay].map(turn);
 }
 
-async function viaAnthropic(client: Anthropic): Promise<Turn[]> {
+async function viaAnthropic(client: { messages: Pick<Anthropic['messages'], 'create' | 'stream'> }): Promise<Turn[]> {
   const tools: Anthropic.Messages.Tool[] = [{ name: 'get_weather', input_schema: schema }];
   const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: WEATHER }];
   const turn = (m: Anthropic.Messages.Message): Turn => ({
@@ -187,5 +192,62 @@ describe.each(TRANSPORTS)('one scenario through six chat APIs over %s', (transpo
     expect(answered).toEqual(
       ['openai', 'openai-responses', 'anthropic', 'gemini', 'mistral', 'ollama'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
     );
+  });
+});
+
+/** The cloud-hosted clients (Azure OpenAI, Gemini and Claude on Vertex AI) over one transport. */
+async function cloudClients(transport: TransportName, mock: MockLLM) {
+  let base: string | undefined;
+  let close: () => Promise<void>;
+  if (transport === 'msw') {
+    const server = setupServer(...mockLLMHandlers(mock));
+    server.listen({ onUnhandledFrame: 'error' });
+    close = async () => server.close();
+  } else {
+    const server = await startMockLLMServer({ mock });
+    base = server.url;
+    close = () => server.close();
+  }
+  const authClient = staticTokenClient();
+  return {
+    azure: new AzureOpenAI({ endpoint: base ?? 'https://contoso.openai.azure.com', apiKey: 'azure-key', apiVersion: '2025-04-01-preview', maxRetries: 0 }),
+    vertexGemini: new GoogleGenAI({ vertexai: true, project: 'ghost-project', location: 'us-central1', googleAuthOptions: { authClient }, httpOptions: base ? { baseUrl: base } : {} }),
+    vertexClaude: new AnthropicVertex({ region: 'us-east5', projectId: 'ghost-project', authClient, maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) }),
+    close,
+  };
+}
+
+describe.each(TRANSPORTS)('the same scenario through Azure OpenAI and Vertex AI over %s', (transport) => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('renders the same steps in each cloud’s wire, and the journal names the cloud providers', async () => {
+    const mock = createMockLLM({ scenarios: loadScenarios(SCENARIO_FILE) });
+    const clients = await cloudClients(transport, mock);
+    close = clients.close;
+    const results = {
+      azureChat: await viaChat(clients.azure),
+      azureResponses: await viaResponses(clients.azure),
+      vertexGemini: await viaGemini(clients.vertexGemini),
+      vertexClaude: await viaAnthropic(clients.vertexClaude),
+    };
+    for (const turns of Object.values(results)) {
+      expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
+      expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+    }
+    expect(results.azureChat.map((t) => t.finish)).toEqual(['tool_calls', 'stop', 'length']);
+    expect(results.azureResponses.map((t) => t.finish)).toEqual(['completed', 'completed', 'max_output_tokens']);
+    expect(results.vertexGemini.map((t) => t.finish)).toEqual([FinishReason.STOP, FinishReason.STOP, FinishReason.MAX_TOKENS]);
+    expect(results.vertexClaude.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
+    expect(results.vertexClaude.map((t) => t.usage)).toEqual([
+      { input_tokens: 40, output_tokens: 12 },
+      { input_tokens: 60, output_tokens: 8 },
+      { input_tokens: 5, output_tokens: 3 },
+    ]);
+    const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
+    expect(answered).toEqual(['azure-openai', 'azure-openai', 'vertex-gemini', 'vertex-anthropic'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]));
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { ProviderAdapter } from './adapter.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
-import { isConcreteHost } from './common/host-pattern.ts';
+import { hostPattern, isConcreteHost } from './common/host-pattern.ts';
 import { geminiEmbeddingsAdapter } from './gemini-embeddings/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
@@ -13,6 +13,10 @@ import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
 import { ollamaAdapter } from './ollama/index.ts';
+import { azureOpenAIAdapter } from './azure-openai/index.ts';
+import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
+import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
+import { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -24,6 +28,10 @@ const REGISTERED = [
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
   { id: 'ollama', create: ollamaAdapter },
+  { id: 'azure-openai', create: azureOpenAIAdapter },
+  { id: 'vertex-gemini', create: vertexGeminiAdapter },
+  { id: 'vertex-anthropic', create: vertexAnthropicAdapter },
+  { id: 'embeddings', create: vertexEmbeddingsAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
@@ -52,6 +60,27 @@ export function providerOrigins(adapters: readonly ProviderAdapter[] = defaultAd
   const hosts = adapters.flatMap((a) => a.hosts).filter(isConcreteHost);
   // Local servers (Ollama's 127.0.0.1:11434) speak plain HTTP; every hosted API HTTPS.
   return [...new Set(hosts.map((h) => `${/^(localhost|127\.0\.0\.1)(:\d+)?$/.test(h) ? 'http' : 'https'}://${h}`))];
+}
+
+/**
+ * The hosts given as patterns, as declared (`*.openai.azure.com`): for layers that match them without
+ * loading the adapters (the Vitest setup file compiles them with common/host-pattern.ts).
+ * @example
+ *   providerHostPatterns() // ['*.openai.azure.com', '{location}-aiplatform.googleapis.com', ...]
+ */
+export function providerHostPatterns(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
+  return [...new Set(adapters.flatMap((a) => a.hosts).filter((h) => !isConcreteHost(h)))];
+}
+
+/**
+ * A test for the hosts given as patterns (`*.openai.azure.com`, `{location}-aiplatform.googleapis.com`),
+ * which `providerOrigins` cannot list: MSW and goldens intercept a request whose host passes it.
+ * @example
+ *   providerHostMatcher()('contoso.openai.azure.com') // true
+ */
+export function providerHostMatcher(adapters: readonly ProviderAdapter[] = defaultAdapters()): (host: string) => boolean {
+  const patterns = providerHostPatterns(adapters).map(hostPattern);
+  return (host) => patterns.some((p) => p.match(host) !== null);
 }
 
 /**

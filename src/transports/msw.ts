@@ -4,7 +4,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
-import { PROVIDER_ORIGINS } from '../providers/index.ts';
+import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -42,10 +42,13 @@ function basesOf(options: MockLLMHandlersOptions): Array<{ origin: string; prefi
  */
 export function mockLLMRoute(mock: HandlesRequests, options: MockLLMHandlersOptions = {}): MockRoute {
   const bases = basesOf(options);
+  const patterned = options.defaultHosts !== false;
   const find = (request: Request) => {
     const url = new URL(request.url);
     const base = bases.find(({ origin, prefix }) => url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)));
-    return base ? url.pathname.slice(base.prefix.length) || '/' : undefined;
+    if (base) return url.pathname.slice(base.prefix.length) || '/';
+    // Hosts named by a resource or region (`contoso.openai.azure.com`) have no single origin.
+    return patterned && isProviderPatternHost(url.host) ? url.pathname : undefined;
   };
   return {
     claims: (request) => find(request) !== undefined,

@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TestContext } from 'vitest';
 import { loadSync } from './load-sync.ts';
 import type { MswBridge } from './msw-bridge.ts';
+import { hostPattern, type HostMatcher } from '../providers/common/host-pattern.ts';
 
 /** Something that answers some requests of one test: a mock LLM or the test's golden session. */
 export interface Route {
@@ -40,6 +41,8 @@ export interface TestSlot {
 export interface SealOptions {
   /** Origins whose unanswered requests fail (the providers' default hosts and configured `hosts`). */
   sealedOrigins: readonly string[];
+  /** Hosts given as patterns (`*.openai.azure.com`, `{location}-aiplatform.googleapis.com`), sealed too. */
+  sealedHostPatterns?: readonly string[];
   /** False only in an explicit local record run: then provider hosts are reachable. */
   seal: boolean;
 }
@@ -65,15 +68,19 @@ export class InProcessLayer {
   /** The platform's `fetch` and the sealing one put in its place until MSW takes over. */
   private sealedFetch: { original: typeof fetch; wrapper: typeof fetch } | null = null;
 
+  private sealedHosts: HostMatcher[];
+
   constructor(options: SealOptions) {
     this.options = options;
     this.sealed = new Set(options.sealedOrigins.map((o) => new URL(o).origin));
+    this.sealedHosts = (options.sealedHostPatterns ?? []).map(hostPattern);
   }
 
   /** Re-reads options (a later test file of a `--no-isolate` worker may bring other ones). */
   configure(options: SealOptions): void {
     this.options = options;
     this.sealed = new Set(options.sealedOrigins.map((o) => new URL(o).origin));
+    this.sealedHosts = (options.sealedHostPatterns ?? []).map(hostPattern);
   }
 
   /** The calling test's slot, while it runs. */
@@ -105,7 +112,9 @@ export class InProcessLayer {
   /** Must this (non-loopback) request fail when nothing answered it? */
   isSealed(request: Request): boolean {
     if (this.slot()?.golden?.sealsAll) return true;
-    return this.options.seal && this.sealed.has(new URL(request.url).origin);
+    if (!this.options.seal) return false;
+    const url = new URL(request.url);
+    return this.sealed.has(url.origin) || this.sealedHosts.some((h) => h.match(url.host) !== null);
   }
 
   /** Records a sealed request nothing answered on its test (failed when the test ends); returns the message. */

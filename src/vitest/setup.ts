@@ -11,14 +11,14 @@ import { toMatchGolden } from './golden-matcher.ts';
 
 /** Without the plugin: the providers' hosts from the registry, sealed unless GHOSTWIRE_RECORD asks to record. */
 async function defaults(): Promise<SealOptions> {
-  const { PROVIDER_ORIGINS } = await import('../providers/index.ts');
+  const { PROVIDER_ORIGINS, PROVIDER_HOST_PATTERNS } = await import('../providers/index.ts');
   const { resolveTraffic } = await import('../goldens/config.ts');
-  return { sealedOrigins: [...PROVIDER_ORIGINS], seal: resolveTraffic('replay', process.env, !!process.env.CI && !/^(0|false)$/i.test(process.env.CI)) !== 'record' };
+  return { sealedOrigins: [...PROVIDER_ORIGINS], sealedHostPatterns: [...PROVIDER_HOST_PATTERNS], seal: resolveTraffic('replay', process.env, !!process.env.CI && !/^(0|false)$/i.test(process.env.CI)) !== 'record' };
 }
 
 checkRuntime(process.versions.node, undefined);
 const provided = inject('ghostwire');
-const layer = inProcessLayer(provided ? { sealedOrigins: [...provided.providerOrigins, ...provided.hosts], seal: provided.traffic !== 'record' } : await defaults());
+const layer = inProcessLayer(provided ? { sealedOrigins: [...provided.providerOrigins, ...provided.hosts], sealedHostPatterns: provided.providerHostPatterns, seal: provided.traffic !== 'record' } : await defaults());
 layer.seal();
 // Vitest parses a hook's context argument like a fixture's: it must be destructured.
 aroundEach(async (runTest, { task, onTestFinished }) => layer.runTest({ task, onTestFinished }, runTest));

@@ -17,6 +17,7 @@ const KNOWN: Readonly<Record<string, EmbeddingModel>> = {
   'text-embedding-ada-002': { dimensions: 1536, maxDimensions: 0 },
   'text-embedding-004': { dimensions: 768, maxDimensions: 768 },
   'text-embedding-005': { dimensions: 768, maxDimensions: 768 },
+  'text-multilingual-embedding-002': { dimensions: 768, maxDimensions: 768 },
   'embedding-001': { dimensions: 768, maxDimensions: 768 },
   'gemini-embedding-001': { dimensions: 3072, maxDimensions: 3072 },
   'gemini-embedding-exp-03-07': { dimensions: 3072, maxDimensions: 3072 },

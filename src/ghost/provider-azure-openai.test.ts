@@ -22,6 +22,8 @@ describe('AzureOpenAIProvider', () => {
     mock.assertAllConsumed();
     const first = mock.requests[0].request!;
     expect(first.path).toBe('/openai/deployments/my-gpt/chat/completions');
-    expect(first.headers['api-key']).toBe('azure-key');
+    // Sent as api-key (the journal keeps credentials redacted, as goldens do).
+    expect(first.headers['api-key']).toBe('[REDACTED]');
+    expect(first.headers.authorization).toBeUndefined();
   });
 });

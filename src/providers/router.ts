@@ -66,11 +66,23 @@ export class ProviderRouter {
    */
   route(req: RouteRequest): RouteResult {
     const { candidates, owned } = this.#candidates(req.url.host);
+    const serving = this.#serving(candidates, req);
     if (!owned) {
       const prefixed = this.#prefixed(req);
-      if (prefixed) return prefixed;
+      // An API whose own paths look like a prefix (Azure's `/openai/v1/...`) keeps them when its client says so.
+      if (prefixed) {
+        const own = serving.find((a) => a.recognizes?.(req) === true);
+        if (own) return { adapter: own, served: true };
+        // The prefix's provider answers (or gives its 404) unless another API serves the whole path
+        // (`/openai/deployments/...` is Azure's own).
+        if (prefixed.served) return prefixed;
+        if (serving.length === 0) {
+          // Nobody serves it: the 404 takes the shape of the API the client's headers name, else the prefix's.
+          const named = candidates.find((a) => a.recognizes?.(req) === true);
+          return named ? { adapter: named, served: false } : prefixed;
+        }
+      }
     }
-    const serving = this.#serving(candidates, req);
     if (serving.length === 1) return { adapter: serving[0], served: true };
     if (serving.length > 1) {
       // Two adapters serve this path: the client's fingerprint decides, registry order otherwise.

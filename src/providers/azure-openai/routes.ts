@@ -56,14 +56,14 @@ export function saysAzure(req: RouteRequest): boolean {
 }
 
 /**
- * Is this request on an Azure OpenAI route (by method and path; by what the client sends where a gateway's path looks the same)?
+ * Is this request on an Azure OpenAI route (by method and path only: where a gateway's `/openai/...` path looks
+ * the same, the router asks `saysAzure` through the adapter's `recognizes`)?
  * @example
  *   isAzureRoute({ method: 'POST', path: '/openai/deployments/gpt-4o/chat/completions', url, headers }) // true
  */
 export function isAzureRoute(req: RouteRequest): boolean {
   const route = azureRoute(req.path);
   if (!route) return false;
-  if (route.deployment === null && !saysAzure(req)) return false;
   if (route.api === 'models') return req.method === 'GET';
   if (route.api === 'responses' && route.openAIPath !== '/v1/responses') return req.method === 'GET' || req.method === 'DELETE';
   return req.method === 'POST';

@@ -16,7 +16,7 @@ const testFiles = roots.flatMap((root) =>
 // in a fresh process: two MSW servers in one process both intercept, so such files cannot share one. The
 // rest (most of the suite) share their worker processes across files (no isolation), which spares each
 // file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
-const INTERCEPTS = /from 'msw|setupServer|useMockLLM|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
+const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
 const isolated = testFiles.filter(
   (f) => f.startsWith(join('src', 'vitest')) || f.startsWith('examples') || f.startsWith(join('src', 'goldens')) || INTERCEPTS.test(readFileSync(f, 'utf8')),
 );

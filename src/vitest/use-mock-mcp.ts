@@ -17,6 +17,7 @@ import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOption
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import { mcpGolden, type MCPGolden, type MCPGoldenOptions, type MCPServerEntry } from '../mcp/mock/mcp-golden.ts';
 import { inProcessLayer, type Route } from './in-process.ts';
+import './setup.ts';
 
 /** A `.mcp.json` server entry (the shape Claude Desktop, Cursor and VS Code read). */
 export type McpJsonEntry = McpJsonStdioEntry | McpJsonHttpEntry;

@@ -12,6 +12,7 @@ import { openAIChatAdapter } from './openai-chat/index.ts';
 import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
+import { cohereAdapter } from './cohere/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -22,6 +23,7 @@ const REGISTERED = [
   { id: 'embeddings', create: openAIEmbeddingsAdapter },
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
+  { id: 'cohere', create: cohereAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

@@ -21,6 +21,11 @@ const KNOWN: Readonly<Record<string, EmbeddingModel>> = {
   'gemini-embedding-001': { dimensions: 3072, maxDimensions: 3072 },
   'gemini-embedding-exp-03-07': { dimensions: 3072, maxDimensions: 3072 },
   'mistral-embed': { dimensions: 1024, maxDimensions: 0 },
+  'embed-english-v3.0': { dimensions: 1024, maxDimensions: 0 },
+  'embed-multilingual-v3.0': { dimensions: 1024, maxDimensions: 0 },
+  'embed-english-light-v3.0': { dimensions: 384, maxDimensions: 0 },
+  'embed-multilingual-light-v3.0': { dimensions: 384, maxDimensions: 0 },
+  'embed-v4.0': { dimensions: 1536, maxDimensions: 1536 },
 };
 
 /** Models ghostwire does not know: 1,536-long vectors, sizes up to 4,096 accepted. */

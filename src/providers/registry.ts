@@ -13,6 +13,7 @@ import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
 import { cohereAdapter } from './cohere/index.ts';
+import { bedrockAdapter } from './bedrock/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -24,6 +25,7 @@ const REGISTERED = [
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
   { id: 'cohere', create: cohereAdapter },
+  { id: 'bedrock', create: bedrockAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
@@ -51,6 +53,18 @@ export function defaultAdapters(): ProviderAdapter[] {
 export function providerOrigins(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
   const hosts = adapters.flatMap((a) => a.hosts).filter(isConcreteHost);
   return [...new Set(hosts.map((h) => `https://${h}`))];
+}
+
+/**
+ * The origins of hosts declared as patterns (a region or resource in the name), as MSW URL
+ * wildcards: `bedrock-runtime.*.amazonaws.com` → `https://bedrock-runtime.*.amazonaws.com`
+ * (`{name}` parts become `*` too).
+ * @example
+ *   providerOriginPatterns() // ['https://bedrock-runtime.*.amazonaws.com', ...]
+ */
+export function providerOriginPatterns(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
+  const hosts = adapters.flatMap((a) => a.hosts).filter((h) => !isConcreteHost(h));
+  return [...new Set(hosts.map((h) => `https://${h.replace(/\{[a-z][a-z0-9_]*\}/gi, '*')}`))];
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
-import { PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { PROVIDER_ORIGIN_PATTERNS, PROVIDER_ORIGINS } from '../providers/origins.ts';
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -39,9 +39,10 @@ function noMockResponse(request: Request): Response {
  * returns nothing would pass the request through to the real network.
  */
 export function mockLLMHandlersFor(resolve: () => HandlesRequests | undefined, options: MockLLMHandlersOptions = {}): RequestHandler[] {
-  const bases = [...(options.defaultHosts === false ? [] : PROVIDER_ORIGINS), ...(options.baseUrls ?? [])];
+  const bases = [...(options.defaultHosts === false ? [] : [...PROVIDER_ORIGINS, ...PROVIDER_ORIGIN_PATTERNS]), ...(options.baseUrls ?? [])];
   return bases.map((base) => {
-    const url = new URL(base);
+    // A host pattern (`bedrock-runtime.*.amazonaws.com`) is an MSW wildcard, not a parseable origin.
+    const url = base.includes('*') ? { origin: base, pathname: '' } : new URL(base);
     const prefix = url.pathname.replace(/\/+$/, '');
     return http.all(`${url.origin}${prefix}/*`, ({ request }) => {
       const mock = resolve();

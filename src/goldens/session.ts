@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { bypass } from 'msw';
 import { ownMswServer, type Interceptor } from './interceptor.ts';
-import { PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { onProviderHostPattern, PROVIDER_ORIGINS } from '../providers/origins.ts';
 import type { GoldenMode, ResolvedGoldensConfig } from './config.ts';
 import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import type { MatcherFactory } from './placeholders.ts';
@@ -135,7 +135,7 @@ export class GoldenSession {
 
   private async route(request: Request, origins: Set<string>): Promise<Response | undefined> {
     const url = new URL(request.url);
-    if (!origins.has(url.origin)) {
+    if (!origins.has(url.origin) && !onProviderHostPattern(url)) {
       // Not ours: local servers are part of the test, and recording lets other traffic through.
       if (isLocal(url.hostname) || this.mode === 'record') return undefined;
       return this.fail(new GoldenMismatchError(this.relativeFile, `replay mode: ${request.method} ${url.origin}${url.pathname} would leave the process.`, 'Add its origin to the plugin\'s "hosts" option to record and replay it.'));

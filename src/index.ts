@@ -14,6 +14,8 @@ export {
   anthropic,
   gemini,
   embeddings,
+  bedrock,
+  cohere,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

@@ -60,8 +60,8 @@ describe('ProviderRouter', () => {
   });
 
   it('derives ids and default origins from the registry', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral']);
-    expect(providerOrigins()).toEqual(['https://api.openai.com', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com', 'https://api.mistral.ai']);
+    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'cohere', 'bedrock']);
+    expect(providerOrigins()).toEqual(['https://api.openai.com', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com', 'https://api.mistral.ai', 'https://api.cohere.com', 'https://api.cohere.ai']);
   });
 });
 

@@ -86,5 +86,9 @@ export const anthropic = (extra?: MatchLike): MatchLike => providerMatch('anthro
 export const gemini = (extra?: MatchLike): MatchLike => providerMatch('gemini', extra);
 /** Matches embeddings requests (OpenAI embeddings, Gemini embedContent). @example scenario('x').expect(embeddings()) */
 export const embeddings = (extra?: MatchLike): MatchLike => providerMatch('embeddings', extra);
+/** Matches Amazon Bedrock runtime requests (Converse, ConverseStream, InvokeModel with Anthropic bodies). @example scenario('x').expect(bedrock({ model: /claude/ })) */
+export const bedrock = (extra?: MatchLike): MatchLike => providerMatch('bedrock', extra);
+/** Matches Cohere v2 chat requests. @example scenario('x').expect(cohere()) */
+export const cohere = (extra?: MatchLike): MatchLike => providerMatch('cohere', extra);
 /** Matches any provider; add constraints with the with* methods. @example scenario('x').expect(anyProvider()).withModel(/^gpt/) */
 export const anyProvider = (extra: MatchLike = {}): MatchLike => ({ ...extra });

@@ -35,6 +35,8 @@ export {
   anthropic,
   gemini,
   embeddings,
+  bedrock,
+  cohere,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

@@ -62,6 +62,10 @@ describe('Bedrock through @aws-sdk/client-bedrock-runtime over MSW', () => {
     );
     expect(second.output!.message!.content![0].text).toBe('Sunny.');
     expect(mock.requests.map((r) => [r.provider, r.request?.model])).toEqual([['bedrock', arn], ['bedrock', arn]]);
+    // SigV4 credentials never reach the journal.
+    const journaled = JSON.stringify(mock.requests);
+    expect(journaled).not.toMatch(/ghost-session-token|AKIDGHOSTTEST/);
+    expect(mock.requests[0].request?.headers).toHaveProperty('x-amz-security-token');
   });
 
   it('InvokeModel and InvokeModelWithResponseStream answer Anthropic bodies as Claude on Bedrock does', async () => {

@@ -2,7 +2,7 @@
  * Amazon's binary event-stream messages (`application/vnd.amazon.eventstream`), encoded and decoded
  * with Smithy's own codec so the prelude and message CRCs are exactly what the AWS SDK checks. Each
  * event carries the headers the SDK's deserializer reads: `:event-type`, `:content-type` and
- * `:message-type` (`event`, or `exception` with `:exception-type`).
+ * `:message-type: event`. Recorded exception messages (`:exception-type`) read back too.
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 
@@ -24,18 +24,6 @@ export function eventMessage(eventType: string, payload: unknown): Uint8Array {
   return codec.encode({
     headers: { ':event-type': header(eventType), ':content-type': header('application/json'), ':message-type': header('event') },
     body: encoder.encode(JSON.stringify(payload)),
-  });
-}
-
-/**
- * An exception message in the stream (`ThrottlingException` mid-answer), as the SDK raises it.
- * @example
- *   exceptionMessage('ThrottlingException', 'slow down')
- */
-export function exceptionMessage(exceptionType: string, message: string): Uint8Array {
-  return codec.encode({
-    headers: { ':exception-type': header(exceptionType), ':content-type': header('application/json'), ':message-type': header('exception') },
-    body: encoder.encode(JSON.stringify({ message })),
   });
 }
 

@@ -22,6 +22,7 @@ const client = (endpoint?: string, region = 'us-east-1') =>
   new BedrockRuntimeClient({ region, credentials, requestHandler: new NodeHttpHandler(), maxAttempts: 1, ...(endpoint ? { endpoint } : {}) });
 const ask = (text: string) => [{ role: 'user' as const, content: [{ text }] }];
 const HAIKU = 'anthropic.claude-3-haiku-20240307-v1:0';
+const mock = (server: { mock: ReturnType<typeof createMockLLM> }) => server.mock;
 
 describe('Bedrock through @aws-sdk/client-bedrock-runtime over MSW', () => {
   const mock = createMockLLM();
@@ -102,6 +103,27 @@ describe('Bedrock on the real port', () => {
       const res = await fetchClient.send(new ConverseCommand({ modelId: 'amazon.nova-lite-v1:0', messages: ask('hi') }));
       expect(res.output?.message?.content?.[0].text).toBe('hello');
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Bedrock on the real port with the SDK’s default HTTP/2 handler', () => {
+  it('answers Converse and ConverseStream over HTTP/2 cleartext, HTTP/1.1 still served on the same port', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'over h2', stream: { chunkSize: 2 } }, consume: false }] }] });
+    const h2 = new BedrockRuntimeClient({ region: 'us-east-1', credentials, endpoint: server.url, maxAttempts: 1 });
+    try {
+      const res = await h2.send(new ConverseCommand({ modelId: HAIKU, messages: ask('hi') }));
+      expect(res.output?.message?.content?.[0].text).toBe('over h2');
+      const stream = await h2.send(new ConverseStreamCommand({ modelId: HAIKU, messages: ask('hi') }));
+      let text = '';
+      for await (const e of stream.stream!) text += e.contentBlockDelta?.delta?.text ?? '';
+      expect(text).toBe('over h2');
+      expect(mock(server).requests.map((r) => r.status)).toEqual([200, 200]);
+      const h1 = await client(server.url).send(new ConverseCommand({ modelId: HAIKU, messages: ask('hi') }));
+      expect(h1.output?.message?.content?.[0].text).toBe('over h2');
+    } finally {
+      h2.destroy();
       await server.close();
     }
   });

@@ -4,6 +4,7 @@ import {
   ConverseStreamCommand,
   InvokeModelCommand,
   InvokeModelWithResponseStreamCommand,
+  ServiceQuotaExceededException,
   ThrottlingException,
   ConverseCommand,
   ValidationException,
@@ -38,6 +39,9 @@ describe('Bedrock through @aws-sdk/client-bedrock-runtime over MSW', () => {
     expect((throttled as ThrottlingException).message).toBe('Too many requests, please wait before trying again.');
     const invalid = await client().send(new ConverseCommand({ modelId: HAIKU, messages: [{ role: 'user', content: 'hi' as never }] })).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ValidationException);
+    mock.use({ name: 'q', steps: [{ respond: { error: { status: 400, message: 'quota', type: 'ServiceQuotaExceededException' } } }] });
+    const quota = await client().send(new ConverseCommand({ modelId: HAIKU, messages: ask('hi') })).catch((e: unknown) => e);
+    expect(quota).toBeInstanceOf(ServiceQuotaExceededException);
   });
 
   it('answers any region and an ARN model id (URL-encoded in the path), and maps toolResult back to its toolUse', async () => {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // In this repository `ghostwire/*` self-imports resolve to the TypeScript sources (the `ghostwire-source`
@@ -6,15 +8,33 @@ import { defineConfig } from 'vitest/config';
 // the worker processes as `--conditions`.
 const conditions = ['ghostwire-source'];
 
+const roots = ['src', 'examples', 'fixtures'];
+const testFiles = roots.flatMap((root) =>
+  (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
+);
+// A test file that intercepts fetch (MSW, useMockLLM, the goldens layer) or lives in the Vitest layer runs
+// in a fresh process: two MSW servers in one process both intercept, so such files cannot share one. The
+// rest (most of the suite) share their worker processes across files (no isolation), which spares each
+// file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
+const INTERCEPTS = /from 'msw|setupServer|useMockLLM|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
+const isolated = testFiles.filter(
+  (f) => f.startsWith(join('src', 'vitest')) || f.startsWith('examples') || f.startsWith(join('src', 'goldens')) || INTERCEPTS.test(readFileSync(f, 'utf8')),
+);
+const shared = testFiles.filter((f) => !isolated.includes(f));
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['src/**/*.test.ts', 'examples/**/*.test.ts', 'fixtures/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
     // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/test-results.json' }]] : ['default'],
+    projects: [
+      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+      // Bench files run once, each in its own process (the isolated project's default).
+      { extends: true, test: { name: 'shared', include: shared, isolate: false, benchmark: { include: [] } } },
+    ],
   },
 });

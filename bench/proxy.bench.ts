@@ -4,7 +4,8 @@
  *   the caller's process (createProxy(...).core.callTool), so the figure is the proxy's own work per call
  *   (lookup, ajv validation, metrics, failure classification) on top of the same stdio call. The same call
  *   behind one more MCP client/server hop (in-memory transport) is reported too, without a goal.
- * - search over 10,000 tools: median query < 5 ms lexical (BM25), < 10 ms 1536-d cosine.
+ * - search over 10,000 tools: median query < 5 ms lexical (BM25 over weighted fields, WordNet expansion, action
+ *   matching and the destructive guard), < 10 ms 1536-d cosine.
  * - re-index of 10,000 tools with 1 % changed: ≤ 10 % of a full re-index's time and ≤ 1 % of its embedded texts.
  * - metrics: ≥ 50,000 recorded calls per second (batched transactions) vs one autocommit insert per call.
  */
@@ -96,9 +97,12 @@ test('search over 10,000 tools (goal: lexical < 5 ms, 1536-d cosine < 10 ms at t
   const queries = ['read a file from disk', 'post a message to the team channel', 'create a pull request', 'run a SQL query', 'take a screenshot of the page'];
   const qvecs = queries.map(() => Array.from({ length: 1536 }, rand));
   let qi = 0;
+  // The first query reads WordNet's files (lazily, once per process): reported, not a goal.
+  const coldStart = performance.now();
   expect(lexical.search(queries[0], 10)).toHaveLength(10);
+  const coldMs = performance.now() - coldStart;
   const NAIVE = 'naive cosine over number[] rows (baseline)';
-  const LEX = 'BM25 (lexical)';
+  const LEX = 'lexical (BM25 + WordNet + actions)';
   const VEC = 'cosine over the packed float32 matrix';
   const results = await bench.compare(
     bench(NAIVE, () => {
@@ -110,7 +114,7 @@ test('search over 10,000 tools (goal: lexical < 5 ms, 1536-d cosine < 10 ms at t
     { time: 2000 },
   );
   const p50 = (name: typeof NAIVE | typeof LEX | typeof VEC): number => results.get(name).latency.p50 ?? results.get(name).latency.mean;
-  const line = `search over 10,000 tools, median: BM25 ${p50(LEX).toFixed(2)} ms (goal < 5), 1536-d cosine ${p50(VEC).toFixed(2)} ms (goal < 10), naive cosine baseline ${p50(NAIVE).toFixed(2)} ms`;
+  const line = `search over 10,000 tools, median: lexical ${p50(LEX).toFixed(2)} ms (goal < 5; first query, WordNet cold: ${coldMs.toFixed(0)} ms), 1536-d cosine ${p50(VEC).toFixed(2)} ms (goal < 10), naive cosine baseline ${p50(NAIVE).toFixed(2)} ms`;
   console.info(line);
   await annotate(line);
   expect(p50(LEX)).toBeLessThan(5);
@@ -164,7 +168,8 @@ test('re-index 10,000 tools with 1% changed (goal ≤ 10% of the full time, ≤ 
   expect(incTexts).toBe(100);
   expect(incMs / fullMs).toBeLessThanOrEqual(0.1);
   expect(incTexts / fullTexts).toBeLessThanOrEqual(0.01);
-});
+  // Three rounds of 10,000 mock embeddings (words, subwords, WordNet synonyms) on a shared machine: more than the default minute.
+}, 180_000);
 
 test('metrics: recorded calls per second (goal ≥ 50,000)', async ({ annotate }) => {
   const db = openStore(join(dir, 'metrics.db'));

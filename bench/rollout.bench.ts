@@ -17,6 +17,7 @@ const client = new Client({ name: 'bench', version: '1' });
 await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 const env = new ToolEnvWrapper(new QAEnv({ items: [{ id: 'q', question: 'What is 20 + 22?', answers: ['42'] }] }), [new MCPTool({ serverUrl: server.url })], {
   toolSuccessReward: 0.1,
+  maxToolUses: null, // every measured step is a tool step (the default limit, as in GEM, is 10)
 });
 await env.reset();
 // Warm both paths (JIT, sockets) so neither side pays for it inside the measurement.

@@ -13,10 +13,9 @@
  * In your project: `import { mcpGhost } from 'ghostwire/ghost'` and `useMockLLM` from 'ghostwire/vitest'.
  */
 import { expect, test } from 'vitest';
-import { stdioFixture } from '../fixtures/servers/launch.ts';
-import { mcpGhost } from '../src/ghost/index.ts';
-import { openai, scenario } from '../src/scenario/builder.ts';
-import { useMockLLM } from '../src/vitest/use-mock-llm.ts';
+import { mcpGhost } from 'ghostwire/ghost';
+import { openai, scenario } from 'ghostwire';
+import { stdioFixture, useMockLLM } from 'ghostwire/vitest';
 
 const model = scenario('orders')
   .expect(openai()).withLastMessage({ contains: 'How many orders' })

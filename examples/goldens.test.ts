@@ -12,8 +12,8 @@
  */
 import OpenAI from 'openai';
 import { afterAll, describe, expect, test as base } from 'vitest';
-import { goldenFixture, type GoldenFixture } from '../src/vitest/golden-fixture.ts';
-import { startMockLLMServer, type MockLLMServer } from '../src/transports/server.ts';
+import { goldenFixture, type GoldenFixture } from 'ghostwire/vitest';
+import { startMockLLMServer, type MockLLMServer } from 'ghostwire/server';
 
 const test = base.extend<{ golden: GoldenFixture }>({ golden: goldenFixture });
 

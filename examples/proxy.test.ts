@@ -15,8 +15,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { stdioFixture } from '../fixtures/servers/launch.ts';
-import { test } from '../src/vitest/test.ts';
+import { stdioFixture, test } from 'ghostwire/vitest';
 
 const everything = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 const config = {

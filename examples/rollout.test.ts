@@ -34,7 +34,7 @@ import { createProxy } from 'ghostwire/proxy';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHttpFixture, stdioFixture, type HttpFixture } from '../fixtures/servers/launch.ts';
+import { startHttpFixture, stdioFixture, type HttpFixture } from 'ghostwire/vitest';
 
 const CONFIG = new URL('../fixtures/rollout/shop-mcp.yaml', import.meta.url).pathname;
 const SERVER_URL_KEY = 'custom_envs.ShopQA.tool_wrapper.tool_configs.0.tool_args.server_url';
@@ -135,7 +135,7 @@ describe('a rollout with an MCP tool and the mock LLM as the policy', () => {
         expect(answer.action).toContain(`<answer>${PLAN[seed].answer}</answer>`);
         expect(answer.reward).toBe(1);
         expect(episode.totalReward).toBeCloseTo(1.2);
-        expect(episode.info).toMatchObject({ correct: true, tool_use_counter: 1, tool_success_counter: 1 });
+        expect(episode.info).toMatchObject({ correct: true, metrics: { tool_use_counter: 1, tool_success_counter: 1 } });
       });
 
       // One connection for all four environments, at most two calls in flight.
@@ -162,7 +162,7 @@ describe('a rollout with an MCP tool and the mock LLM as the policy', () => {
       .then()
       .respondWithText(toolCall('search', { q: 'Grace' }))
       .expect(openai())
-      .withLastMessage({ role: 'user', content: { contains: 'maximum number of tool uses' } })
+      .withLastMessage({ role: 'user', content: { contains: 'Reached the maximum number of tool use.' } })
       .then()
       .respondWithText('<answer>US</answer>')
       .build();
@@ -184,11 +184,13 @@ describe('a rollout with an MCP tool and the mock LLM as the policy', () => {
       const [badSql, unknownTool, answer] = episode.turns;
       expect(badSql.observation).toMatch(/^\[Execution Error: SQL error: no such column: contry/);
       expect(badSql.reward).toBeCloseTo(0.01);
-      expect(unknownTool.observation).toMatch(/^\[Validation Error: unknown tool "search"; available tools: list_tables, describe_table, query\]/);
-      expect(unknownTool.observation).toContain('You have reached the maximum number of tool uses (2)');
+      expect(unknownTool.observation).toBe(
+        "[Validation Error: The tool call format is incorrect. Reason: Unknown tool_name: 'search'. Available tools are: ['list_tables', 'describe_table', 'query']]" +
+          '\n\nReached the maximum number of tool use. Please output final answer directly.',
+      );
       expect(unknownTool.reward).toBeCloseTo(0.01);
       expect(answer.reward).toBe(1);
-      expect(episode.info).toMatchObject({ tool_use_counter: 2, tool_success_counter: 0 });
+      expect(episode.info).toMatchObject({ metrics: { tool_use_counter: 2, tool_success_counter: 0 } });
       session.mock.assertAllConsumed();
     } finally {
       await env.close();

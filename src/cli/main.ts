@@ -15,6 +15,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   scenario: { summary: 'check <file|dir>: validate scenario files', load: async () => (await import('./scenario-check.ts')).scenarioCommand },
   test: { summary: 'run Vitest; --record-goldens / --record-missing plus any Vitest option', load: async () => (await import('./test.ts')).test },
   inspect: { summary: '<golden.json>: print a golden as a conversation', load: async () => (await import('./inspect.ts')).inspect },
+  mcp: { summary: 'serve --scenarios FILE [--port N | --stdio] | check FILE: mock MCP servers from scenarios', load: async () => (await import('./mcp.ts')).mcpCommand },
   proxy: { summary: 'serve|search-tools|recommend-tools|refresh|eval: the MCP proxy', load: async () => (await import('./proxy.ts')).proxyCommand },
 };
 

@@ -13,6 +13,7 @@ export type {
 } from './types.ts';
 export { createProvider } from './provider-factory.ts';
 export { OpenAIProvider } from './provider-openai.ts';
+export { AzureOpenAIProvider, type AzureOpenAIProviderOptions } from './provider-azure-openai.ts';
 export { AnthropicProvider, toAnthropicMessages } from './provider-anthropic.ts';
 export { GeminiProvider, toGeminiContents } from './provider-gemini.ts';
 export { DEFAULT_MODELS, parseArguments } from './provider.ts';

@@ -1,9 +1,12 @@
 // Anthropic messages behind the LLMProvider interface (official `@anthropic-ai/sdk`, unmodified).
-import Anthropic from '@anthropic-ai/sdk';
+import type { default as AnthropicClient } from '@anthropic-ai/sdk';
+import { optionalPeer } from './optional-peer.ts';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { DEFAULT_MODELS, finishReasonFrom, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
+type Anthropic = AnthropicClient;
+const Anthropic = optionalPeer<typeof AnthropicClient>('@anthropic-ai/sdk', 'default');
 
 /**
  * Builds Anthropic's `system` and alternating messages: tool results and following user text share one user turn.

@@ -1,8 +1,11 @@
 // Gemini generateContent behind the LLMProvider interface (official `@google/genai`, unmodified).
-import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse, type Part, type Schema } from '@google/genai';
+import type { GoogleGenAI as GoogleGenAIClient, Content, FunctionDeclaration, GenerateContentResponse, Part, Schema } from '@google/genai';
+import { optionalPeer } from './optional-peer.ts';
 import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type GhostToolCall, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
+type GoogleGenAI = GoogleGenAIClient;
+const GoogleGenAI = optionalPeer<typeof GoogleGenAIClient>('@google/genai', 'GoogleGenAI');
 
 /**
  * Builds Gemini's systemInstruction and contents: function responses and following user text share one user turn.

@@ -1,9 +1,12 @@
 // OpenAI chat completions behind the LLMProvider interface (official `openai` SDK, unmodified).
-import OpenAI from 'openai';
+import type { default as OpenAIClient } from 'openai';
+import { optionalPeer } from './optional-peer.ts';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { DEFAULT_MODELS, finishReasonFrom, parseArguments, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema, strictCompatible } from './schema-normalize.ts';
+type OpenAI = OpenAIClient;
+const OpenAI = optionalPeer<typeof OpenAIClient>('openai', 'default');
 
 function toWire(message: GhostMessage): ChatCompletionMessageParam {
   switch (message.role) {
@@ -50,11 +53,12 @@ export class OpenAIProvider implements LLMProvider {
   private readonly retrier: Retrier;
   private readonly strict: boolean;
 
-  constructor(options: ProviderOptions) {
+  /** `makeClient`: another client of the same wire over the same options (Azure's `AzureOpenAI`). */
+  constructor(options: ProviderOptions, makeClient: (clientOptions: ReturnType<typeof sdkClientOptions>) => OpenAI = (o) => new OpenAI(o)) {
     this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.openai;
     this.retrier = new Retrier('openai', options.retry, options.fetch);
     this.strict = options.strict ?? false;
-    this.client = new OpenAI(sdkClientOptions(options, this.retrier.fetch));
+    this.client = makeClient(sdkClientOptions(options, this.retrier.fetch));
   }
 
   tools(tools: readonly ProviderTool[]): ChatCompletionTool[] {

@@ -54,6 +54,7 @@ describe('modes', () => {
     expect(resolveMode('replay', { CI: 'false', GHOSTWIRE_RECORD: '1' }, false)).toBe('record');
     expect(resolveMode('replay', { GHOSTWIRE_RECORD: 'missing' }, false)).toBe('record-missing');
     expect(resolveMode('replay', {}, true)).toBe('update');
+    expect(resolveMode("record", {}, true)).toBe("record");
     expect(resolveMode('record-missing', {}, false)).toBe('record-missing');
   });
 });

@@ -66,3 +66,29 @@ describe('goldens keep each framing byte-exact, frame by frame', () => {
     expect(new TextDecoder().decode(replayed)).toBe(body);
   });
 });
+
+describe('inspect reads any framing through the provider’s reader', () => {
+  it('shows an Ollama NDJSON answer as a conversation, with its usage', async () => {
+    const { inspectGolden } = await import('./inspect.ts');
+    const lines = ['{"message":{"role":"assistant","content":"Sunny "},"done":false}\n', '{"message":{"role":"assistant","content":"today."},"done":true,"done_reason":"stop","prompt_eval_count":4,"eval_count":2}\n'];
+    const recorder = new Recorder(new Redactor());
+    const request = new Request('http://127.0.0.1:11434/api/chat', { method: 'POST', body: JSON.stringify({ model: 'llama3.2', messages: [{ role: 'user', content: 'Weather?' }] }) });
+    await (await recorder.handle(request, upstream('application/x-ndjson', lines.map(enc)))).text();
+    const [interaction] = await recorder.settled();
+    expect(interaction.usage).toEqual({ inputTokens: 4, outputTokens: 2 });
+    const text = inspectGolden({
+      formatVersion: 1,
+      test: { file: 'a.test.ts', name: 'weather' },
+      recordedAt: new Date(0).toISOString(),
+      provider: 'ollama',
+      model: 'llama3.2',
+      input: null,
+      interactions: [interaction],
+      expected: {},
+    });
+    expect(text).toContain('user: Weather?');
+    expect(text).toContain('assistant: Sunny today.');
+    expect(text).toContain('streamed, 2 events');
+    expect(text).toContain('tokens 4 in / 2 out');
+  });
+});

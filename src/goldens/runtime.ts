@@ -1,4 +1,4 @@
-import { compileKeys, resolveGoldensConfig, type ResolvedGoldensConfig } from './config.ts';
+import { compileKeys, type ResolvedGoldensConfig } from './config.ts';
 import { collectSecrets } from './leak-scanner.ts';
 import { Masker } from './masks.ts';
 import { Redactor } from './redact.ts';
@@ -28,8 +28,8 @@ export function fullTestName(task: TaskLike): string {
 
 /**
  * The goldens state of one test worker: the resolved options and one session per running test.
- * The setup file creates it; the `golden` fixture and the `toMatchGolden` matcher find it through `goldensRuntime()`.
- * @example const session = goldensRuntime().session(task.file.filepath, fullTestName(task))
+ * In Vitest the worker's in-process layer keeps one (src/vitest/goldens-runtime.ts).
+ * @example const session = new GoldensRuntime(config).session(task.file.filepath, fullTestName(task))
  */
 export class GoldensRuntime {
   readonly ctx: GoldensContext;
@@ -69,20 +69,4 @@ export class GoldensRuntime {
     this.sessions.delete(key);
     return session.finish(passed);
   }
-}
-
-const SLOT = Symbol.for('ghostwire.goldens.runtime');
-
-/**
- * The worker's runtime. Installed by the plugin's setup file with the plugin's options; without the
- * plugin, one with default options is created on first use (root = cwd, mode from the environment).
- * @example goldensRuntime().ctx.config.effectiveMode // 'replay'
- */
-export function goldensRuntime(install?: () => GoldensRuntime): GoldensRuntime {
-  // The setup file, fixture and matcher are separate modules of one worker; a global slot (as Vitest
-  // does for `expect`) lets them share one runtime without import-order coupling.
-  const slot = globalThis as unknown as Record<symbol, GoldensRuntime | undefined>;
-  if (install) slot[SLOT] = install();
-  slot[SLOT] ??= new GoldensRuntime(resolveGoldensConfig({}, { root: process.cwd(), env: process.env, update: false }));
-  return slot[SLOT];
 }

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { bypass } from 'msw';
 import { ownMswServer, type Interceptor } from './interceptor.ts';
-import { onProviderHostPattern, PROVIDER_ORIGINS } from '../providers/origins.ts';
-import type { GoldenMode, ResolvedGoldensConfig } from './config.ts';
+import { OUTPUTS, type GoldenMode, type ResolvedGoldensConfig } from './config.ts';
 import { compareValues, toJsonValue, withPlaceholders } from './compare.ts';
 import type { MatcherFactory } from './placeholders.ts';
 import { describeDrift } from './drift.ts';
@@ -15,6 +14,7 @@ import { Recorder } from './recorder.ts';
 import { Replayer } from './replayer.ts';
 import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction } from './schema.ts';
 import { readGoldenSync, writeGolden } from './store.ts';
+import { isProviderPatternHost } from '../providers/origins.ts';
 import { RecordedWires } from '../providers/recorded.ts';
 
 /** What every session of a run shares. */
@@ -33,6 +33,8 @@ export interface SessionOutcome {
   file: string;
   action: GoldenAction | null;
   drift: string[];
+  /** Recorded interactions this replay never used (`3: POST /v1/chat/completions`): the code made fewer calls. */
+  unusedInteractions?: string[];
 }
 
 export interface ExpectationResult {
@@ -63,10 +65,14 @@ export class GoldenSession {
   private upstreamUrl: string | null;
   private timing: 'compressed' | 'real';
   private uninstall: (() => void) | null = null;
+  private readonly origins: Set<string>;
+  /** Which recorded or claimed request is an LLM API call, read through the provider adapters. */
+  private readonly wires = new RecordedWires();
   private recorder: Recorder | null = null;
   private replayer: Replayer | null = null;
   private readonly failures: Error[] = [];
   private expectedChanged = false;
+  private intercepted = false;
 
   constructor(ctx: GoldensContext, test: { testFile: string; testName: string; file?: string }) {
     this.ctx = ctx;
@@ -78,6 +84,7 @@ export class GoldenSession {
     this.mode = effectiveMode === 'record-missing' ? (existsSync(this.file) ? 'replay' : 'record') : effectiveMode;
     this.upstreamUrl = ctx.config.upstream ?? process.env.GHOSTWIRE_UPSTREAM ?? null;
     this.timing = process.env.GHOSTWIRE_TIMING === 'real' ? 'real' : ctx.config.timing;
+    this.origins = new Set([...ctx.config.providerOrigins, ...ctx.config.hosts].map((o) => new URL(o).origin));
   }
 
   /** The golden on disk (validated and leak-scanned), or null. Loaded once. */
@@ -128,18 +135,29 @@ export class GoldenSession {
         ignorePaths: this.ctx.config.ignorePaths,
         timing: this.timing,
       });
+      // Replay also answers whatever the golden recorded elsewhere (a base URL, a gateway).
+      for (const i of golden?.interactions ?? []) this.origins.add(new URL(i.request.url).origin);
     }
-    const origins = new Set([...PROVIDER_ORIGINS, ...this.ctx.config.hosts.map((h) => new URL(h).origin)]);
-    this.uninstall = interceptor.install((request) => this.route(request, origins));
+    this.uninstall = interceptor.install({
+      claims: (request) => this.claims(request),
+      handle: (request) => this.handle(request),
+      sealsAll: this.mode !== 'record',
+    });
   }
 
-  private async route(request: Request, origins: Set<string>): Promise<Response | undefined> {
+  /**
+   * Is this request the golden's? The providers' hosts and the configured ones; in record mode also any
+   * request shaped like an LLM API call wherever the client points (a baseURL, a local server); in
+   * replay also the origins the golden recorded. Everything else is left to the user's handlers.
+   */
+  private claims(request: Request): boolean {
     const url = new URL(request.url);
-    if (!origins.has(url.origin) && !onProviderHostPattern(url)) {
-      // Not ours: local servers are part of the test, and recording lets other traffic through.
-      if (isLocal(url.hostname) || this.mode === 'record') return undefined;
-      return this.fail(new GoldenMismatchError(this.relativeFile, `replay mode: ${request.method} ${url.origin}${url.pathname} would leave the process.`, 'Add its origin to the plugin\'s "hosts" option to record and replay it.'));
-    }
+    if (this.origins.has(url.origin) || isProviderPatternHost(url.host)) return true;
+    return this.recorder !== null && this.wires.of(request.method, request.url, request.headers).provider !== null;
+  }
+
+  private async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
     if (this.recorder) return this.recorder.handle(request, (r) => this.forward(r));
     if (!existsSync(this.file) && !this.golden()) {
       return this.fail(new GoldenMismatchError(this.relativeFile, `no golden recorded for "${this.testName}" (${this.relativeFile}); ${request.method} ${url.pathname} cannot be replayed.`, 'Record it locally with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1) and commit the file.'));
@@ -188,10 +206,10 @@ export class GoldenSession {
     const golden = this.mode === 'record' ? null : this.golden();
     const stored = golden?.expected[name];
     if (this.mode === 'record' || this.mode === 'update' || stored === undefined) {
-      if (this.mode === 'replay' && this.ctx.config.ci) {
+      if (this.mode === 'replay' && OUTPUTS[this.ctx.config.outputs].missing === 'fail') {
         return {
           pass: false,
-          message: `${this.relativeFile} › ${name}: missing golden output, and CI does not write goldens. Run the test locally (or \`ghostwire test --record-goldens\`) and commit ${this.relativeFile}.`,
+          message: `${this.relativeFile} › ${name}: missing golden output, and this run does not write new ones (CI, or --update=none). Run the test locally (or \`ghostwire test --record-goldens\`) and commit ${this.relativeFile}.`,
         };
       }
       const same = stored !== undefined && compareValues(stored, value, { masker: this.ctx.masker }).pass;
@@ -211,6 +229,7 @@ export class GoldenSession {
 
   /** Stops interception and waits for recordings in flight. */
   async close(): Promise<Interaction[]> {
+    this.intercepted ||= this.uninstall !== null;
     const recorded = this.recorder ? await this.recorder.settled() : [];
     this.uninstall?.();
     this.uninstall = null;
@@ -231,6 +250,15 @@ export class GoldenSession {
     }
     if (!passed) return outcome;
     if (this.mode === 'record') {
+      if (this.intercepted && recorded.length === 0) {
+        const hosts = [...this.origins].join(', ');
+        throw new GoldenMismatchError(
+          this.relativeFile,
+          `record mode: the test passed but its golden recorded no interactions, so ${this.relativeFile} was not written. ` +
+            `Nothing it sent reached an LLM API ghostwire recognises (the hosts ${hosts}, or a POST to a chat/completions, responses, messages, embeddings or generateContent path on any host).`,
+          'If the client points elsewhere, add that origin to the plugin\'s "hosts" option; if the test makes no LLM call, it needs no golden fixture (toMatchGolden works alone).',
+        );
+      }
       const previous = existsSync(this.file) ? this.golden() : null;
       const next = this.build(recorded, { ...this.expected }, this.inputValue);
       await writeGolden(this.file, next, this.ctx.secrets);
@@ -243,7 +271,22 @@ export class GoldenSession {
       await writeGolden(this.file, { ...base, expected, input: this.mode === 'update' && this.inputValue !== null ? this.inputValue : base.input }, this.ctx.secrets);
       return { ...outcome, action: golden ? 'updated' : 'written' };
     }
-    return golden && (this.replayer?.servedCount || this.seen.size > 0) ? { ...outcome, action: 'replayed' } : outcome;
+    const unused = this.unusedInteractions();
+    if (unused.length > 0 && this.ctx.config.strict) {
+      throw new GoldenMismatchError(this.relativeFile, `strict: ${unused.length} recorded interaction(s) of ${this.relativeFile} were never used by this replay (the code made fewer calls):`, unused.map((u) => `  ${u}`).join('\n'));
+    }
+    const replayed = golden && (this.replayer?.servedCount || this.seen.size > 0) ? { ...outcome, action: 'replayed' as const } : outcome;
+    return unused.length > 0 ? { ...replayed, unusedInteractions: unused } : replayed;
+  }
+
+  /** Replay: the recorded interactions never asked for, as `index: METHOD path`. */
+  private unusedInteractions(): string[] {
+    const golden = this.previous;
+    if (!this.replayer || !golden) return [];
+    return this.replayer.unused().map((i) => {
+      const { method, url } = golden.interactions[i].request;
+      return `${i}: ${method} ${new URL(url).pathname}`;
+    });
   }
 
   /** `-u`: the outputs seen in this run replace the stored ones; names no longer asserted are dropped. */
@@ -253,7 +296,7 @@ export class GoldenSession {
 
   private build(interactions: Interaction[], expected: Record<string, unknown>, input: unknown): GoldenFile {
     const first = interactions.find((i) => i.provider !== null);
-    const reader = first ? new RecordedWires().of(first.request.method, first.request.url, first.request.headers, first.provider).reader : null;
+    const reader = first ? this.wires.of(first.request.method, first.request.url, first.request.headers, first.provider).reader : null;
     const model = first && reader ? reader.model(new URL(first.request.url).pathname, first.request.body) : null;
     return {
       formatVersion: GOLDEN_FORMAT_VERSION,
@@ -266,8 +309,4 @@ export class GoldenSession {
       expected,
     };
   }
-}
-
-function isLocal(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
 }

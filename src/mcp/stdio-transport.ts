@@ -192,6 +192,14 @@ export class GroupStdioTransport implements Transport {
         signalGroup(pgid, 'SIGKILL');
         await waitGroupGone(pgid, () => 1000);
       }
+      // The group scan skips zombies; the direct child stays one until Node reaps it, so wait for that
+      // too (bounded), or close() would resolve while a signal-0 probe of its pid still succeeds.
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1000);
+          child.once('exit', () => (clearTimeout(timer), resolve()));
+        });
+      }
       child.stdout?.destroy();
       child.stderr?.destroy();
     }

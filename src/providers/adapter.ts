@@ -99,7 +99,10 @@ export interface ProviderAdapter {
   readonly credentials: { readonly headers: readonly string[]; readonly query: readonly string[] };
   /** The framing of this API's streamed answers. */
   readonly framing: Framing;
-  /** Does this adapter serve this request (method, path; host and headers when they tell)? */
+  /**
+   * Does this adapter serve this method and path (on this host)? Decided by those alone (the router
+   * remembers the answer); a client's headers belong in `recognizes`.
+   */
   routes(req: RouteRequest): boolean;
   /**
    * Optional: does the request carry this API's client fingerprint (its SDK's headers)? Decides

@@ -2,16 +2,18 @@ import { fileURLToPath } from 'node:url';
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput, type Message } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { CohereClientV2, type Cohere } from 'cohere-ai';
-import { setupServer } from 'msw/node';
 import type Anthropic from '@anthropic-ai/sdk';
-import { FinishReason, Type } from '@google/genai';
-import type OpenAI from 'openai';
+import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { FinishReason, GoogleGenAI, Type } from '@google/genai';
+import { setupServer } from 'msw/node';
+import { AzureOpenAI, type OpenAI } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../scenario/loader.ts';
 import { createMockLLM, type MockLLM } from '../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../transports/msw.ts';
 import { startMockLLMServer } from '../transports/server.ts';
-import { startRig, TRANSPORTS, type SdkRig } from './testing/sdk-rig.ts';
+import { startRig, TRANSPORTS, type SdkRig, type TransportName } from './testing/sdk-rig.ts';
+import { staticTokenClient } from './vertex-shared/test-auth.ts';
 
 /**
  * One scenario file, written once, answered for every chat API: a tool call, the answer after the
@@ -66,7 +68,7 @@ async function viaResponses(client: OpenAI): Promise<Turn[]> {
   return [first, second, essay].map(turn);
 }
 
-async function viaAnthropic(client: Anthropic): Promise<Turn[]> {
+async function viaAnthropic(client: { messages: Pick<Anthropic['messages'], 'create' | 'stream'> }): Promise<Turn[]> {
   const tools: Anthropic.Messages.Tool[] = [{ name: 'get_weather', input_schema: schema }];
   const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: WEATHER }];
   const turn = (m: Anthropic.Messages.Message): Turn => ({
@@ -100,7 +102,45 @@ async function viaGemini(client: SdkRig['google']): Promise<Turn[]> {
   return [first, second, essay].map(turn);
 }
 
-describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transport) => {
+async function viaMistral(client: SdkRig['mistral']): Promise<Turn[]> {
+  const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: schema } }];
+  const turn = (r: Awaited<ReturnType<typeof client.chat.complete>>): Turn => ({
+    finish: r.choices[0].finishReason,
+    usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
+    text: typeof r.choices[0].message?.content === 'string' ? r.choices[0].message.content : '',
+    calls: (r.choices[0].message?.toolCalls ?? []).map((c) => ({ id: c.id!, name: c.function.name, args: JSON.parse(c.function.arguments as string) })),
+  });
+  const first = await client.chat.complete({ model: 'mistral-large-latest', tools, messages: [{ role: 'user', content: WEATHER }] });
+  const call = first.choices[0].message!.toolCalls![0];
+  const second = await client.chat.complete({
+    model: 'mistral-large-latest',
+    tools,
+    messages: [
+      { role: 'user', content: WEATHER },
+      { role: 'assistant', content: first.choices[0].message!.content as string, toolCalls: [call] },
+      { role: 'tool', toolCallId: call.id, name: 'get_weather', content: '21C' },
+    ],
+  });
+  const essay = await client.chat.complete({ model: 'mistral-large-latest', maxTokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+async function viaOllama(client: SdkRig['ollama']): Promise<Turn[]> {
+  const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+  const turn = (r: Awaited<ReturnType<typeof client.chat>>): Turn => ({
+    finish: r.done_reason,
+    usage: { prompt_eval_count: r.prompt_eval_count, eval_count: r.eval_count },
+    text: r.message.content,
+    // Ollama's tool calls carry no ids.
+    calls: (r.message.tool_calls ?? []).map((c) => ({ id: '', name: c.function.name, args: c.function.arguments })),
+  });
+  const first = await client.chat({ model: 'llama3.2', tools, messages: [{ role: 'user', content: WEATHER }] });
+  const second = await client.chat({ model: 'llama3.2', tools, messages: [{ role: 'user', content: WEATHER }, first.message, { role: 'tool', tool_name: 'get_weather', content: '21C' }] });
+  const essay = await client.chat({ model: 'llama3.2', options: { num_predict: 3 }, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+describe.each(TRANSPORTS)('one scenario through six chat APIs over %s', (transport) => {
   let rig: SdkRig | undefined;
   let mock: MockLLM;
   afterEach(async () => {
@@ -116,12 +156,16 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
       responses: await viaResponses(rig.openai),
       anthropic: await viaAnthropic(rig.anthropic),
       gemini: await viaGemini(rig.google),
+      mistral: await viaMistral(rig.mistral),
+      ollama: await viaOllama(rig.ollama),
     };
 
-    // The same canonical content everywhere: text, the tool call (id, name, templated arguments).
-    for (const turns of Object.values(results)) {
+    // The same canonical content everywhere: text, the tool call (id, name, templated arguments);
+    // ids as each API writes them (Mistral's are 9 characters, Ollama's calls have none).
+    const ids = { mistral: expect.stringMatching(/^[A-Za-z0-9]{9}$/), ollama: '' } as Record<string, unknown>;
+    for (const [api, turns] of Object.entries(results)) {
       expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
-      expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+      expect(turns[0].calls).toEqual([{ id: ids[api] ?? 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
       expect(turns[1].calls).toEqual([]);
     }
 
@@ -130,6 +174,8 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
     expect(results.responses.map((t) => t.finish)).toEqual(['completed', 'completed', 'max_output_tokens']);
     expect(results.anthropic.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
     expect(results.gemini.map((t) => t.finish)).toEqual([FinishReason.STOP, FinishReason.STOP, FinishReason.MAX_TOKENS]);
+    expect(results.mistral.map((t) => t.finish)).toEqual(['tool_calls', 'stop', 'length']);
+    expect(results.ollama.map((t) => t.finish)).toEqual(['stop', 'stop', 'length']);
 
     // Usage in each provider's field names.
     const usage = (input: string, output: string) => [
@@ -141,12 +187,71 @@ describe.each(TRANSPORTS)('one scenario through four chat APIs over %s', (transp
     expect(results.responses.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
     expect(results.anthropic.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
     expect(results.gemini.map((t) => t.usage)).toEqual(usage('promptTokenCount', 'candidatesTokenCount'));
+    expect(results.mistral.map((t) => t.usage)).toEqual(usage('prompt_tokens', 'completion_tokens'));
+    expect(results.ollama.map((t) => t.usage)).toEqual(usage('prompt_eval_count', 'eval_count'));
 
     // Every request was answered by the intended step, and the journal tells the providers apart.
     const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
     expect(answered).toEqual(
-      ['openai', 'openai-responses', 'anthropic', 'gemini'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
+      ['openai', 'openai-responses', 'anthropic', 'gemini', 'mistral', 'ollama'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]),
     );
+  });
+});
+
+/** The cloud-hosted clients (Azure OpenAI, Gemini and Claude on Vertex AI) over one transport. */
+async function cloudClients(transport: TransportName, mock: MockLLM) {
+  let base: string | undefined;
+  let close: () => Promise<void>;
+  if (transport === 'msw') {
+    const server = setupServer(...mockLLMHandlers(mock));
+    server.listen({ onUnhandledFrame: 'error' });
+    close = async () => server.close();
+  } else {
+    const server = await startMockLLMServer({ mock });
+    base = server.url;
+    close = () => server.close();
+  }
+  const authClient = staticTokenClient();
+  return {
+    azure: new AzureOpenAI({ endpoint: base ?? 'https://contoso.openai.azure.com', apiKey: 'azure-key', apiVersion: '2025-04-01-preview', maxRetries: 0 }),
+    vertexGemini: new GoogleGenAI({ vertexai: true, project: 'ghost-project', location: 'us-central1', googleAuthOptions: { authClient }, httpOptions: base ? { baseUrl: base } : {} }),
+    vertexClaude: new AnthropicVertex({ region: 'us-east5', projectId: 'ghost-project', authClient, maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) }),
+    close,
+  };
+}
+
+describe.each(TRANSPORTS)('the same scenario through Azure OpenAI and Vertex AI over %s', (transport) => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('renders the same steps in each cloud’s wire, and the journal names the cloud providers', async () => {
+    const mock = createMockLLM({ scenarios: loadScenarios(SCENARIO_FILE) });
+    const clients = await cloudClients(transport, mock);
+    close = clients.close;
+    const results = {
+      azureChat: await viaChat(clients.azure),
+      azureResponses: await viaResponses(clients.azure),
+      vertexGemini: await viaGemini(clients.vertexGemini),
+      vertexClaude: await viaAnthropic(clients.vertexClaude),
+    };
+    for (const turns of Object.values(results)) {
+      expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
+      expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+    }
+    expect(results.azureChat.map((t) => t.finish)).toEqual(['tool_calls', 'stop', 'length']);
+    expect(results.azureResponses.map((t) => t.finish)).toEqual(['completed', 'completed', 'max_output_tokens']);
+    expect(results.vertexGemini.map((t) => t.finish)).toEqual([FinishReason.STOP, FinishReason.STOP, FinishReason.MAX_TOKENS]);
+    expect(results.vertexClaude.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
+    expect(results.vertexClaude.map((t) => t.usage)).toEqual([
+      { input_tokens: 40, output_tokens: 12 },
+      { input_tokens: 60, output_tokens: 8 },
+      { input_tokens: 5, output_tokens: 3 },
+    ]);
+    const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
+    expect(answered).toEqual(['azure-openai', 'azure-openai', 'vertex-gemini', 'vertex-anthropic'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]));
   });
 });
 

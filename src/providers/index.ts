@@ -5,7 +5,7 @@
  */
 export { BadRequestError } from './adapter.ts';
 export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest } from './adapter.ts';
-export { defaultAdapters, providerCredentials, providerOrigins, PROVIDER_IDS } from './registry.ts';
+export { defaultAdapters, providerCredentials, providerHostMatcher, providerOrigins, PROVIDER_IDS } from './registry.ts';
 export type { ProviderId } from './registry.ts';
 export { ProviderRouter } from './router.ts';
 export type { RouteResult } from './router.ts';
@@ -23,4 +23,8 @@ export { anthropicAdapter } from './anthropic/index.ts';
 export { geminiAdapter } from './gemini/index.ts';
 export { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 export { geminiEmbeddingsAdapter } from './gemini-embeddings/index.ts';
-export { PROVIDER_ORIGINS } from './origins.ts';
+export { azureOpenAIAdapter } from './azure-openai/index.ts';
+export { vertexGeminiAdapter } from './vertex-gemini/index.ts';
+export { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
+export { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
+export { PROVIDER_ORIGINS, PROVIDER_HOST_PATTERNS } from './origins.ts';

@@ -5,13 +5,18 @@
  */
 import type { ProviderAdapter } from './adapter.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
-import { isConcreteHost } from './common/host-pattern.ts';
+import { hostPattern, isConcreteHost } from './common/host-pattern.ts';
 import { geminiEmbeddingsAdapter } from './gemini-embeddings/index.ts';
 import { geminiAdapter } from './gemini/index.ts';
 import { openAIChatAdapter } from './openai-chat/index.ts';
 import { openAIEmbeddingsAdapter } from './openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from './openai-responses/index.ts';
 import { mistralAdapter } from './mistral/index.ts';
+import { ollamaAdapter } from './ollama/index.ts';
+import { azureOpenAIAdapter } from './azure-openai/index.ts';
+import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
+import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
+import { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 import { cohereAdapter } from './cohere/index.ts';
 import { bedrockAdapter } from './bedrock/index.ts';
 
@@ -24,6 +29,11 @@ const REGISTERED = [
   { id: 'embeddings', create: openAIEmbeddingsAdapter },
   { id: 'embeddings', create: geminiEmbeddingsAdapter },
   { id: 'mistral', create: mistralAdapter },
+  { id: 'ollama', create: ollamaAdapter },
+  { id: 'azure-openai', create: azureOpenAIAdapter },
+  { id: 'vertex-gemini', create: vertexGeminiAdapter },
+  { id: 'vertex-anthropic', create: vertexAnthropicAdapter },
+  { id: 'embeddings', create: vertexEmbeddingsAdapter },
   { id: 'cohere', create: cohereAdapter },
   { id: 'bedrock', create: bedrockAdapter },
 ] as const;
@@ -52,19 +62,29 @@ export function defaultAdapters(): ProviderAdapter[] {
  */
 export function providerOrigins(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
   const hosts = adapters.flatMap((a) => a.hosts).filter(isConcreteHost);
-  return [...new Set(hosts.map((h) => `https://${h}`))];
+  // Local servers (Ollama's 127.0.0.1:11434) speak plain HTTP; every hosted API HTTPS.
+  return [...new Set(hosts.map((h) => `${/^(localhost|127\.0\.0\.1)(:\d+)?$/.test(h) ? 'http' : 'https'}://${h}`))];
 }
 
 /**
- * The origins of hosts declared as patterns (a region or resource in the name), as MSW URL
- * wildcards: `bedrock-runtime.*.amazonaws.com` → `https://bedrock-runtime.*.amazonaws.com`
- * (`{name}` parts become `*` too).
+ * The hosts given as patterns, as declared (`*.openai.azure.com`): for layers that match them without
+ * loading the adapters (the Vitest setup file compiles them with common/host-pattern.ts).
  * @example
- *   providerOriginPatterns() // ['https://bedrock-runtime.*.amazonaws.com', ...]
+ *   providerHostPatterns() // ['*.openai.azure.com', '{location}-aiplatform.googleapis.com', ...]
  */
-export function providerOriginPatterns(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
-  const hosts = adapters.flatMap((a) => a.hosts).filter((h) => !isConcreteHost(h));
-  return [...new Set(hosts.map((h) => `https://${h.replace(/\{[a-z][a-z0-9_]*\}/gi, '*')}`))];
+export function providerHostPatterns(adapters: readonly ProviderAdapter[] = defaultAdapters()): string[] {
+  return [...new Set(adapters.flatMap((a) => a.hosts).filter((h) => !isConcreteHost(h)))];
+}
+
+/**
+ * A test for the hosts given as patterns (`*.openai.azure.com`, `{location}-aiplatform.googleapis.com`),
+ * which `providerOrigins` cannot list: MSW and goldens intercept a request whose host passes it.
+ * @example
+ *   providerHostMatcher()('contoso.openai.azure.com') // true
+ */
+export function providerHostMatcher(adapters: readonly ProviderAdapter[] = defaultAdapters()): (host: string) => boolean {
+  const patterns = providerHostPatterns(adapters).map(hostPattern);
+  return (host) => patterns.some((p) => p.match(host) !== null);
 }
 
 /**

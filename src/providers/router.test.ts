@@ -19,6 +19,9 @@ describe('host patterns', () => {
     expect(hostPattern('{location}-aiplatform.googleapis.com').match('europe-west4-aiplatform.googleapis.com')).toEqual({ location: 'europe-west4' });
     expect(hostPattern('{location}-aiplatform.googleapis.com').match('aiplatform.googleapis.com')).toBeNull();
     expect(hostPattern('api.openai.com').match('api.openai.com.evil.test')).toBeNull();
+    // A pattern with a port (a local server) matches that port only: the real port's host is not Ollama's.
+    expect(hostPattern('127.0.0.1:11434').match('127.0.0.1:11434')).toEqual({});
+    expect(hostPattern('127.0.0.1:11434').match('127.0.0.1:40111')).toBeNull();
   });
 });
 
@@ -60,8 +63,18 @@ describe('ProviderRouter', () => {
   });
 
   it('derives ids and default origins from the registry', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'cohere', 'bedrock']);
-    expect(providerOrigins()).toEqual(['https://api.openai.com', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com', 'https://api.mistral.ai', 'https://api.cohere.com', 'https://api.cohere.ai']);
+    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama', 'azure-openai', 'vertex-gemini', 'vertex-anthropic', 'cohere', 'bedrock']);
+    expect(providerOrigins()).toEqual([
+      'https://api.openai.com',
+      'https://api.anthropic.com',
+      'https://generativelanguage.googleapis.com',
+      'https://api.mistral.ai',
+      'http://localhost:11434',
+      'http://127.0.0.1:11434',
+      'https://aiplatform.googleapis.com',
+      'https://api.cohere.com',
+      'https://api.cohere.ai',
+    ]);
   });
 });
 
@@ -98,5 +111,21 @@ describe('stream framing', () => {
     expect(framingOfContentType('application/x-ndjson')).toBe('ndjson');
     expect(framingOfContentType('application/vnd.amazon.eventstream')).toBe('binary');
     expect(framingOfContentType('application/json; charset=UTF-8')).toBeNull();
+  });
+});
+
+describe('explicit provider prefixes on a shared host', () => {
+  const router = new ProviderRouter(defaultAdapters());
+  it('routes /{provider}/… to that provider on the path after the prefix', () => {
+    const mistral = router.route(req('http://127.0.0.1:1/mistral/v1/chat/completions'));
+    expect(mistral).toMatchObject({ served: true, path: '/v1/chat/completions' });
+    expect(mistral.adapter?.id).toBe('mistral');
+    expect(router.route(req('http://127.0.0.1:1/ollama/api/chat')).adapter?.id).toBe('ollama');
+    expect(router.route(req('http://127.0.0.1:1/openai/v1/chat/completions')).adapter?.id).toBe('openai');
+    const unknown = router.route(req('http://127.0.0.1:1/mistral/v9/nothing'));
+    expect(unknown).toMatchObject({ served: false });
+    expect(unknown.adapter?.id).toBe('mistral');
+    // Not on an API's own host: there the host decides.
+    expect(router.route(req('https://api.openai.com/mistral/v1/chat/completions')).served).toBe(false);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Which adapter answers a request, looking at all of it: the host first (a request to an API's own
  * host is that API's, its unknown paths included), then method and path, and where two adapters
- * serve the same path on a shared host (the real port, a gateway), the client's own headers.
+ * serve the same path on a shared host (the real port, a gateway), the client's own headers. On a
+ * shared host a path may also name its provider first: `/mistral/v1/chat/completions`.
  */
 import type { ProviderAdapter, RouteRequest } from './adapter.ts';
 import { hostPattern, type HostMatcher } from './common/host-pattern.ts';
 
-/** The routing decision: the adapter serving the request, or the one whose 404 it gets. */
-export type RouteResult = { adapter: ProviderAdapter; served: true } | { adapter: ProviderAdapter | null; served: false };
+/**
+ * The routing decision: the adapter serving the request, or the one whose 404 it gets. `path` is
+ * set when the adapter sees a shorter path than the request's (a `/{provider}` prefix was removed).
+ */
+export type RouteResult = { adapter: ProviderAdapter; served: true; path?: string } | { adapter: ProviderAdapter | null; served: false };
 
 /**
  * Routes requests over a list of adapters (registry order breaks remaining ties).
@@ -18,6 +22,8 @@ export type RouteResult = { adapter: ProviderAdapter; served: true } | { adapter
 export class ProviderRouter {
   readonly #adapters: readonly ProviderAdapter[];
   readonly #hosts: ReadonlyArray<readonly HostMatcher[]>;
+  readonly #byId = new Map<string, ProviderAdapter[]>();
+  readonly #served = new Map<string, readonly ProviderAdapter[]>();
   /** Last host seen and its candidates: a server sees one host over and over. */
   #lastHost = '';
   #lastCandidates: readonly ProviderAdapter[] = [];
@@ -25,6 +31,7 @@ export class ProviderRouter {
   constructor(adapters: readonly ProviderAdapter[]) {
     this.#adapters = adapters;
     this.#hosts = adapters.map((a) => a.hosts.map(hostPattern));
+    for (const a of adapters) this.#byId.set(a.id, [...(this.#byId.get(a.id) ?? []), a]);
   }
 
   /** The adapters whose hosts match, or every adapter when none claims the host. */
@@ -38,27 +45,69 @@ export class ProviderRouter {
   }
 
   /**
+   * A request under an explicit provider prefix (`/mistral/v1/chat/completions`, `/ollama/api/chat`):
+   * that provider's adapters, on the path after the prefix. Null when the first segment names no provider.
+   */
+  #prefixed(req: RouteRequest): RouteResult | null {
+    const slash = req.path.indexOf('/', 1);
+    if (slash < 0) return null;
+    const id = req.path.slice(1, slash);
+    const named = this.#byId.get(id);
+    if (named === undefined) return null;
+    const path = req.path.slice(slash);
+    const inner = { ...req, path };
+    const adapter = named.find((a) => a.routes(inner));
+    return adapter ? { adapter, served: true, path } : { adapter: named[0], served: false };
+  }
+
+  /**
    * The adapter for a request; for an unknown route, the adapter whose error shape the 404 takes: the
    * host's API, else the API the client's headers name, else the first registered (null: no adapters).
    */
   route(req: RouteRequest): RouteResult {
     const { candidates, owned } = this.#candidates(req.url.host);
-    let first: ProviderAdapter | null = null;
-    let serving = 0;
-    for (const adapter of candidates) {
-      if (!adapter.routes(req)) continue;
-      serving += 1;
-      if (first === null) first = adapter;
-      else break;
+    const serving = this.#serving(candidates, req);
+    if (!owned) {
+      const prefixed = this.#prefixed(req);
+      // An API whose own paths look like a prefix (Azure's `/openai/v1/...`) keeps them when its client says so.
+      if (prefixed) {
+        const own = serving.find((a) => a.recognizes?.(req) === true);
+        if (own) return { adapter: own, served: true };
+        // The prefix's provider answers (or gives its 404) unless another API serves the whole path
+        // (`/openai/deployments/...` is Azure's own).
+        if (prefixed.served) return prefixed;
+        if (serving.length === 0) {
+          // Nobody serves it: the 404 takes the shape of the API the client's headers name, else the prefix's.
+          const named = candidates.find((a) => a.recognizes?.(req) === true);
+          return named ? { adapter: named, served: false } : prefixed;
+        }
+      }
     }
-    if (first !== null && serving === 1) return { adapter: first, served: true };
-    if (first !== null) {
+    if (serving.length === 1) return { adapter: serving[0], served: true };
+    if (serving.length > 1) {
       // Two adapters serve this path: the client's fingerprint decides, registry order otherwise.
-      const recognized = candidates.find((a) => a.recognizes?.(req) === true && a.routes(req));
-      return { adapter: recognized ?? first, served: true };
+      return { adapter: serving.find((a) => a.recognizes?.(req) === true) ?? serving[0], served: true };
     }
     if (owned) return { adapter: candidates[0], served: false };
     return { adapter: candidates.find((a) => a.recognizes?.(req) === true) ?? candidates[0] ?? null, served: false };
+  }
+
+  /**
+   * The candidates serving a method and path, remembered per host, method and path (`routes` looks
+   * at those only; client headers are `recognizes`'), so the hot path asks each adapter once.
+   */
+  #serving(candidates: readonly ProviderAdapter[], req: RouteRequest): readonly ProviderAdapter[] {
+    // Long paths are not remembered: the memory stays bounded in bytes (1,024 keys of a few hundred).
+    if (req.path.length > 200) return candidates.filter((a) => a.routes(req));
+    const key = `${req.url.host} ${req.method} ${req.path}`;
+    let serving = this.#served.get(key);
+    if (serving === undefined) {
+      serving = candidates.filter((a) => a.routes(req));
+      // Paths carry model names and ids: start over rather than grow.
+      if (this.#served.size >= 1024) this.#served.clear();
+      this.#served.set(key, serving);
+    }
+    return serving;
   }
 
   /**

@@ -56,4 +56,25 @@ describe('ToolCatalog (incremental refresh)', () => {
     expect(reopened.apply('s', [tool('a'), tool('b', 'now different'), tool('d')]).unchanged).toEqual(['a', 'b', 'd']);
     db2.close();
   });
+
+  it('keeps the MCP hints search reads (readOnlyHint, destructiveHint), persisted, and notices when they change', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const path = join(dir, 'hints.db');
+    // The store's own schema has no annotations column: the catalog adds it on open, once.
+    const db = openStore(path);
+    const columns = () => (db.prepare('PRAGMA table_info(tool_schemas)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns()).not.toContain('annotations');
+    const catalog = new ToolCatalog(db);
+    expect(columns()).toContain('annotations');
+    const drop = { ...tool('drop'), annotations: { destructiveHint: true, title: 'Drop', openWorldHint: false } };
+    expect(catalog.apply('s', [drop, tool('read')]).added).toEqual(['drop', 'read']);
+    expect(catalog.get('s', 'drop')?.annotations).toEqual({ destructiveHint: true });
+    expect(catalog.get('s', 'read')?.annotations).toBeUndefined();
+    expect(catalog.apply('s', [{ ...drop, annotations: { destructiveHint: false } }, tool('read')]).updated).toEqual(['drop']);
+    db.close();
+    const reopened = openStore(path);
+    expect(new ToolCatalog(reopened).get('s', 'drop')?.annotations).toEqual({ destructiveHint: false });
+    reopened.close();
+  });
 });

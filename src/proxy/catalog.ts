@@ -4,7 +4,11 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { computeSchemaHash, type ToolDefinition } from './hashing.ts';
+import type { ToolHints } from './search/actions.ts';
 import { transaction } from './store.ts';
+
+/** A tool as a server lists it: its definition and, when the server gives them, its MCP annotations. */
+export type CatalogInput = ToolDefinition & { annotations?: ToolHints };
 
 export interface CatalogTool {
   server: string;
@@ -12,6 +16,8 @@ export interface CatalogTool {
   description: string;
   inputSchema: Record<string, unknown>;
   hash: string;
+  /** MCP annotations (readOnlyHint, destructiveHint): search keeps destructive tools off the top. */
+  annotations?: ToolHints;
   /** Epoch ms of the last time this tool's hash changed (or it appeared). */
   lastSchemaChange: number;
 }
@@ -31,6 +37,17 @@ interface Row {
   input_schema: string;
   schema_hash: string;
   last_schema_change: number;
+  annotations: string | null;
+}
+
+/** Only the hints search reads, so nothing else a server sends is stored. */
+function hintsOf(value: unknown): ToolHints | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { readOnlyHint, destructiveHint } = value as Record<string, unknown>;
+  const hints: ToolHints = {};
+  if (typeof readOnlyHint === 'boolean') hints.readOnlyHint = readOnlyHint;
+  if (typeof destructiveHint === 'boolean') hints.destructiveHint = destructiveHint;
+  return Object.keys(hints).length ? hints : undefined;
 }
 
 const fromRow = (r: Row): CatalogTool => ({
@@ -39,6 +56,7 @@ const fromRow = (r: Row): CatalogTool => ({
   description: r.description,
   inputSchema: JSON.parse(r.input_schema) as Record<string, unknown>,
   hash: r.schema_hash,
+  ...(r.annotations ? { annotations: hintsOf(JSON.parse(r.annotations)) } : {}),
   lastSchemaChange: r.last_schema_change,
 });
 
@@ -58,6 +76,9 @@ export class ToolCatalog {
   constructor(db: DatabaseSync, now: () => number = Date.now) {
     this.db = db;
     this.now = now;
+    // Stores made before annotations were kept gain the column (NULL: none known).
+    const columns = db.prepare('PRAGMA table_info(tool_schemas)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'annotations')) db.exec('ALTER TABLE tool_schemas ADD COLUMN annotations TEXT');
     const rows = db.prepare('SELECT * FROM tool_schemas ORDER BY server_name, tool_name').all() as unknown as Row[];
     for (const row of rows) this.serverMap(row.server_name).set(row.tool_name, fromRow(row));
   }
@@ -93,33 +114,35 @@ export class ToolCatalog {
   /**
    * Replaces a server's tool list, writing only what changed. `force` treats every tool as updated.
    */
-  apply(server: string, tools: ToolDefinition[], force = false): RefreshSummary {
+  apply(server: string, tools: CatalogInput[], force = false): RefreshSummary {
     const summary: RefreshSummary = { server, added: [], updated: [], removed: [], unchanged: [] };
     const current = this.serverMap(server);
     const now = this.now();
     const seen = new Set<string>();
-    const upsert = this.db.prepare(`INSERT INTO tool_schemas(server_name, tool_name, description, input_schema, schema_hash, last_schema_change, last_checked_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server_name, tool_name) DO UPDATE SET description = excluded.description,
+    const upsert = this.db.prepare(`INSERT INTO tool_schemas(server_name, tool_name, description, input_schema, schema_hash, last_schema_change, last_checked_at, annotations)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server_name, tool_name) DO UPDATE SET description = excluded.description,
       input_schema = excluded.input_schema, schema_hash = excluded.schema_hash, last_schema_change = excluded.last_schema_change,
-      last_checked_at = excluded.last_checked_at`);
+      last_checked_at = excluded.last_checked_at, annotations = excluded.annotations`);
     const remove = this.db.prepare('DELETE FROM tool_schemas WHERE server_name = ? AND tool_name = ?');
     transaction(this.db, () => {
       for (const def of tools) {
         seen.add(def.name);
         const old = current.get(def.name);
         const key = `${server}\u0000${def.name}`;
-        const raw = JSON.stringify([def.description ?? '', def.inputSchema ?? {}]);
+        const hints = hintsOf(def.annotations);
+        const raw = JSON.stringify([def.description ?? '', def.inputSchema ?? {}, hints ?? null]);
         if (old && !force && this.lastRaw.get(key) === raw) { summary.unchanged.push(def.name); continue; }
         const hash = computeSchemaHash(def);
         this.lastRaw.set(key, raw);
-        if (old && old.hash === hash && !force) { summary.unchanged.push(def.name); continue; }
+        const sameHints = JSON.stringify(old?.annotations ?? null) === JSON.stringify(hints ?? null);
+        if (old && old.hash === hash && sameHints && !force) { summary.unchanged.push(def.name); continue; }
         (old ? summary.updated : summary.added).push(def.name);
         const tool: CatalogTool = {
           server, name: def.name, description: def.description ?? '', inputSchema: def.inputSchema ?? { type: 'object' },
-          hash, lastSchemaChange: old && old.hash === hash ? old.lastSchemaChange : now,
+          hash, ...(hints ? { annotations: hints } : {}), lastSchemaChange: old && old.hash === hash ? old.lastSchemaChange : now,
         };
         current.set(def.name, tool);
-        upsert.run(server, tool.name, tool.description, JSON.stringify(tool.inputSchema), hash, tool.lastSchemaChange, now);
+        upsert.run(server, tool.name, tool.description, JSON.stringify(tool.inputSchema), hash, tool.lastSchemaChange, now, hints ? JSON.stringify(hints) : null);
       }
       for (const name of [...current.keys()]) {
         if (seen.has(name)) continue;

@@ -1,15 +1,18 @@
 /**
- * `ghostwire proxy eval`: recall@k per search mode over fixtures/catalog. Semantic search uses the
- * embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
- * (deterministic feature-hashed vectors, in-process, no network) — the figures say which.
+ * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class,
+ * over fixtures/catalog and fixtures/catalog-large (or one --catalog directory). Semantic search uses
+ * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
+ * (deterministic hashed word, subword and synonym features, in-process, no network) — the figures say which.
  */
 import { fileURLToPath } from 'node:url';
 import { createMockLLM } from '../transports/mock-llm.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
-import { evaluateMode, loadEvalCatalog, type EvalResult } from './eval.ts';
+import { evaluateMode, loadEvalCatalog, type EvalResult, type EvalScores } from './eval.ts';
 import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
 
 export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL('../../fixtures/catalog', import.meta.url));
+/** 447 tools listed from 28 real MCP servers, 212 queries labelled by class. */
+export const LARGE_CATALOG_DIR = fileURLToPath(new URL('../../fixtures/catalog-large', import.meta.url));
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
@@ -21,8 +24,10 @@ export function mockEmbedder(dimensions = 1536): Embedder {
 }
 
 function table(results: EvalResult[]): string {
-  const rows = results.map((r) => `| ${r.mode} | ${r.recall[1].toFixed(3)} | ${r.recall[3].toFixed(3)} | ${r.recall[5].toFixed(3)} | ${r.mrr.toFixed(3)} |`);
-  return ['| mode | recall@1 | recall@3 | recall@5 | MRR |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  const row = (mode: string, s: EvalScores): string =>
+    `| ${mode} | ${s.queries} | ${s.recall[1].toFixed(3)} | ${s.recall[3].toFixed(3)} | ${s.recall[5].toFixed(3)} | ${s.mrr.toFixed(3)} | ${s.destructiveFirst} |`;
+  const rows = results.flatMap((r) => [row(r.mode, r), ...Object.entries(r.byClass).map(([c, s]) => row(`  ${c}`, s as EvalScores))]);
+  return ['| mode / class | queries | recall@1 | recall@3 | recall@5 | MRR | destructive-first |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /**
@@ -33,23 +38,31 @@ function table(results: EvalResult[]): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const catalog = loadEvalCatalog(options.catalogDir ?? DEFAULT_CATALOG_DIR);
+    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR];
     const real = !!env.OPENAI_API_KEY || !!env.OPENAI_BASE_URL;
     const embedder = real
       ? createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
       : mockEmbedder();
     const llm: RankingLLM | undefined = real ? createOpenAIRankingLLM({ model: env.GHOSTWIRE_RANKING_MODEL ?? 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL }) : undefined;
     const modes = (options.modes ?? (llm ? 'lexical,semantic,hybrid,llm' : 'lexical,semantic')).split(',').map((m) => m.trim());
-    const results: EvalResult[] = [];
     for (const mode of modes) {
       if (!['lexical', 'semantic', 'hybrid', 'llm'].includes(mode)) throw new Error(`--mode: unknown search mode "${mode}" (expected lexical, semantic, hybrid, llm)`);
       if ((mode === 'hybrid' || mode === 'llm') && !llm) throw new Error(`mode ${mode} needs a real LLM: set OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible endpoint)`);
-      results.push(await evaluateMode(catalog, mode as 'lexical', { embedder, llm }));
+    }
+    const sets: Array<{ catalog: string; tools: number; queries: number; results: EvalResult[] }> = [];
+    for (const dir of dirs) {
+      const catalog = loadEvalCatalog(dir);
+      const results: EvalResult[] = [];
+      for (const mode of modes) results.push(await evaluateMode(catalog, mode as 'lexical', { embedder, llm }));
+      sets.push({ catalog: dir, tools: catalog.tools.length, queries: catalog.queries.length, results });
     }
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ tools: catalog.tools.length, queries: catalog.queries.length, embeddings: real ? 'api' : 'mock', results }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ embeddings: real ? 'api' : 'mock', sets }, null, 2)}\n`);
     } else {
-      process.stdout.write(`${catalog.tools.length} tools, ${catalog.queries.length} queries; embeddings: ${real ? 'OpenAI-compatible API' : "ghostwire mock LLM (feature-hashed, not a language model)"}\n\n${table(results)}\n`);
+      const source = real ? 'OpenAI-compatible API' : 'ghostwire mock LLM (hashed words, subwords and WordNet synonyms, not a language model)';
+      for (const set of sets) {
+        process.stdout.write(`${set.catalog}: ${set.tools} tools, ${set.queries} queries; embeddings: ${source}\n\n${table(set.results)}\n\n`);
+      }
     }
     return 0;
   } catch (err) {

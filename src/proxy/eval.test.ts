@@ -1,7 +1,7 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
 import { evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
 import { mockFetch } from './test-helpers.ts';
@@ -15,17 +15,32 @@ describe('search evaluation (recall@k)', () => {
     expect(catalog.tools.find((t) => t.name === 'read_file')?.inputSchema).toMatchObject({ required: ['path'] });
   });
 
-  it('lexical BM25 finds the right tool in the top 5 for most tasks', async () => {
+  it('lexical search finds the right tool in the top 5 for most tasks (figures of this branch, not to regress)', async () => {
     const r = await evaluateMode(catalog, 'lexical');
-    expect(r.recall[5]).toBeGreaterThanOrEqual(0.8);
-    expect(r.recall[1]).toBeGreaterThanOrEqual(0.55);
+    expect(r.recall[5]).toBeGreaterThanOrEqual(0.92);
+    expect(r.recall[1]).toBeGreaterThanOrEqual(0.75);
     expect(r.recall[1]).toBeLessThanOrEqual(r.recall[3]);
+    expect(r.destructiveFirst).toBe(0);
   });
 
-  it('semantic search over the mock embeddings (word hashing, not a model) is measured too', async () => {
+  it('over 447 real tools: direct wording found first, no destructive tool first unless asked for (per class)', async () => {
+    const large = loadEvalCatalog(LARGE_CATALOG_DIR);
+    expect(large.tools.length).toBeGreaterThanOrEqual(400);
+    expect(large.queries.length).toBeGreaterThanOrEqual(150);
+    const r = await evaluateMode(large, 'lexical');
+    expect(r.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
+    expect(r.byClass.direct?.recall[5]).toBeGreaterThanOrEqual(0.95);
+    expect(r.byClass['destructive-check']?.recall[1]).toBeGreaterThanOrEqual(0.7);
+    // Every destructive first pick left is a tool whose action the query did ask for (a wrong object, not a twin).
+    expect(r.destructiveFirst).toBeLessThanOrEqual(3);
+    expect(r.destructiveFirstPicks.map((p) => p.got)).not.toContain('jira/jira_delete');
+  });
+
+  it('semantic search over the mock embeddings (hashed words, subwords and synonyms; not a model) is measured too', async () => {
     const r = await evaluateMode(catalog, 'semantic', { embedder: mockEmbedder() });
     expect(r.mode).toBe('semantic (text-embedding-3-small)');
-    expect(r.recall[5]).toBeGreaterThanOrEqual(0.6);
+    expect(r.recall[5]).toBeGreaterThanOrEqual(0.8);
+    expect(r.recall[1]).toBeGreaterThanOrEqual(0.6);
   });
 
   it('hybrid mode scores what the LLM picks, and degrades to the search ranking when the picks are unusable', async () => {
@@ -43,8 +58,13 @@ describe('search evaluation (recall@k)', () => {
   });
 
   it('computes recall@k and MRR exactly', async () => {
-    const tiny = { tools: [], queries: [{ query: 'a', expected: ['s/x'] }, { query: 'b', expected: ['s/y'] }] };
-    const r = await scoreRanking('fixed', tiny, async (q) => (q === 'a' ? ['s/x'] : ['s/z', 's/w', 's/y']));
-    expect(r).toMatchObject({ recall: { 1: 0.5, 3: 1, 5: 1 }, mrr: 0.667, misses: [] });
+    const tiny = {
+      tools: [{ server: 's', name: 'drop_z', description: 'Drop it' }, { server: 's', name: 'w', description: 'W', annotations: { destructiveHint: true } }],
+      queries: [{ query: 'a', expected: ['s/x'] }, { query: 'b', expected: ['s/y'], class: 'synonym' as const }, { query: 'c', expected: ['s/w'], class: 'synonym' as const }],
+    };
+    const r = await scoreRanking('fixed', tiny, async (q) => (q === 'a' ? ['s/x'] : q === 'b' ? ['s/drop_z', 's/w', 's/y'] : ['s/w']));
+    expect(r).toMatchObject({ recall: { 1: 0.667, 3: 1, 5: 1 }, mrr: 0.778, misses: [], destructiveFirst: 1 });
+    expect(r.byClass).toMatchObject({ direct: { queries: 1, recall: { 1: 1 } }, synonym: { queries: 2, recall: { 1: 0.5, 3: 1 }, destructiveFirst: 1 } });
+    expect(r.destructiveFirstPicks).toEqual([{ query: 'b', got: 's/drop_z' }]);
   });
 });

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ToolCatalog } from './catalog.ts';
+import { ToolCatalog, type CatalogInput } from './catalog.ts';
 import type { Embedder } from './embeddings.ts';
 import { EmbeddingStore } from './embeddings.ts';
-import type { ToolDefinition } from './hashing.ts';
+import { isDestructive, toolActions } from './search/actions.ts';
 import type { RankingLLM } from './llm.ts';
 import { MetricsRecorder } from './metrics.ts';
 import { recommendTools, type SearchMode } from './recommend.ts';
@@ -16,14 +16,18 @@ import { ToolSearch } from './search.ts';
 import { openStore } from './store.ts';
 
 const paramSpec = z.string().regex(/^(string|number|integer|boolean|array|object): /, 'expected "type: description"');
+const hintsSpec = z.object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional(), idempotentHint: z.boolean().optional(), openWorldHint: z.boolean().optional() }).strict();
 const toolsFile = z.object({
-  servers: z.record(z.string(), z.array(z.object({ name: z.string(), description: z.string(), params: z.record(z.string(), paramSpec) }))),
+  servers: z.record(z.string(), z.array(z.object({ name: z.string(), description: z.string(), params: z.record(z.string(), paramSpec), annotations: hintsSpec.optional() }))),
 });
-const queriesFile = z.object({ queries: z.array(z.object({ query: z.string().min(1), expected: z.array(z.string()).min(1) })) });
+/** direct: worded with the tools' own words; synonym: without them; destructive-check: a destructive twin is in the catalog. */
+export const QUERY_CLASSES = ['direct', 'synonym', 'destructive-check'] as const;
+export type QueryClass = (typeof QUERY_CLASSES)[number];
+const queriesFile = z.object({ queries: z.array(z.object({ query: z.string().min(1), expected: z.array(z.string()).min(1), class: z.enum(QUERY_CLASSES).optional() })) });
 
 export interface EvalCatalog {
-  tools: Array<ToolDefinition & { server: string }>;
-  queries: Array<{ query: string; expected: string[] }>;
+  tools: Array<CatalogInput & { server: string }>;
+  queries: Array<{ query: string; expected: string[]; class?: QueryClass }>;
 }
 
 function readJson<T>(file: string, schema: z.ZodType<T>): T {
@@ -53,7 +57,7 @@ export function loadEvalCatalog(dir: string): EvalCatalog {
         properties[name] = { type, description: rest.join(': ') };
         if (!raw.endsWith('?')) required.push(name);
       }
-      out.push({ server, name: t.name, description: t.description, inputSchema: { type: 'object', properties, required } });
+      out.push({ server, name: t.name, description: t.description, inputSchema: { type: 'object', properties, required }, ...(t.annotations ? { annotations: t.annotations } : {}) });
     }
   }
   const ids = new Set(out.map((t) => `${t.server}/${t.name}`));
@@ -63,31 +67,66 @@ export function loadEvalCatalog(dir: string): EvalCatalog {
   return { tools: out, queries };
 }
 
-export interface EvalResult {
-  mode: string;
+export interface EvalScores {
   queries: number;
   recall: Record<number, number>;
   mrr: number;
-  misses: Array<{ query: string; expected: string[]; got: string[] }>;
+  /** Queries whose first pick is a destructive tool they did not ask for. */
+  destructiveFirst: number;
 }
 
-/** Scores a ranking function: recall@k (any expected tool in the top k) and mean reciprocal rank. */
+export interface EvalResult extends EvalScores {
+  mode: string;
+  /** The same scores per query class (queries without a class count as direct). */
+  byClass: Partial<Record<QueryClass, EvalScores>>;
+  misses: Array<{ query: string; expected: string[]; got: string[] }>;
+  /** The queries counted in destructiveFirst, with their first pick. */
+  destructiveFirstPicks: Array<{ query: string; got: string }>;
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Tools that may destroy data, by annotation or by a deleting verb in the name. */
+export function destructiveTools(catalog: EvalCatalog): Set<string> {
+  return new Set(catalog.tools.filter((t) => isDestructive(toolActions(t.name, t.description ?? ''), t.annotations)).map((t) => `${t.server}/${t.name}`));
+}
+
+/**
+ * Scores a ranking function: recall@k (any expected tool in the top k), mean reciprocal rank, and
+ * destructive-first picks (a destructive tool ranked first that the query did not expect), overall and per class.
+ */
 export async function scoreRanking(mode: string, catalog: EvalCatalog, rank: (query: string) => Promise<string[]>, ks: number[] = [1, 3, 5]): Promise<EvalResult> {
-  const hits = Object.fromEntries(ks.map((k) => [k, 0])) as Record<number, number>;
-  let rr = 0;
+  const destructive = destructiveTools(catalog);
+  const tally = new Map<QueryClass | 'all', { n: number; hits: Record<number, number>; rr: number; df: number }>();
+  const bump = (key: QueryClass | 'all', position: number, df: boolean): void => {
+    let t = tally.get(key);
+    if (!t) { t = { n: 0, hits: Object.fromEntries(ks.map((k) => [k, 0])), rr: 0, df: 0 }; tally.set(key, t); }
+    t.n++;
+    for (const k of ks) if (position >= 0 && position < k) t.hits[k]++;
+    if (position >= 0) t.rr += 1 / (position + 1);
+    if (df) t.df++;
+  };
   const misses: EvalResult['misses'] = [];
+  const destructiveFirstPicks: EvalResult['destructiveFirstPicks'] = [];
   for (const q of catalog.queries) {
     const got = await rank(q.query);
     const position = got.findIndex((id) => q.expected.includes(id));
-    for (const k of ks) if (position >= 0 && position < k) hits[k]++;
-    if (position >= 0) rr += 1 / (position + 1);
+    const df = got.length > 0 && destructive.has(got[0]) && !q.expected.includes(got[0]);
+    if (df) destructiveFirstPicks.push({ query: q.query, got: got[0] });
+    bump('all', position, df);
+    bump(q.class ?? 'direct', position, df);
     if (position < 0 || position >= Math.max(...ks)) misses.push({ query: q.query, expected: q.expected, got: got.slice(0, 3) });
   }
-  const n = catalog.queries.length;
-  return {
-    mode, queries: n, mrr: Math.round((rr / n) * 1000) / 1000, misses,
-    recall: Object.fromEntries(ks.map((k) => [k, Math.round((hits[k] / n) * 1000) / 1000])) as Record<number, number>,
+  const scores = (key: QueryClass | 'all'): EvalScores => {
+    const t = tally.get(key) ?? { n: 0, hits: {}, rr: 0, df: 0 };
+    return {
+      queries: t.n, mrr: t.n ? round(t.rr / t.n) : 0, destructiveFirst: t.df,
+      recall: Object.fromEntries(ks.map((k) => [k, t.n ? round((t.hits[k] ?? 0) / t.n) : 0])) as Record<number, number>,
+    };
   };
+  const byClass: EvalResult['byClass'] = {};
+  for (const c of QUERY_CLASSES) if (tally.has(c)) byClass[c] = scores(c);
+  return { mode, ...scores('all'), byClass, misses, destructiveFirstPicks };
 }
 
 /**
@@ -100,7 +139,7 @@ export async function evaluateMode(catalog: EvalCatalog, mode: 'lexical' | Searc
   const db = openStore(':memory:');
   try {
     const tools = new ToolCatalog(db);
-    const byServer = new Map<string, ToolDefinition[]>();
+    const byServer = new Map<string, CatalogInput[]>();
     for (const t of catalog.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
     for (const [server, list] of byServer) tools.apply(server, list);
     const embedder = mode === 'lexical' ? undefined : deps.embedder;

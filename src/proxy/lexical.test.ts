@@ -9,6 +9,39 @@ describe('tokenize', () => {
   });
 });
 
+describe('LexicalIndex: meaning and side effects', () => {
+  const jira = new LexicalIndex([
+    { id: 'jira/jira_get', name: 'jira_get', description: 'Read any Jira data.', params: ['path'], annotations: { readOnlyHint: true } },
+    { id: 'jira/jira_post', name: 'jira_post', description: 'Create Jira resources.', params: ['path', 'body'] },
+    { id: 'jira/jira_delete', name: 'jira_delete', description: 'Delete Jira resources.', params: ['path'], annotations: { destructiveHint: true } },
+  ]);
+
+  it('never puts a destructive tool first for a query that does not ask for its action', () => {
+    expect(jira.search('open a Jira ticket for the login bug', 3)[0].id).toBe('jira/jira_post');
+    expect(jira.search('what is in Jira about the login bug', 3)[0].id).not.toBe('jira/jira_delete');
+    expect(jira.search('delete the Jira issue PROJ-9', 3)[0].id).toBe('jira/jira_delete');
+  });
+
+  it('matches the object of a delete: a file name asks for the file tool, not the repository one', () => {
+    const gh = new LexicalIndex([
+      { id: 'github/delete_file', name: 'delete_file', description: 'Delete a file from a GitHub repository', params: ['owner', 'repo', 'path'] },
+      { id: 'github/delete_repository', name: 'delete_repository', description: 'Delete a GitHub repository', params: ['owner', 'repo'] },
+    ]);
+    expect(gh.search('delete README.old from the repository on GitHub', 2)[0].id).toBe('github/delete_file');
+  });
+
+  it('finds tools worded differently through WordNet, below exact words', () => {
+    const fs = new LexicalIndex([
+      { id: 'fs/create_directory', name: 'create_directory', description: 'Create a new directory.', params: ['path'] },
+      { id: 'fs/erase_file', name: 'erase_file', description: 'Erase a file.', params: ['path'] },
+      { id: 'fs/delete_cache', name: 'delete_cache', description: 'Delete the cache.', params: [] },
+    ]);
+    expect(fs.search('make a folder for the build', 1)[0].id).toBe('fs/create_directory');
+    const hits = fs.search('delete the cache file', 3);
+    expect(hits.map((h) => h.id)).toEqual(['fs/delete_cache', 'fs/erase_file']);
+  });
+});
+
 describe('LexicalIndex (BM25)', () => {
   const index = new LexicalIndex([
     { id: 'fs/read_file', name: 'read_file', description: 'Read the complete contents of a file from disk.', params: ['path'] },
@@ -28,7 +61,10 @@ describe('LexicalIndex (BM25)', () => {
 
   it('filters and returns nothing for unknown words', () => {
     expect(index.search('kubernetes', 5)).toEqual([]);
-    expect(index.search('file', 5, (id) => id.startsWith('git/'))).toEqual([]);
+    expect(index.search('file', 5, (id) => id.startsWith('slack/'))).toEqual([]);
+    // "file" as a verb is WordNet's "record": the commit is found, below exact words, and the filter holds.
+    expect(index.search('file', 5, (id) => id.startsWith('git/')).map((h) => h.id)).toEqual(['git/git_commit']);
+    expect(index.search('file', 5)[0].id).not.toBe('git/git_commit');
   });
 });
 

@@ -1,48 +1,31 @@
 /**
- * Local lexical search: BM25 over tool names, descriptions and parameter names. The fallback when
- * no embeddings API is configured, and fast enough to search 10,000 tools in well under 5 ms.
+ * Local lexical search, the proxy's default ranker when no embeddings API is configured: BM25 over
+ * weighted fields (tool name, server, description, parameter names and descriptions), queries
+ * expanded with WordNet synonyms and hypernyms weighted below exact words, the action a query asks
+ * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
+import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
+import { actionFit, heldBackFor, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
 
-const STOPWORDS = new Set(('a an and are as at be by can do does for from get has have how i in into is it its me my of on or ' +
-  'that the their them then there these this to use used using was what when which will with you your all any').split(' '));
-
-/** Crude suffix stripping so "files"/"file", "searching"/"search", "created"/"create" meet. */
-export function stem(word: string): string {
-  if (word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
-  if (word.endsWith('es') && /(sh|ch|x|ss)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  if (word.endsWith('e') && word.length > 4) return word.slice(0, -1);
-  return word;
-}
-
-/**
- * Splits text into search terms: camelCase and snake_case split, lowercased, stopwords dropped, stemmed.
- * @example
- *   tokenize('readFile: Reads files'); // ['read', 'file', 'read', 'file']
- */
-export function tokenize(text: string): string[] {
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  const out: string[] = [];
-  for (const word of spaced.split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length < 2 || STOPWORDS.has(word)) continue;
-    out.push(stem(word));
-  }
-  return out;
-}
+export { stem, tokenize };
 
 export interface LexicalDoc {
   id: string;
   name: string;
   description: string;
+  /** Parameter names. */
   params: string[];
+  /** Parameter descriptions. */
+  paramDescriptions?: string[];
+  /** What the server says about itself (its MCP instructions or a configured description). */
+  serverDescription?: string;
+  /** MCP tool annotations. */
+  annotations?: ToolHints;
 }
 
 export interface LexicalHit {
   id: string;
-  /** Raw BM25 score. */
+  /** Raw score. */
   score: number;
   /** Score over the best score the query could reach: 0..1, comparable with min_similarity. */
   similarity: number;
@@ -50,10 +33,38 @@ export interface LexicalHit {
 
 const K1 = 1.2;
 const B = 0.75;
-const NAME_WEIGHT = 3;
+/** Field weights: a word in the tool's name says more than one deep in its description. */
+const W = { name: 3, server: 1.5, description: 1, param: 0.7, paramDescription: 0.3, serverDescription: 0.3 };
+/** Descriptions past this many terms add little but length. */
+const DESCRIPTION_TERMS = 80;
+/** Score factors for the action a query asks for against the tool's. */
+const ACTION_MATCH = 1.3;
+const ACTION_CLASH = 0.75;
+const UNASKED_DESTRUCTIVE = 0.5;
+/** A word with a file extension ("README.old", "config.yaml") names a file. */
+const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
+
+/** Higher score first; equal scores keep index order, so results are deterministic. */
+function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
+  return a.score > b.score || (a.score === b.score && a.d < b.d);
+}
+
+/** Lowercased words written with a capital inside the query: names of people, places, products. */
+function properNames(query: string): Set<string> {
+  const out = new Set<string>();
+  const found = query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? [];
+  for (const w of found) out.add(w.toLowerCase());
+  return out;
+}
+
+interface DocMeta {
+  actions: Set<Action>;
+  destructive: boolean;
+  nameWords: Set<string>;
+}
 
 /**
- * A BM25 index.
+ * A weighted-field BM25 index with synonym expansion and action-aware ranking.
  * @example
  *   const index = new LexicalIndex([{ id: 'fs/read_file', name: 'read_file', description: 'Read a file', params: ['path'] }]);
  *   index.search('open a file', 5);
@@ -61,29 +72,50 @@ const NAME_WEIGHT = 3;
 export class LexicalIndex {
   private readonly ids: string[] = [];
   private readonly lengths: number[] = [];
+  /** Per document: K1 × its BM25 length normalisation, worked out once. */
+  private norms = new Float64Array(0);
+  private readonly meta: DocMeta[] = [];
   private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
+  /** Scratch score arrays, reused across searches (one search runs at a time: it is synchronous). */
+  private totals = new Float64Array(0);
+  private group = new Float64Array(0);
+  private readonly synonyms: Synonyms;
   private avgLength = 0;
 
-  constructor(docs: LexicalDoc[]) {
+  constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {
+    this.synonyms = options.synonyms ?? new Synonyms();
     let total = 0;
     docs.forEach((doc, i) => {
       this.ids.push(doc.id);
-      const terms: string[] = [];
-      const nameTerms = tokenize(doc.name);
-      for (let w = 0; w < NAME_WEIGHT; w++) terms.push(...nameTerms);
-      terms.push(...tokenize(doc.description), ...doc.params.flatMap(tokenize));
       const counts = new Map<string, number>();
-      for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+      let length = 0;
+      const add = (terms: string[], weight: number): void => {
+        for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + weight);
+        length += terms.length * weight;
+      };
+      const server = doc.id.slice(0, Math.max(0, doc.id.indexOf('/')));
+      const description = tokenize(doc.description);
+      add(tokenize(doc.name), W.name);
+      add(tokenize(server), W.server);
+      add(description.slice(0, DESCRIPTION_TERMS), W.description);
+      add(doc.params.flatMap(tokenize), W.param);
+      add((doc.paramDescriptions ?? []).flatMap(tokenize).slice(0, DESCRIPTION_TERMS), W.paramDescription);
+      add(tokenize(doc.serverDescription ?? '').slice(0, DESCRIPTION_TERMS), W.serverDescription);
       for (const [term, tf] of counts) {
         let p = this.postings.get(term);
         if (!p) { p = { docs: [], tfs: [] }; this.postings.set(term, p); }
         p.docs.push(i);
         p.tfs.push(tf);
       }
-      this.lengths.push(terms.length);
-      total += terms.length;
+      const actions = toolActions(doc.name, doc.description);
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)) });
+      this.lengths.push(length);
+      total += length;
     });
     this.avgLength = docs.length ? total / docs.length : 0;
+    this.norms = Float64Array.from(this.lengths, (len) => K1 * (1 - B + (B * len) / (this.avgLength || 1)));
+    this.totals = new Float64Array(docs.length);
+    this.group = new Float64Array(docs.length);
   }
 
   get size(): number {
@@ -95,31 +127,97 @@ export class LexicalIndex {
     return Math.log(1 + (this.ids.length - df + 0.5) / (df + 0.5));
   }
 
-  /** Top k documents for the query, best first; docs sharing no term are left out. */
+  /** BM25 of one term into the group scratch, scaled by `weight`, keeping each doc's best value; touched docs are listed. */
+  private scoreTerm(term: string, weight: number, touched: number[]): void {
+    const p = this.postings.get(term);
+    if (!p) return;
+    const idf = this.idf(term) * weight * (K1 + 1);
+    const group = this.group;
+    const norms = this.norms;
+    for (let j = 0; j < p.docs.length; j++) {
+      const d = p.docs[j];
+      const tf = p.tfs[j];
+      const s = (idf * tf) / (tf + norms[d]);
+      const was = group[d];
+      if (was === 0) touched.push(d);
+      if (s > was) group[d] = s;
+    }
+  }
+
+  /** Adds one word group's best scores to the totals and clears the group scratch. */
+  private addGroup(touched: number[], scored: number[]): void {
+    for (const d of touched) {
+      if (this.totals[d] === 0) scored.push(d);
+      this.totals[d] += this.group[d];
+      this.group[d] = 0;
+    }
+  }
+
+  /** Top k documents for the query, best first; docs sharing no term (nor a related one) are left out. */
   search(query: string, k: number, allow?: (id: string) => boolean): LexicalHit[] {
-    const terms = [...new Set(tokenize(query))];
-    if (terms.length === 0 || this.ids.length === 0) return [];
-    const scores = new Map<number, number>();
+    if (this.ids.length === 0) return [];
+    const seen = new Set<string>();
+    const groups: Array<{ word: string; term: string; name: boolean }> = [];
+    const names = properNames(query);
+    for (const w of words(query)) {
+      const terms = tokenize(w);
+      if (terms.length !== 1 || seen.has(terms[0])) continue;
+      seen.add(terms[0]);
+      groups.push({ word: w, term: terms[0], name: names.has(w) });
+    }
+    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
+    const questions = questionTerms(query);
+    if (groups.length === 0 && questions.length === 0) return [];
+    const totals = this.totals;
+    const scored: number[] = [];
     let best = 0;
-    for (const term of terms) {
-      const p = this.postings.get(term);
-      const idf = this.idf(term);
-      best += idf * (K1 + 1);
-      if (!p) continue;
-      for (let j = 0; j < p.docs.length; j++) {
-        const d = p.docs[j];
-        const tf = p.tfs[j];
-        const norm = tf + K1 * (1 - B + (B * this.lengths[d]) / this.avgLength);
-        scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (K1 + 1)) / norm);
+    for (const g of groups) {
+      const touched: number[] = [];
+      this.scoreTerm(g.term, 1, touched);
+      // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
+      for (const r of g.name ? [] : this.synonyms.related(g.word)) {
+        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+      }
+      best += this.idf(g.term) * (K1 + 1);
+      this.addGroup(touched, scored);
+    }
+    // Question words ("who", "how many") add what they ask about, like synonyms, without raising the best score.
+    for (const q of questions) {
+      const touched: number[] = [];
+      for (const r of q.related) if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+      this.addGroup(touched, scored);
+    }
+    const asked = queryActions(query);
+    const lead = words(query)[0];
+    // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
+    // and the best hit not held back, which leads when the top one is held back.
+    const top: Array<{ d: number; score: number; held: boolean }> = [];
+    let free: { d: number; score: number; held: boolean } | undefined;
+    for (const d of scored) {
+      const raw = totals[d];
+      totals[d] = 0;
+      if (allow && !allow(this.ids[d])) continue;
+      const { actions, destructive, nameWords } = this.meta[d];
+      const fit = actionFit(asked, actions);
+      // A destructive tool whose action the query does not ask for is held back.
+      const held = heldBackFor(lead, asked, nameWords, actions, destructive);
+      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1), held };
+      if (!held && (!free || better(hit, free))) free = hit;
+      if (top.length < k || better(hit, top[top.length - 1])) {
+        let at = top.length;
+        while (at > 0 && better(hit, top[at - 1])) at--;
+        top.splice(at, 0, hit);
+        if (top.length > k) top.pop();
       }
     }
-    const hits: LexicalHit[] = [];
-    for (const [d, score] of scores) {
-      const id = this.ids[d];
-      if (allow && !allow(id)) continue;
-      hits.push({ id, score, similarity: best > 0 ? Math.min(1, score / best) : 0 });
+    // Never first: the best tool that is not held back leads when there is one.
+    if (top.length > 0 && top[0].held && free) {
+      const at = top.indexOf(free);
+      if (at >= 0) top.splice(at, 1);
+      else if (top.length >= k) top.pop();
+      top.unshift(free);
     }
-    hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, k);
+    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.score / best) : 0 }));
+    return hits;
   }
 }

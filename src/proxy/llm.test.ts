@@ -43,7 +43,7 @@ describe('recommendTools without a working LLM', () => {
 
   it('lets reliability lower a tool that keeps failing', async () => {
     for (let i = 0; i < 10; i++) metrics.record({ server: 'fs', tool: 'read_file', success: false, latencyMs: 1, error: 'EIO' });
-    const answer = await recommendTools(deps, 'file from disk', { search_mode: 'semantic', top_k: 2 });
+    const answer = await recommendTools(deps, 'read or delete a file from disk', { search_mode: 'semantic', top_k: 2 });
     expect(answer.recommendations.map((r) => r.tool)).toEqual(['delete_file', 'read_file']);
     expect(answer.recommendations[1].metrics).toMatchObject({ success_rate: 0, call_count: 10 });
   });

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, type McpProxy } from './create-proxy.ts';
+import { LEXICAL_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import { isAlive, stdioEntry, tempDir } from './test-helpers.ts';
 
 const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -104,7 +105,7 @@ describe('proxy over Streamable HTTP', () => {
     // Alternatives without a call to fit: by similarity alone, above the calibrated threshold.
     const alternatives = await call('get_tool_alternatives', { server: 'docs', tool: 'get_library_docs' });
     expect(alternatives.alternatives.map((a: any) => a.tool)).not.toContain('get_library_docs');
-    expect(alternatives.alternatives.every((a: any) => a.similarity >= 0.22)).toBe(true);
+    expect(alternatives.alternatives.every((a: any) => a.similarity >= LEXICAL_FALLBACK_MIN_SIMILARITY)).toBe(true);
     const m = (await call('get_tool_metrics', { server: 'docs' }));
     expect(m.failing_tools.map((t: any) => t.tool)).toEqual(expect.arrayContaining(['get_library_docs', 'empty_answer']));
   });

@@ -180,7 +180,7 @@ export class ProxyCore implements PassthroughHost {
       const tools = await this.server(server).listTools();
       for (const key of [...this.annotations.keys()]) if (key.startsWith(`${server}/`)) this.annotations.delete(key);
       for (const t of tools) this.annotations.set(`${server}/${t.name}`, t.annotations);
-      const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> })), force);
+      const summary = this.catalog.apply(server, tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Record<string, unknown>, annotations: t.annotations })), force);
       this.discovered.add(server);
       const changed = [...summary.added, ...summary.updated].map((n) => this.catalog.get(server, n)).filter((t): t is CatalogTool => !!t);
       const report: RefreshReport = {

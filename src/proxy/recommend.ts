@@ -73,7 +73,9 @@ export async function recommendTools(deps: RecommendDeps, task: string, options:
   if (mode === 'semantic') {
     const answer = await deps.search.search(task, { top_k: Math.max(k * 3, 10), server: options.server, allow });
     if (answer.note) notes.push(answer.note);
-    return { search_mode: options.search_mode, ranking: answer.mode, notes, recommendations: semanticRank(answer.results).slice(0, k) };
+    // Reliability may reorder; a destructive tool the task did not ask for still never leads.
+    const ranked = deps.search.guard(task, semanticRank(answer.results));
+    return { search_mode: options.search_mode, ranking: answer.mode, notes, recommendations: ranked.slice(0, k) };
   }
 
   let pool: SearchHit[];

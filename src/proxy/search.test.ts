@@ -81,7 +81,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
     catalog.apply('fs', tools);
     const answer = await search.search('read a file', { top_k: 1 });
     expect(answer.mode).toBe('lexical');
-    expect(answer.note).toMatch(/^Embeddings API failed \(.*\); results come from local lexical BM25 search/);
+    expect(answer.note).toMatch(/^Embeddings API failed \(.*\); results come from local lexical search/);
     expect(answer.results[0].tool).toBe('read_file');
     const lexicalOnly = new ToolSearch(catalog);
     expect((await lexicalOnly.search('read a file')).note).toBe(LEXICAL_NOTE);
@@ -137,3 +137,46 @@ describe('semantic search through the mock LLM embeddings API', () => {
     expect(semantic).toMatchObject({ ranking: 'semantic', recommendations: [{ tool: 'list_tables' }] });
   });
 });
+
+describe('search keeps destructive tools off the top, using the servers\' annotations', () => {
+  const dbs: Array<{ close(): void }> = [];
+  afterEach(() => dbs.splice(0).forEach((d) => d.close()));
+  const jira = [
+    { name: 'jira_delete', description: 'Delete Jira resources, tickets included.', inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'API path of the ticket' } } }, annotations: { destructiveHint: true } },
+    { name: 'jira_post', description: 'Create Jira resources.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+    { name: 'run_statement', description: 'Run a SQL statement against the tables.', inputSchema: { type: 'object', properties: { sql: { type: 'string' } } } },
+  ];
+
+  it('lexical: a destructive annotation holds a tool back unless its action is asked; server descriptions are searched', async () => {
+    const db = openStore(':memory:');
+    dbs.push(db);
+    const catalog = new ToolCatalog(db);
+    catalog.apply('jira', jira.slice(0, 2));
+    catalog.apply('db', jira.slice(2));
+    catalog.apply('wx', [{ name: 'lookup', description: 'Look something up.', inputSchema: { type: 'object' } }]);
+    const search = new ToolSearch(catalog, undefined, { serverDescriptions: { wx: 'Weather forecasts for any city.' } });
+    const top = async (q: string) => (await search.search(q, { top_k: 3 })).results.map((r) => `${r.server}/${r.tool}`);
+    expect((await top('open a Jira ticket for the login bug'))[0]).toBe('jira/jira_post');
+    expect((await top('delete the Jira ticket PROJ-1'))[0]).toBe('jira/jira_delete');
+    expect((await top('show the tables'))[0]).toBe('db/run_statement');
+    expect(await top('weather in Paris')).toEqual(['wx/lookup']);
+    // The same statement tool, now annotated destructive: a read-only question no longer gets it first.
+    catalog.apply('db', [{ ...jira[2], annotations: { destructiveHint: true } }, { name: 'list_tables', description: 'List the database tables.', inputSchema: { type: 'object' } }]);
+    search.invalidate();
+    expect((await top('show the tables'))[0]).toBe('db/list_tables');
+  });
+
+  it('semantic: the same rule reorders cosine results', async () => {
+    const db = openStore(':memory:');
+    dbs.push(db);
+    const catalog = new ToolCatalog(db);
+    catalog.apply('jira', jira.slice(0, 2));
+    const embedder = createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: 'test', baseURL: BASE, fetch: mockFetch(createMockLLM()) });
+    const search = new ToolSearch(catalog, { embedder, store: new EmbeddingStore(db, embedder.model, embedder.dimensions) });
+    const answer = await search.search('jira tickets resources', { top_k: 2 });
+    expect(answer.mode).toBe('semantic');
+    expect(answer.results.map((r) => r.tool)).toEqual(['jira_post', 'jira_delete']);
+    expect(answer.results[1].similarity).toBeGreaterThan(answer.results[0].similarity);
+  });
+});
+

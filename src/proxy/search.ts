@@ -5,7 +5,9 @@
 import type { CatalogTool, ToolCatalog } from './catalog.ts';
 import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings.ts';
 import { descriptionHash, parameterNames, searchText } from './hashing.ts';
+import { Synonyms } from '../lexicon/index.ts';
 import { LexicalIndex } from './lexical.ts';
+import { heldBack, isDestructive, leadWithAsked, queryActions, toolActions } from './search/actions.ts';
 
 export interface SearchOptions {
   top_k?: number;
@@ -28,7 +30,13 @@ export interface SearchAnswer {
   results: SearchHit[];
 }
 
-export const LEXICAL_NOTE = 'No embeddings API configured (set recommend_tools.embeddings: a base_url, or an API key in OPENAI_API_KEY): results come from local lexical BM25 search over tool names, descriptions and parameter names.';
+export const LEXICAL_NOTE = 'No embeddings API configured (set recommend_tools.embeddings: a base_url, or an API key in OPENAI_API_KEY): results come from local lexical search (BM25 over tool names, descriptions and parameters, with WordNet synonyms).';
+
+/** Descriptions of a JSON Schema object's top-level parameters. */
+function parameterDescriptions(schema: Record<string, unknown> | undefined): string[] {
+  const props = (schema?.properties ?? {}) as Record<string, { description?: unknown } | undefined>;
+  return Object.values(props).map((p) => (typeof p?.description === 'string' ? p.description : '')).filter(Boolean);
+}
 
 /**
  * Searches the catalog.
@@ -44,13 +52,18 @@ export class ToolSearch {
   /** Texts sent to the embeddings API so far (for re-index accounting). */
   embeddedTexts = 0;
   private lexical?: LexicalIndex;
+  /** One WordNet reader for every rebuild of the lexical index, so lookups stay memoised. */
+  private readonly synonyms = new Synonyms();
+  /** What each server says about itself (e.g. its MCP instructions), searched with a low weight. */
+  private readonly serverDescriptions?: Record<string, string>;
   /** Whether stored embeddings may lag the catalog (checked in full on next search). */
   private unsynced = true;
   /** Texts waiting to be embedded: refreshes of many servers at once share one API call. */
   private queue: Array<{ texts: string[]; resolve: (v: number[][]) => void; reject: (e: unknown) => void }> = [];
 
-  constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }) {
+  constructor(catalog: ToolCatalog, semantic?: { embedder: Embedder; store: EmbeddingStore }, options: { serverDescriptions?: Record<string, string> } = {}) {
     this.catalog = catalog;
+    this.serverDescriptions = options.serverDescriptions;
     this.embedder = semantic?.embedder;
     this.store = semantic?.store;
   }
@@ -68,7 +81,9 @@ export class ToolSearch {
   private lexicalIndex(): LexicalIndex {
     this.lexical ??= new LexicalIndex(this.catalog.tools().map((t) => ({
       id: toolId(t.server, t.name), name: t.name, description: t.description, params: parameterNames(t.inputSchema),
-    })));
+      paramDescriptions: parameterDescriptions(t.inputSchema), annotations: t.annotations,
+      serverDescription: this.serverDescriptions?.[t.server],
+    })), { synonyms: this.synonyms });
     return this.lexical;
   }
 
@@ -136,9 +151,10 @@ export class ToolSearch {
         if (this.unsynced) await this.sync();
         const [vector] = await this.embedder.embed([query]);
         const hits = this.store.index.search(vector, k, min, allow);
-        return { mode: 'semantic', results: hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined) };
+        const results = hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined);
+        return { mode: 'semantic', results: this.guard(query, results) };
       } catch (err) {
-        note = `Embeddings API failed (${(err as Error).message}); results come from local lexical BM25 search.`;
+        note = `Embeddings API failed (${(err as Error).message}); results come from local lexical search.`;
       }
     }
     const hits = this.lexicalIndex().search(query, k * 2, allow).filter((h) => h.similarity >= min).slice(0, k);
@@ -166,6 +182,19 @@ export class ToolSearch {
     }
     return this.lexicalIndex().search(searchText(self), k, notSelf)
       .map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => !!h);
+  }
+
+  /**
+   * Reorders hits so that a destructive tool whose action the query does not ask for never leads
+   * (lexical search does this itself; re-rankers call it after their own sort).
+   */
+  guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
+    const asked = queryActions(query);
+    return leadWithAsked(hits, (h) => {
+      const t = this.catalog.get(h.server, h.tool);
+      const actions = toolActions(h.tool, h.description);
+      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations));
+    });
   }
 
   private hit(id: string, similarity: number): SearchHit | undefined {

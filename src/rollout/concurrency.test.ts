@@ -40,7 +40,7 @@ describe('many environments, one server', () => {
     );
     episodes.forEach(({ seen, final }, i) => {
       expect(seen).toEqual([0, 1, 2].map((turn) => `<information>env ${i} turn ${turn}</information>`));
-      expect(final).toMatchObject({ reward: 1, info: { tool_use_counter: 4, tool_success_counter: 4 } });
+      expect(final).toMatchObject({ reward: 1, info: { metrics: { tool_use_counter: 4, tool_success_counter: 4 } } });
     });
     expect(server.sessionsOpened - before).toBe(1);
     expect(registry.pool.stats().peakConcurrency[server.url]).toBe(3);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyOverrides } from './config-overrides.ts';
-import { interpolate } from './config-interpolate.ts';
 import { loadRolloutConfig, parseRolloutConfig, RolloutConfigError } from './config.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/rollout');
@@ -25,7 +24,7 @@ describe('loadRolloutConfig', () => {
       max_tokens_per_step: 128,
       env_config: { file: 'qa.json' },
       tool_wrapper: {
-        wrapper_args: { tool_reward: 0, tool_success_reward: 0.2, max_tool_uses: 2 },
+        wrapper_args: { tool_reward: 0, tool_success_reward: 0.2, tool_execute_error_reward: 0, max_tool_uses: 2 },
         tool_configs: [{ tool_id: 'mcp', tool_args: { server_url: 'xxx', timeout_ms: 5000, tool_names_subset: ['lookup'] } }],
       },
     });
@@ -87,7 +86,7 @@ describe('config validation errors name the path', () => {
 `;
 
   it('accepts the base', () => {
-    expect(parse(base)().custom_envs.QA.tool_wrapper?.wrapper_args).toEqual({ tool_reward: 0.1, tool_success_reward: 0, max_tool_uses: 2 });
+    expect(parse(base)().custom_envs.QA.tool_wrapper?.wrapper_args).toEqual({ tool_reward: 0.1, tool_success_reward: 0, tool_execute_error_reward: 0, max_tool_uses: 2 });
   });
 
   it.each([
@@ -96,7 +95,7 @@ describe('config validation errors name the path', () => {
     ['+custom_envs.QA.tool_wrapper.wrapper_args.max_tool_use=1', 'custom_envs.QA.tool_wrapper.wrapper_args: Unrecognized key: "max_tool_use"'],
     ['~custom_envs.QA.env_type', 'custom_envs.QA.env_type: Invalid input: expected string, received undefined'],
     ['custom_envs.QA.tool_wrapper.tool_configs=[]', 'custom_envs.QA.tool_wrapper.tool_configs: Too small'],
-    ['+custom_envs.QA.tool_wraper={}', 'custom_envs.QA: Unrecognized key: "tool_wraper"'],
+    ['+custom_envs.QA.tool_wraper={}', 'custom_envs.QA.tool_wraper: Unrecognized key: "tool_wraper" (did you mean "tool_wrapper"?)'],
     ['custom_envs.QA.tool_wrapper.tool_configs.0.tool_id=""', 'custom_envs.QA.tool_wrapper.tool_configs.0.tool_id: Too small'],
   ])('%s', (override, message) => {
     expect(parse(base, [override])).toThrow(RolloutConfigError);
@@ -109,75 +108,48 @@ describe('config validation errors name the path', () => {
   });
 });
 
-describe('interpolation', () => {
-  it('resolves ${oc.env:VAR}, ${env:VAR}, defaults, embedded references and node references', () => {
-    const config = {
-      a: '${oc.env:HOST}',
-      b: 'http://${env:HOST}:${oc.env:PORT,8000}/mcp',
-      c: '${oc.env:MISSING, "quoted default"}',
-      d: { steps: 4 },
-      e: '${d.steps}',
-      f: 'steps=${d.steps}',
-      g: ['${env:HOST}'],
-      h: '\\${env:HOST} stays',
-    };
-    expect(interpolate(config, { HOST: 'h' })).toEqual({
-      a: 'h',
-      b: 'http://h:8000/mcp',
-      c: 'quoted default',
-      d: { steps: 4 },
-      e: 4,
-      f: 'steps=4',
-      g: ['h'],
-      h: '${env:HOST} stays',
-    });
-  });
-
-  it('an unset variable without default is an error naming the path and the fix', () => {
-    expect(() => interpolate({ x: [{ url: '${oc.env:MCP_SERVER_URL}' }] }, {})).toThrow(
-      'x.0.url: environment variable MCP_SERVER_URL is not set (referenced as ${oc.env:MCP_SERVER_URL}); set it or give a default: ${oc.env:MCP_SERVER_URL,default}',
-    );
-  });
-
-  it('unsupported resolvers, missing and circular references are errors', () => {
-    expect(() => interpolate({ x: '${now:}' }, {})).toThrow('x: unsupported interpolation ${now:}');
-    expect(() => interpolate({ x: '${y.z}' }, {})).toThrow('x: ${y.z} refers to a key that does not exist');
-    expect(() => interpolate({ x: '${y}', y: '${x}' }, {})).toThrow(/refers back to itself/);
-  });
-
+describe('interpolation in a loaded config', () => {
   it('an interpolated number satisfies a numeric field', () => {
     const config = parseRolloutConfig('QA:\n  env_type: qa\n  max_steps: ${oc.env:STEPS}\n', { env: { STEPS: '12' } });
     expect(config.custom_envs.QA.max_steps).toBe(12);
   });
+
+  it('an unset variable without default names the file and the key', () => {
+    expect(() => parseRolloutConfig('QA:\n  env_type: ${oc.env:KIND}\n', { env: {}, source: 'c.yaml' })).toThrow(
+      `c.yaml: KeyError raised while resolving interpolation: "Environment variable 'KIND' not found"\n    full_key: custom_envs.QA.env_type`,
+    );
+  });
 });
 
-describe('overrides', () => {
-  const fresh = () => ({ a: { b: 1, list: [{ x: 1 }] } }) as Record<string, unknown>;
+describe('overrides (Hydra semantics)', () => {
+  const fresh = () => ({ a: { b: 1, list: [{ x: 1 }], d: { p: 1, q: { r: 1 } } } }) as Record<string, unknown>;
 
-  it('sets existing keys, list items, and reads values as YAML', () => {
+  it('changes existing keys and list items; + adds; ++ adds or changes; dict values merge', () => {
     const root = fresh();
-    applyOverrides(root, ['a.b=true', 'a.list.0.x=[1, 2]', '+a.c.d=null', '++a.b=hello world', '+a.list.1={y: 2}']);
-    expect(root).toEqual({ a: { b: 'hello world', list: [{ x: [1, 2] }, { y: 2 }], c: { d: null } } });
+    applyOverrides(root, ['a.b=trUe', 'a.list.0.x=[1, 2]', '+a.c.d=null', '++a.b=hello world', '+a.e={y: 2}', 'a.d={q: {s: 2}}', '++z=10_0']);
+    expect(root).toEqual({ a: { b: 'hello world', list: [{ x: [1, 2] }], c: { d: null }, e: { y: 2 }, d: { p: 1, q: { r: 1, s: 2 } } }, z: 100 });
   });
 
-  it('deletes with ~', () => {
+  it('deletes with ~, and ~key=value only when the value matches', () => {
     const root = fresh();
-    applyOverrides(root, ['~a.b', '~a.list.0']);
-    expect(root).toEqual({ a: { list: [] } });
+    applyOverrides(root, ['~a.b=1', '~a.list.0']);
+    expect(root).toMatchObject({ a: { list: [] } });
+    expect(() => applyOverrides(fresh(), ['~a.b=2'])).toThrow("Could not delete from config. The value of 'a.b' is 1 and not 2.");
   });
 
   it.each([
-    ['a.nope=1', '"a.nope" does not exist (use +a.nope=... to add it)'],
-    ['a.x.y=1', '"a.x" does not exist (use +a.x.y=... to add it)'],
-    ['+a.b=2', '"a.b" already exists'],
-    ['a.b.c=1', '"a.b" is 1, not a mapping or list'],
-    ['a.list.5=1', '"a.list.5" does not exist'],
-    ['+a.list.5=1', '"5" is not an index of a list of 1'],
-    ['a.b', 'expected path=value'],
-    ['a..b=1', '"a..b" is not a dotted path'],
-    ['~a.zzz', '"a.zzz" does not exist'],
-    ['a.b=[1', 'cannot read the value'],
-  ])('%s is refused', (override, message) => {
-    expect(() => applyOverrides(fresh(), [override])).toThrow(`override ${JSON.stringify(override)}: ${message}`);
+    ['a.nope=1', "Could not override 'a.nope'.\nTo append to your config use +a.nope=1"],
+    ['a.x.y=1', "Could not override 'a.x.y'.\nTo append to your config use +a.x.y=1"],
+    ['+a.b=2', "Could not append to config. An item is already at 'a.b'.\nEither remove + prefix: 'a.b=2'\nOr add a second + to add or override 'a.b': '++a.b=2'\n"],
+    ['~a.zzz', "Could not delete from config. 'a.zzz' does not exist."],
+    ['a.b=1,2,3', "Ambiguous value for argument 'a.b=1,2,3'\n1. To use it as a list, use key=[value1,value2]\n2. To use it as string, quote the value: key='value1,value2'\n3. To sweep over it, add --multirun to your command line"],
+    ['a.b=range(1,3)', "Sweep parameters 'a.b=range(1,3)' requires --multirun"],
+    ['db@pkg=mysql', "Override db@pkg=mysql looks like a config group override, but config group 'db' does not exist."],
+    ['a.b=[1', "Error parsing override 'a.b=[1'"],
+    ['a b=1', "token recognition error at: ' '"],
+    ['a.b.c=1', "Could not override 'a.b.c'."],
+    ['++a.b.c=1', "Error merging override ++a.b.c=1: 'a.b' is 1, not a mapping or a list"],
+  ])('%s is refused with Hydra\'s message', (override, message) => {
+    expect(() => applyOverrides(fresh(), [override])).toThrow(message);
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
+import { composeDefaults } from './hydra-defaults.ts';
 import { applyOverrides } from './config-overrides.ts';
 import { interpolate, type EnvVars } from './config-interpolate.ts';
 import { formatIssues, RolloutConfigSchema, type RolloutConfig } from './config-schema.ts';
@@ -43,14 +44,24 @@ export class RolloutConfigError extends Error {
  * });
  */
 export async function loadRolloutConfig(file: string, options: RolloutConfigOptions = {}): Promise<LoadedRolloutConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new RolloutConfigError(`${file}: cannot read rollout config: ${(error as Error).message}`, { cause: error });
-  }
   const format = options.format ?? (extname(file).toLowerCase() === '.json' ? 'json' : 'yaml');
-  const config = parseRolloutConfig(text, { ...options, format, source: file });
+  const readOne = async (path: string): Promise<unknown> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new RolloutConfigError(`${path}: cannot read rollout config: ${(error as Error).message}`, { cause: error });
+    }
+    return format === 'json' && path === file ? readJson(text, path) : readYaml(text, path);
+  };
+  let raw: unknown;
+  try {
+    raw = await composeDefaults(await readOne(file), file, readOne);
+  } catch (error) {
+    if (error instanceof RolloutConfigError) throw error;
+    throw new RolloutConfigError((error as Error).message, { cause: error });
+  }
+  const config = finish(raw, { ...options, source: file });
   return { config, file, baseDir: dirname(resolve(file)) };
 }
 
@@ -63,6 +74,14 @@ export async function loadRolloutConfig(file: string, options: RolloutConfigOpti
 export function parseRolloutConfig(text: string, options: RolloutConfigOptions & { source?: string } = {}): RolloutConfig {
   const source = options.source ?? '<config>';
   const raw = options.format === 'json' ? readJson(text, source) : readYaml(text, source);
+  if (typeof raw === 'object' && raw !== null && 'defaults' in raw) {
+    throw new RolloutConfigError(`${source}: a Hydra defaults list names other files: load it with loadRolloutConfig(file)`);
+  }
+  return finish(raw, { ...options, source });
+}
+
+function finish(raw: unknown, options: RolloutConfigOptions & { source: string }): RolloutConfig {
+  const { source } = options;
   const root = normalize(raw, source);
   try {
     applyOverrides(root, options.overrides ?? []);
@@ -76,7 +95,8 @@ export function parseRolloutConfig(text: string, options: RolloutConfigOptions &
 }
 
 function readYaml(text: string, source: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
+  // OmegaConf reads YAML 1.1 (PyYAML's SafeLoader: yes/no/on/off are booleans, 1_000 a number) without timestamps.
+  const doc = parseDocument(text, { prettyErrors: true, version: '1.1', customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp') });
   const error = doc.errors[0];
   if (error) {
     const at = error.linePos?.[0];

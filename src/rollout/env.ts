@@ -71,6 +71,8 @@ export interface ToolActionResult {
  * };
  */
 export interface Tool {
+  /** GEM's `tool_type` ("mcp", "python_code", "search"), reported in `info.tool_type`; default "base". */
+  readonly toolType?: string;
   instructionString(): MaybePromise<string>;
   executeAction(action: string): MaybePromise<ToolActionResult>;
   close?(): MaybePromise<void>;

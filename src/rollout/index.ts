@@ -1,7 +1,8 @@
 /**
- * ghostwire/rollout: a tool environment for agentic RL rollouts. Wrap any
- * Gymnasium-style text environment with tools (MCP servers over HTTP); load the
- * wiring from YAML or JSON in the seed's shape.
+ * ghostwire/rollout: a tool environment for agentic RL rollouts, a drop-in for
+ * ROLL and GEM users. Wrap any Gymnasium-style text environment with tools (MCP
+ * servers over HTTP, python_code, search); load the wiring from ROLL's YAML
+ * configs (Hydra defaults, overrides and OmegaConf interpolation).
  */
 export { loadRolloutConfig, parseRolloutConfig, RolloutConfigError } from './config.ts';
 export type { LoadedRolloutConfig, RolloutConfigOptions } from './config.ts';
@@ -22,7 +23,13 @@ export { MCPTool } from './mcp-tool.ts';
 export type { McpClientLike, MCPToolOptions } from './mcp-tool.ts';
 export { extractAnswer, normalizeAnswer, QAEnv, QAFileSchema, QAItemSchema } from './qa-env.ts';
 export type { QAEnvOptions, QAItem } from './qa-env.ts';
+export { Bm25Index } from './bm25.ts';
+export type { SearchBackend, SearchDocument } from './bm25.ts';
+export { PythonCodeTool } from './python-code-tool.ts';
+export type { PythonCodeToolArgs } from './python-code-tool.ts';
 export { Registry } from './registry.ts';
+export { SearchTool } from './search-tool.ts';
+export type { SearchToolArgs } from './search-tool.ts';
 export { exampleFromSchema } from './schema-example.ts';
 export { TimeLimit } from './time-limit.ts';
 export { ToolEnvWrapper } from './tool-env-wrapper.ts';

@@ -24,13 +24,13 @@ describe('makeRolloutEnv', () => {
     expect(env).toBeInstanceOf(TimeLimit);
     const { observation } = await env.reset({ seed: 0 });
     expect(observation).toContain('Question: What is the capital of France?');
-    expect(observation).toContain('### lookup');
-    expect(observation).not.toContain('### echo'); // tool_names_subset: [lookup]
+    expect(observation).toContain('"name": "lookup",');
+    expect(observation).not.toContain('"name": "echo",'); // tool_names_subset: [lookup]
     const looked = await env.step(lookup('France'));
     expect(looked).toMatchObject({ reward: 0.2, terminated: false, truncated: false });
     expect(looked.observation).toContain('Its capital is Paris.');
     const answered = await env.step('<answer>Paris</answer>');
-    expect(answered).toMatchObject({ reward: 1, terminated: true, info: { elapsed_steps: 2, tool_use_counter: 1 } });
+    expect(answered).toMatchObject({ reward: 1, terminated: true, info: { elapsed_steps: 2, metrics: { tool_use_counter: 1 } } });
     await env.close?.();
     await tools.close();
   });

@@ -64,7 +64,7 @@ export async function makeRolloutEnv(
   const envs = options.envs ?? createEnvRegistry();
   const { factory, args } = envs.resolve(entry.env_type, entry.env_config);
   let env: Env<string> = await factory(args, { baseDir: loaded.baseDir });
-  if (entry.tool_wrapper) env = toolWrapper(env, entry.tool_wrapper, { registry: options.tools });
+  if (entry.tool_wrapper) env = toolWrapper(env, entry.tool_wrapper, { registry: options.tools, baseDir: loaded.baseDir });
   if (entry.max_steps) env = new TimeLimit(env, entry.max_steps);
   return env;
 }

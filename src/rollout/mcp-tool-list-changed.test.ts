@@ -22,7 +22,7 @@ describe.each(['streamable-http', 'sse'] as const)('MCPTool and tools/list_chang
 
     const before = await tool.executeAction(call('shout', { text: 'hi' }));
     expect(before).toMatchObject({ isParsed: true, isValid: false, toolName: 'shout' });
-    expect(before.observation).toMatch(/^\[Validation Error: unknown tool "shout"; available tools: echo, add, /);
+    expect(before.observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: Unknown tool_name: 'shout'\. Available tools are: \['echo', 'add', /);
     expect(await tool.instructionString()).not.toContain('shout');
     // Nothing announced yet.
     expect(pool.stats().toolListChanges).toBe(0);
@@ -36,7 +36,7 @@ describe.each(['streamable-http', 'sse'] as const)('MCPTool and tools/list_chang
     // Validation uses the new tool's schema too.
     const bad = await tool.executeAction(call('shout', { text: 3 }));
     expect(bad.isValid).toBe(false);
-    expect(bad.observation).toMatch(/^\[Validation Error: invalid params for "shout": /);
+    expect(bad.observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: .* is not of type 'string'\n/);
     expect(server.calls.filter((c) => c.name === 'shout')).toEqual([{ name: 'shout', args: { text: 'hi' }, session: expect.any(String) }]);
     // The same connection all along: the list was refreshed, not the session.
     expect(pool.stats().connects).toBe(1);
@@ -59,7 +59,7 @@ describe.each(['streamable-http', 'sse'] as const)('MCPTool and tools/list_chang
     for (const tool of [a, b]) {
       const gone = await tool.executeAction(call('whisper', { text: 'x' }));
       expect(gone.isValid).toBe(false);
-      expect(gone.observation).toMatch(/^\[Validation Error: unknown tool "whisper"/);
+      expect(gone.observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: Unknown tool_name: 'whisper'/);
       expect(await tool.instructionString()).not.toContain('whisper');
     }
     expect(server.calls.filter((c) => c.name === 'whisper')).toHaveLength(2);

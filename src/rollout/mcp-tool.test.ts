@@ -69,32 +69,40 @@ describe('MCPTool.executeAction', () => {
     const result = await tool.executeAction('<tool_call>{"tool_name": "echo", </tool_call>');
     expect(result.isParsed).toBe(true);
     expect(result.isValid).toBe(false);
-    expect(result.observation).toMatch(/^\[Validation Error: the text inside <tool_call> is not valid JSON \(Expected .+\]$/);
+    expect(result.observation).toBe('[Validation Error: The tool call format is incorrect. Reason: Expecting property name enclosed in double quotes: line 1 column 22 (char 21)]');
   });
 
   it.each([
-    ['[1,2]', 'expected {"tool_name": string, "tool_params": object}, got an array'],
-    ['{"tool_params": {}}', '"tool_name" is missing'],
-    ['{"tool_name": 3}', '"tool_name" is a number'],
-    ['{"tool_name": "echo", "tool_params": "hi"}', '"tool_params" is the string "hi"'],
+    ['[1,2]', "Parsed JSON is not a dictionary, but <class 'list'>"],
+    ['{"tool_params": {}}', "JSON must contain a 'tool_name' (string) and 'tool_params' (dict)."],
+    ['{"tool_name": 3}', "JSON must contain a 'tool_name' (string) and 'tool_params' (dict)."],
+    ['{"tool_name": "echo", "tool_params": "hi"}', "JSON must contain a 'tool_name' (string) and 'tool_params' (dict)."],
   ])('a tool call of the wrong shape is a validation error: %s', async (json, message) => {
     const result = await tool.executeAction(`<tool_call>${json}</tool_call>`);
     expect(result).toMatchObject({ isParsed: true, isValid: false });
-    expect(result.observation).toContain(message);
-    expect(result.observation.startsWith('[Validation Error: ')).toBe(true);
+    expect(result.observation).toBe(`[Validation Error: The tool call format is incorrect. Reason: ${message}]`);
   });
 
   it('an unknown tool is a validation error listing the available tools', async () => {
     const result = await tool.executeAction(call('nope', {}));
     expect(result.isValid).toBe(false);
-    expect(result.observation).toBe('[Validation Error: unknown tool "nope"; available tools: echo, add, fail, slow, hang, big, picture, lookup]');
+    expect(result.observation).toBe(
+      "[Validation Error: The tool call format is incorrect. Reason: Unknown tool_name: 'nope'. Available tools are: ['echo', 'add', 'fail', 'slow', 'hang', 'big', 'picture', 'lookup']]",
+    );
   });
 
-  it('params failing the JSON Schema are a short validation error, and never reach the server', async () => {
+  it("params failing the JSON Schema get jsonschema's wording (the shallowest error first), and never reach the server", async () => {
     const before = server.calls.length;
-    const result = await tool.executeAction(call('add', { a: 'one', c: 1 }));
+    const roomy = new MCPTool({ serverUrl: server.url, timeoutMs: 5000 });
+    const result = await roomy.executeAction(call('add', { a: 'one', c: 1 }));
     expect(result.isValid).toBe(false);
-    expect(result.observation).toBe(`[Validation Error: invalid params for "add": missing required param 'b'; "a" must be number]`);
+    expect(result.observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: 'b' is a required property\n\nFailed validating 'required' in schema:\n    \{.*'required': \['a', 'b'\]/s);
+    expect(result.observation).toMatch(/\n\nOn instance:\n    \{'a': 'one', 'c': 1\}\]$/);
+    const typed = await roomy.executeAction(call('add', { a: 'one', b: 1 }));
+    await roomy.close();
+    // The reason is bounded like results (this tool keeps 100 characters).
+    expect((await tool.executeAction(call('add', { a: 'one', c: 1 }))).observation).toMatch(/^\[Validation Error: The tool call format is incorrect\. Reason: 'b' is a required property[\s\S]{50,}…\[truncated \d+ chars\]\]$/);
+    expect(typed.observation).toContain("Reason: 'one' is not of type 'number'\n\nFailed validating 'type' in schema['properties']['a']:\n    {'type': 'number'}\n\nOn instance['a']:\n    'one']");
     expect(server.calls.length).toBe(before);
   });
 
@@ -121,9 +129,9 @@ describe('MCPTool.executeAction', () => {
     expect(result.observation).toBe(`<information>${'y'.repeat(100)}…[truncated 150 chars]</information>`);
   });
 
-  it('renders non-text content as placeholders', async () => {
+  it('keeps only text blocks, as ROLL does', async () => {
     const result = await tool.executeAction(call('picture'));
-    expect(result.observation).toBe('<information>[image: image/png, 12 base64 chars]\na tiny picture</information>');
+    expect(result.observation).toBe('<information>a tiny picture</information>');
   });
 
   it('after close, a tool call is an execution error', async () => {
@@ -135,13 +143,13 @@ describe('MCPTool.executeAction', () => {
 });
 
 describe('MCPTool.instructionString', () => {
-  it('lists names, descriptions and schemas, with an example call that validates', async () => {
+  it("is ROLL's prompt: every tool as JSON, and an example call that validates", async () => {
     const text = await tool.instructionString();
-    for (const name of ['echo', 'add', 'fail', 'slow', 'hang', 'big', 'picture', 'lookup']) expect(text).toContain(`### ${name}`);
-    expect(text).toContain('Description: Repeat the text back.');
-    expect(text).toContain('"text":{"type":"string","description":"What to repeat"}');
-    const example = /<tool_call>(.*)<\/tool_call>/.exec(text)?.[1];
-    expect(JSON.parse(example ?? 'null')).toEqual({ tool_name: 'echo', tool_params: { text: 'text' } });
+    for (const name of ['echo', 'add', 'fail', 'slow', 'hang', 'big', 'picture', 'lookup']) expect(text).toContain(`"name": "${name}",`);
+    expect(text).toContain('"description": "Repeat the text back.",');
+    expect(text).toContain('## CRITICAL USAGE INSTRUCTIONS');
+    const example = /<tool_call>\n([\s\S]*)\n<\/tool_call>$/.exec(text)?.[1];
+    expect(JSON.parse(example ?? 'null')).toEqual({ tool_name: 'echo', tool_params: { text: 'example_value' } });
     const tools = await tool.tools();
     expect(new Ajv({ strict: false }).validate(tools[0].inputSchema, JSON.parse(example!).tool_params)).toBe(true);
     expect((await tool.executeAction(`<tool_call>${example}</tool_call>`)).isValid).toBe(true);
@@ -158,9 +166,11 @@ describe('MCPTool.instructionString', () => {
   it('narrows to toolNamesSubset, and a subset name the server lacks is an error', async () => {
     const narrow = new MCPTool({ serverUrl: server.url, toolNamesSubset: ['lookup'] });
     const text = await narrow.instructionString();
-    expect(text).toContain('### lookup');
-    expect(text).not.toContain('### echo');
-    expect((await narrow.executeAction(call('echo', { text: 'x' }))).observation).toBe('[Validation Error: unknown tool "echo"; available tools: lookup]');
+    expect(text).toContain('"name": "lookup",');
+    expect(text).not.toContain('"name": "echo",');
+    expect((await narrow.executeAction(call('echo', { text: 'x' }))).observation).toBe(
+      "[Validation Error: The tool call format is incorrect. Reason: Unknown tool_name: 'echo'. Available tools are: ['lookup']]",
+    );
     await narrow.close();
     const wrong = new MCPTool({ serverUrl: server.url, toolNamesSubset: ['lookup', 'search'] });
     await expect(wrong.instructionString()).rejects.toThrow('toolNamesSubset names tools the server does not have: search');

@@ -3,10 +3,11 @@ import { createDeadline, raceAbort } from './deadline.ts';
 import type { Tool, ToolActionResult } from './env.ts';
 import { listAllTools, McpServerEntrySchema, type McpServerEntryInput } from '../mcp/index.ts';
 import { McpClientPool, type McpConnection, type McpTransportKind } from './mcp-pool.ts';
-import { capText, resultText } from './observation.ts';
+import { capText } from './observation.ts';
 import { ParamsValidator } from './params-validator.ts';
 import { decodeToolCall, findToolCall } from './tool-call.ts';
-import { toolInstructions } from './tool-prompt.ts';
+import { ROLL_EMPTY_ERROR, ROLL_EMPTY_SUCCESS, rollExecutionError, rollResultText, rollToolPrompt, rollUnknownTool, rollValidationError } from './roll-messages.ts';
+import { RollValidation } from './roll-validation.ts';
 
 /** The part of an MCP SDK `Client` that MCPTool uses; a connected `Client` fits. */
 export interface McpClientLike {
@@ -16,7 +17,7 @@ export interface McpClientLike {
 
 /** Options for {@link MCPTool}. */
 export interface MCPToolOptions {
-  /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp` (or its `/sse` endpoint with `transport: 'sse'`). */
+  /** The server's HTTP endpoint, e.g. `http://127.0.0.1:3000/mcp`, or an SSE endpoint such as ROLL's `…/sse`. */
   serverUrl?: string;
   /** Any `.mcp.json` server entry (stdio, Streamable HTTP or SSE); used instead of `serverUrl`. */
   server?: McpServerEntryInput;
@@ -32,19 +33,24 @@ export interface MCPToolOptions {
   customPrompt?: string;
   /** One overall limit for connecting, listing and calling, per action. Default 30000. */
   timeoutMs?: number;
-  /** Default `streamable-http`. */
+  /** Default `sse` for a URL whose path ends in `/sse` (as in ROLL's configs), else `streamable-http`. */
   transport?: McpTransportKind;
   /** Share connections with other tools; without one the tool owns a private pool. */
   pool?: McpClientPool;
-  /** Longer observations are cut, with a marker. Default 8000. */
-  maxObservationChars?: number;
+  /**
+   * Longer results are cut, ending with a marker that says how much was cut. Default 8000;
+   * `null` keeps results whole, as ROLL does.
+   */
+  maxObservationChars?: number | null;
 }
 
 /**
  * A tool backed by an MCP server. It connects on first use, not when built:
  * `instructionString()` (called by the wrapper's `reset`) or a `<tool_call>`
  * action opens the connection, lists and caches the tools. Actions look like
- * `<tool_call>{"tool_name": "search", "tool_params": {"query": "x"}}</tool_call>`.
+ * `<tool_call>{"tool_name": "search", "tool_params": {"query": "x"}}</tool_call>` (ROLL) or
+ * `<tool_call><tool_name>search</tool_name><arguments>{"query": "x"}</arguments></tool_call>` (GEM);
+ * every text the agent reads is ROLL's (docs/rollout-compat.md).
  *
  * @example
  * const tool = new MCPTool({ serverUrl: 'http://127.0.0.1:3000/mcp', timeoutMs: 5000 });
@@ -53,10 +59,11 @@ export interface MCPToolOptions {
  * await tool.close();
  */
 export class MCPTool implements Tool {
+  readonly toolType = 'mcp';
   readonly serverUrl: string | undefined;
   readonly timeoutMs: number;
   readonly transport: McpTransportKind;
-  readonly maxObservationChars: number;
+  readonly maxObservationChars: number | null;
   readonly #client: McpClientLike | undefined;
   readonly #server: McpServerEntryInput | undefined;
   readonly #subset: string[] | undefined;
@@ -64,6 +71,7 @@ export class MCPTool implements Tool {
   readonly #pool: McpClientPool | undefined;
   readonly #ownsPool: boolean;
   readonly #validator = new ParamsValidator();
+  readonly #reasons = new RollValidation();
   #connection: McpConnection | undefined;
   #closed = false;
 
@@ -86,8 +94,9 @@ export class MCPTool implements Tool {
     this.serverUrl = options.serverUrl ?? (options.server && 'url' in options.server ? options.server.url : undefined);
     this.#server = options.server;
     this.timeoutMs = timeoutMs;
-    this.transport = options.transport ?? 'streamable-http';
-    this.maxObservationChars = options.maxObservationChars ?? 8000;
+    // What connect() would pick for this URL (ROLL's URLs end in /sse); Streamable HTTP still falls back to SSE on a 4xx.
+    this.transport = options.transport ?? (/\/sse\/?$/.test(options.serverUrl?.split(/[?#]/)[0] ?? '') ? 'sse' : 'streamable-http');
+    this.maxObservationChars = options.maxObservationChars === undefined ? 8000 : options.maxObservationChars;
     this.#client = options.client;
     this.#subset = options.toolNamesSubset;
     this.#customPrompt = options.customPrompt;
@@ -125,7 +134,7 @@ export class MCPTool implements Tool {
    */
   async instructionString(): Promise<string> {
     const tools = await this.tools();
-    return this.#customPrompt ?? toolInstructions(tools);
+    return this.#customPrompt || rollToolPrompt(tools);
   }
 
   /**
@@ -142,20 +151,21 @@ export class MCPTool implements Tool {
     const found = findToolCall(action);
     if (!found) return { isParsed: false, isValid: false, observation: '', parsedAction: action };
     const { parsedAction } = found;
-    const fail = (kind: 'Validation' | 'Execution', message: string, toolName?: string): ToolActionResult => ({
+    // Every text below is ROLL's (roll-messages.ts); only the cap on long results is ghostwire's.
+    const fail = (observation: string, toolName?: string): ToolActionResult => ({
       isParsed: true,
       isValid: false,
-      observation: `[${kind} Error: ${capText(message, this.maxObservationChars)}]`,
+      observation,
       parsedAction,
       ...(toolName ? { toolName } : {}),
     });
     let call;
     try {
-      call = decodeToolCall(found.json);
+      call = decodeToolCall(found);
     } catch (error) {
-      return fail('Validation', (error as Error).message);
+      return fail(rollValidationError(this.#cap((error as Error).message)));
     }
-    if (this.#closed) return fail('Execution', 'the MCP tool is closed', call.toolName);
+    if (this.#closed) return fail(rollExecutionError('the MCP tool is closed'), call.toolName);
     const deadline = createDeadline(this.timeoutMs, this.#target());
     try {
       deadline.phase = 'connecting and listing tools';
@@ -163,27 +173,25 @@ export class MCPTool implements Tool {
       try {
         tools = await this.#tools(deadline.signal);
       } catch (error) {
-        return fail('Execution', `could not list the tools of ${this.#target()}: ${describeError(error)}`, call.toolName);
+        return fail(rollExecutionError(`could not list the tools of ${this.#target()}: ${describeError(error)}`), call.toolName);
       }
       const tool = tools.find((t) => t.name === call.toolName);
-      if (!tool) {
-        return fail('Validation', `unknown tool "${call.toolName}"; available tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`, call.toolName);
-      }
+      if (!tool) return fail(rollValidationError(rollUnknownTool(call.toolName, tools.map((t) => t.name))), call.toolName);
       const problem = this.#validator.check(tool.inputSchema, call.toolParams);
-      if (problem) return fail('Validation', `invalid params for "${tool.name}": ${problem}`, tool.name);
+      if (problem) return fail(rollValidationError(this.#cap(this.#reasons.reason(tool.inputSchema, call.toolParams) ?? problem)), tool.name);
       deadline.phase = `calling ${tool.name}`;
       let result: CallToolResult;
       try {
         result = await this.#conn().callTool(tool.name, call.toolParams, deadline.signal);
       } catch (error) {
-        return fail('Execution', describeError(error), tool.name);
+        return fail(rollExecutionError(this.#cap(describeError(error))), tool.name);
       }
-      const text = resultText(result);
-      if (result.isError) return fail('Execution', text || `the tool "${tool.name}" reported an error`, tool.name);
+      const text = rollResultText(result);
+      if (result.isError) return fail(text ? rollExecutionError(this.#cap(text)) : ROLL_EMPTY_ERROR, tool.name);
       return {
         isParsed: true,
         isValid: true,
-        observation: `<information>${capText(text, this.maxObservationChars)}</information>`,
+        observation: text ? `<information>${this.#cap(text)}</information>` : ROLL_EMPTY_SUCCESS,
         parsedAction,
         toolName: tool.name,
         ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
@@ -191,6 +199,10 @@ export class MCPTool implements Tool {
     } finally {
       deadline.dispose();
     }
+  }
+
+  #cap(text: string): string {
+    return this.maxObservationChars === null ? text : capText(text, this.maxObservationChars);
   }
 
   /** Releases the connection (the last holder of a pooled one closes it). Idempotent. */

@@ -1,8 +1,13 @@
-/** A `<tool_call>` found in an action: its JSON text and the action cut after it. */
+import { pyJsonLoads, pyTypeName } from './py-json.ts';
+import { pyStrip, ROLL_BAD_SHAPE } from './roll-messages.ts';
+
+/** A `<tool_call>` found in an action: its inner text and the action cut after it. */
 export interface FoundToolCall {
   json: string;
   /** The action up to and including the first `</tool_call>`; anything the model wrote after it is dropped. */
   parsedAction: string;
+  /** GEM's form `<tool_name>n</tool_name><arguments>{...}</arguments>` inside the tags. */
+  gem?: { toolName: string; arguments: string };
 }
 
 /** A decoded tool call. */
@@ -12,9 +17,14 @@ export interface ToolCallRequest {
 }
 
 const TOOL_CALL = /<tool_call>([\s\S]*?)<\/tool_call>/;
+// GEM's MCPTool syntax, inside the tags: whitespace allowed around the two elements, as GEM's regex allows.
+const GEM_CALL = /^\s*<tool_name>([^<]+)<\/tool_name>\s*<arguments>([\s\S]*?)<\/arguments>\s*$/;
 
 /**
- * Finds the first `<tool_call>...</tool_call>` in an action.
+ * Finds the first `<tool_call>...</tool_call>` in an action (ROLL's rule: the first
+ * match, its content stripped). The content may be ROLL's JSON
+ * (`{"tool_name": ..., "tool_params": {...}}`) or GEM's
+ * `<tool_name>...</tool_name><arguments>{...}</arguments>`.
  *
  * @example
  * findToolCall('<tool_call>{"tool_name":"a"}</tool_call> extra') // { json: '{"tool_name":"a"}', parsedAction: '<tool_call>...</tool_call>' }
@@ -22,35 +32,36 @@ const TOOL_CALL = /<tool_call>([\s\S]*?)<\/tool_call>/;
 export function findToolCall(action: string): FoundToolCall | undefined {
   const match = TOOL_CALL.exec(action);
   if (!match) return undefined;
-  return { json: match[1].trim(), parsedAction: action.slice(0, match.index + match[0].length) };
+  const found: FoundToolCall = { json: pyStrip(match[1]), parsedAction: action.slice(0, match.index + match[0].length) };
+  const gem = GEM_CALL.exec(match[1]);
+  if (gem) found.gem = { toolName: pyStrip(gem[1]), arguments: pyStrip(gem[2]) };
+  return found;
 }
 
 /**
- * Decodes the JSON inside a tool call; throws a short message saying what was expected.
+ * Decodes a found tool call; throws ROLL's reason (Python's JSON error text, "Parsed
+ * JSON is not a dictionary, but <class 'list'>", or the tool_name/tool_params rule).
  *
  * @example
- * decodeToolCall('{"tool_name": "search", "tool_params": {"query": "x"}}') // { toolName: 'search', toolParams: { query: 'x' } }
+ * decodeToolCall(findToolCall('<tool_call>{"tool_name": "search", "tool_params": {"query": "x"}}</tool_call>')!)
+ * // { toolName: 'search', toolParams: { query: 'x' } }
  */
-export function decodeToolCall(json: string): ToolCallRequest {
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch (error) {
-    throw new Error(`the text inside <tool_call> is not valid JSON (${(error as Error).message})`, { cause: error });
+export function decodeToolCall(found: FoundToolCall | string): ToolCallRequest {
+  const call = typeof found === 'string' ? { json: found, parsedAction: found } : found;
+  if (call.gem) {
+    const params = call.gem.arguments === '' ? {} : pyJsonLoads(call.gem.arguments);
+    if (!isDict(params)) throw new Error(ROLL_BAD_SHAPE);
+    return { toolName: call.gem.toolName, toolParams: params };
   }
-  const shape = 'expected {"tool_name": string, "tool_params": object}';
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`${shape}, got ${describe(data)}`);
-  const { tool_name: toolName, tool_params: toolParams = {} } = data as Record<string, unknown>;
-  if (typeof toolName !== 'string' || toolName === '') throw new Error(`${shape}; "tool_name" is ${describe(toolName)}`);
-  if (typeof toolParams !== 'object' || toolParams === null || Array.isArray(toolParams)) {
-    throw new Error(`${shape}; "tool_params" is ${describe(toolParams)}`);
-  }
-  return { toolName, toolParams: toolParams as Record<string, unknown> };
+  const data = pyJsonLoads(call.json);
+  if (!isDict(data)) throw new Error(`Parsed JSON is not a dictionary, but ${pyTypeName(data)}`);
+  const toolName = data.tool_name;
+  const toolParams = Object.hasOwn(data, 'tool_params') ? data.tool_params : {};
+  if (typeof toolName !== 'string' || !isDict(toolParams)) throw new Error(ROLL_BAD_SHAPE);
+  return { toolName, toolParams };
 }
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : `a ${typeof value}`;
+function isDict(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+

@@ -41,27 +41,76 @@ function fakeTool(tag: string, outcome: Partial<ToolActionResult> = {}): Tool & 
   return tool;
 }
 
-describe('ToolEnvWrapper with fake tools', () => {
-  it('reset appends every instruction to the observation and info.env_instruction, keeping inner info', async () => {
-    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a'), fakeTool('b')]);
+const LIMIT = 'Reached the maximum number of tool use. Please output final answer directly.';
+
+describe('ToolEnvWrapper with fake tools (GEM ToolEnvWrapper + ROLL subclass semantics)', () => {
+  it('reset: one tool → "obs\ninstruction"; GEM prev_ep_* and use_tool keys; ROLL counters under info.metrics', async () => {
+    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a')]);
     const { observation, info } = await env.reset({ seed: 1 });
-    expect(observation).toBe('Question: 2+2?\n\nUse <a>.\n\nUse <b>.');
-    expect(info).toEqual({ env_instruction: 'Answer briefly.\n\nUse <a>.\n\nUse <b>.', extra: 1, tool_use_counter: 0, tool_success_counter: 0 });
+    expect(observation).toBe('Question: 2+2?\nUse <a>.');
+    expect(info).toEqual({
+      env_instruction: 'Answer briefly.',
+      extra: 1,
+      prev_ep_tool_use_counter: 0,
+      prev_ep_tool_success_counter: 0,
+      use_tool: false,
+      metrics: { tool_use_counter: 0, tool_success_counter: 0 },
+      metrics_agg_mode: { tool_use_counter: 'last', tool_success_counter: 'last' },
+    });
   });
 
-  it('the first tool that parses handles the action; later tools and the inner env never see it', async () => {
+  it('reset: several tools go under "Available tools:", one per line', async () => {
+    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a'), fakeTool('b')]);
+    expect((await env.reset()).observation).toBe('Question: 2+2?\nAvailable tools:\nUse <a>.\nUse <b>.');
+  });
+
+  it('reset reports the previous episode counters (prev_ep_*) and zeroes the current ones', async () => {
+    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a'), fakeTool('bad', { isValid: false })]);
+    await env.reset();
+    await env.step('<a>');
+    await env.step('<bad>');
+    const { info } = await env.reset();
+    expect(info).toMatchObject({ prev_ep_tool_use_counter: 2, prev_ep_tool_success_counter: 1, metrics: { tool_use_counter: 0, tool_success_counter: 0 } });
+  });
+
+  it('infoLayout "gem" keeps the counters at the top level, as GEM itself returns them', async () => {
+    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a')], { infoLayout: 'gem' });
+    const reset = await env.reset();
+    expect(reset.info).toMatchObject({ tool_use_counter: 0, tool_success_counter: 0, use_tool: false });
+    expect(reset.info.metrics).toBeUndefined();
+    const step = await env.step('<a>');
+    expect(step.info).toEqual({ parsed_action: '<a>', tool_type: 'base', use_tool: true, tool_use_counter: 1, tool_success_counter: 1 });
+  });
+
+  it('a tool step: info has parsed_action, tool_type, use_tool; inner metrics merge after the counters', async () => {
     const inner = new RecordingEnv();
-    const [a, b, c] = [fakeTool('a'), fakeTool('b'), fakeTool('b')];
+    const [a, b, c] = [fakeTool('a'), { ...fakeTool('b'), toolType: 'search' }, fakeTool('b')];
     const env = new ToolEnvWrapper(inner, [a, b, c]);
     await env.reset();
     const step = await env.step('<b>x</b>');
-    expect(step).toMatchObject({ observation: 'b ok', terminated: false, truncated: false, info: { tool_handled: true, tool_index: 1 } });
-    expect([a.calls.length, b.calls.length, c.calls.length]).toEqual([1, 1, 0]);
+    expect(step).toEqual({
+      observation: 'b ok',
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: {
+        parsed_action: '<b>x</b>',
+        tool_type: 'search',
+        use_tool: true,
+        metrics: { tool_use_counter: 1, tool_success_counter: 1 },
+        metrics_agg_mode: { tool_use_counter: 'last', tool_success_counter: 'last' },
+      },
+    });
+    expect([a.calls.length, c.calls.length]).toEqual([1, 0]);
     expect(inner.seen).toEqual([]);
   });
 
-  it('an action no tool parses reaches the inner environment unchanged', async () => {
+  it('an action no tool parses reaches the inner environment unchanged (use_tool false, inner metrics kept)', async () => {
     const inner = new RecordingEnv();
+    inner.step = (action: string) => {
+      inner.seen.push(action);
+      return { observation: 'done', reward: 1, terminated: true, truncated: false, info: { inner: true, metrics: { success: 1 }, metrics_agg_mode: { success: 'sum' } } };
+    };
     const env = new ToolEnvWrapper(inner, [fakeTool('a')], { toolReward: 5 });
     await env.reset();
     const action = '  The answer is 4 <tool_call without closing';
@@ -72,46 +121,58 @@ describe('ToolEnvWrapper with fake tools', () => {
       reward: 1,
       terminated: true,
       truncated: false,
-      info: { inner: true, tool_handled: false, tool_limit_reached: false, tool_use_counter: 0, tool_success_counter: 0 },
+      info: {
+        inner: true,
+        use_tool: false,
+        metrics: { tool_use_counter: 0, tool_success_counter: 0, success: 1 },
+        metrics_agg_mode: { tool_use_counter: 'last', tool_success_counter: 'last', success: 'sum' },
+      },
     });
   });
 
-  it('rewards: tool_reward for every parsed call, tool_success_reward only for successful ones', async () => {
+  it('rewards: tool_reward for every parsed call, tool_success_reward only for successful ones (the reward fix)', async () => {
     const ok = fakeTool('ok');
     const bad = fakeTool('bad', { isValid: false, observation: '[Execution Error: x]' });
     const env = new ToolEnvWrapper(new RecordingEnv(), [ok, bad], { toolReward: 0.1, toolSuccessReward: 0.5 });
     await env.reset();
-    const good = await env.step('<ok>');
+    expect((await env.step('<ok>')).reward).toBeCloseTo(0.6);
     const failed = await env.step('<bad>');
-    expect(good.reward).toBeCloseTo(0.6);
     expect(failed.reward).toBeCloseTo(0.1);
-    expect(failed.info).toMatchObject({ tool_use_counter: 2, tool_success_counter: 1, tool_valid: false });
+    expect(failed.info.metrics).toEqual({ tool_use_counter: 2, tool_success_counter: 1 });
   });
 
-  it('counters reset with the episode', async () => {
-    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a')]);
+  it('tool_execute_error_reward replaces the reward of a failed call; GEM refuses it with other rewards or when positive', async () => {
+    const env = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('ok'), fakeTool('bad', { isValid: false })], { toolExecuteErrorReward: -0.5 });
     await env.reset();
-    await env.step('<a>');
-    expect(env.toolUseCounter).toBe(1);
-    const { info } = await env.reset();
-    expect(info).toMatchObject({ tool_use_counter: 0, tool_success_counter: 0 });
+    expect((await env.step('<bad>')).reward).toBe(-0.5);
+    expect((await env.step('<ok>')).reward).toBe(0);
+    expect(() => new ToolEnvWrapper(new RecordingEnv(), [], { toolExecuteErrorReward: 0.5 })).toThrow('Error reward should be negative');
+    expect(() => new ToolEnvWrapper(new RecordingEnv(), [], { toolExecuteErrorReward: -1, toolReward: 1 })).toThrow('tool reward is not compatible with tool execute error reward');
+    expect(() => new ToolEnvWrapper(new RecordingEnv(), [], { toolExecuteErrorReward: -1, toolSuccessReward: 1 })).toThrow('tool success reward is not compatible with tool execute error reward');
   });
 
-  it('max_tool_uses: the call that reaches the limit says so; later actions go to the inner env', async () => {
+  it('max_tool_uses defaults to 10, as in GEM', async () => {
+    const inner = new RecordingEnv();
+    const env = new ToolEnvWrapper(inner, [fakeTool('a')]);
+    await env.reset();
+    for (let i = 1; i <= 10; i++) await env.step(`<a>${i}`);
+    expect(env.toolUseCounter).toBe(10);
+    await env.step('<a>11');
+    expect(inner.seen).toEqual(['<a>11']);
+    expect(new ToolEnvWrapper(inner, [], { maxToolUses: null }).maxToolUses).toBe(Infinity);
+  });
+
+  it("max_tool_uses: the call that reaches the limit carries GEM's message; later actions go to the inner env", async () => {
     const inner = new RecordingEnv();
     const tool = fakeTool('a');
     const env = new ToolEnvWrapper(inner, [tool], { maxToolUses: 2, toolSuccessReward: 1 });
     await env.reset();
-    const first = await env.step('<a>1');
-    expect(first.observation).toBe('a ok');
-    expect(first.info.tool_limit_reached).toBe(false);
-    const second = await env.step('<a>2');
-    expect(second.observation).toBe('a ok\n\nYou have reached the maximum number of tool uses (2). Do not call tools any more; give your final answer directly.');
-    expect(second.info).toMatchObject({ tool_limit_reached: true, tool_use_counter: 2 });
+    expect((await env.step('<a>1')).observation).toBe('a ok');
+    expect((await env.step('<a>2')).observation).toBe(`a ok\n\n${LIMIT}`);
     const third = await env.step('<a>3');
     expect(tool.calls).toEqual(['<a>1', '<a>2']);
     expect(inner.seen).toEqual(['<a>3']);
-    expect(third.info).toMatchObject({ tool_handled: false, tool_limit_reached: true, tool_use_counter: 2, tool_success_counter: 2 });
+    expect(third.info).toMatchObject({ use_tool: false, metrics: { tool_use_counter: 2, tool_success_counter: 2 } });
   });
 
   it('max_tool_uses 0 sends everything to the inner env; a custom limit message is used', async () => {
@@ -120,9 +181,9 @@ describe('ToolEnvWrapper with fake tools', () => {
     await env.reset();
     await env.step('<a>');
     expect(inner.seen).toEqual(['<a>']);
-    const custom = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a')], { maxToolUses: 1, limitMessage: (n) => `stop after ${n}` });
+    const custom = new ToolEnvWrapper(new RecordingEnv(), [fakeTool('a')], { maxToolUses: 1, limitMessage: 'stop now' });
     await custom.reset();
-    expect((await custom.step('<a>')).observation).toBe('a ok\n\nstop after 1');
+    expect((await custom.step('<a>')).observation).toBe('a ok\n\nstop now');
     expect(() => new ToolEnvWrapper(inner, [], { maxToolUses: -1 })).toThrow(/maxToolUses must be 0 or more/);
   });
 
@@ -154,8 +215,8 @@ describe('ToolEnvWrapper with MCPTool over HTTP', () => {
     await env.reset();
     const cases: Array<[string, number, string]> = [
       ['<tool_call>{oops</tool_call>', 0.01, '[Validation Error: '],
-      [call('nope'), 0.01, '[Validation Error: unknown tool'],
-      [call('add', { a: 'x', b: 1 }), 0.01, '[Validation Error: invalid params'],
+      [call('nope'), 0.01, "[Validation Error: The tool call format is incorrect. Reason: Unknown tool_name: 'nope'. Available tools are: ["],
+      [call('add', { a: 'x', b: 1 }), 0.01, "[Validation Error: The tool call format is incorrect. Reason: 'x' is not of type 'number'"],
       [call('fail'), 0.01, '[Execution Error: the database is on fire]'],
       [call('add', { a: 20, b: 22 }), 0.21, '<information>42</information>'],
     ];
@@ -165,7 +226,7 @@ describe('ToolEnvWrapper with MCPTool over HTTP', () => {
       expect(step.observation.startsWith(observation), step.observation).toBe(true);
     }
     const answer = await env.step('<answer>42</answer>');
-    expect(answer).toMatchObject({ reward: 1, terminated: true, info: { tool_use_counter: 5, tool_success_counter: 1, correct: true } });
+    expect(answer).toMatchObject({ reward: 1, terminated: true, info: { metrics: { tool_use_counter: 5, tool_success_counter: 1 }, correct: true } });
     await env.close();
   });
 
@@ -173,10 +234,11 @@ describe('ToolEnvWrapper with MCPTool over HTTP', () => {
     const tool = new MCPTool({ serverUrl: server.url });
     const env = new ToolEnvWrapper(qa(), [tool]);
     const { observation } = await env.reset();
-    expect(observation).toContain('### add');
+    expect(observation).toContain('## AVAILABLE TOOLS\n');
+    expect(observation).toContain('"name": "add",');
     const step = await env.step(call('add', { a: 1, b: 2 }));
     expect(step.info.structured_content).toEqual({ sum: 3 });
-    expect(step.info.tool_name).toBe('add');
+    expect(step.info).toMatchObject({ tool_name: 'add', tool_type: 'mcp', use_tool: true });
     await env.close();
     expect((await tool.executeAction(call('add', { a: 1, b: 2 }))).observation).toBe('[Execution Error: the MCP tool is closed]');
   });

@@ -14,15 +14,15 @@ const echoTool = (args: Record<string, unknown>): Tool & { args: Record<string, 
 });
 
 describe('registry', () => {
-  it('has mcp out of the box', () => {
-    expect(createToolRegistry().ids()).toEqual(['mcp']);
+  it('has python_code, search and mcp out of the box, as ROLL registers them', () => {
+    expect(createToolRegistry().ids()).toEqual(['python_code', 'search', 'mcp']);
     expect(makeTool('mcp', { server_url: 'http://127.0.0.1:1/mcp' })).toBeInstanceOf(MCPTool);
     expect(createToolRegistry({ builtins: false }).ids()).toEqual([]);
   });
 
   it('a duplicate id is an error, mcp included', () => {
     const registry = registerTool('echo', echoTool);
-    expect(() => registerTool('echo', echoTool, { registry })).toThrow('tool "echo" is already registered; ids must be unique (registered: mcp, echo)');
+    expect(() => registerTool('echo', echoTool, { registry })).toThrow('tool "echo" is already registered; ids must be unique (registered: python_code, search, mcp, echo)');
     expect(() => registerTool('mcp', echoTool)).toThrow('tool "mcp" is already registered');
   });
 
@@ -37,7 +37,7 @@ describe('registry', () => {
     const a = new ToolRegistry();
     a.register('only-in-a', echoTool);
     expect(createToolRegistry().has('only-in-a')).toBe(false);
-    expect(() => makeTool('only-in-a')).toThrow('unknown tool "only-in-a"; registered: mcp');
+    expect(() => makeTool('only-in-a')).toThrow('unknown tool "only-in-a"; registered: python_code, search, mcp');
   });
 
   it('mcp tool_args are validated with their names', () => {
@@ -50,7 +50,7 @@ describe('registry', () => {
   it('toolWrapper names the failing tool config and the bad wrapper arg', () => {
     const env = new QAEnv({ items: [{ id: 'a', question: 'q', answers: ['a'] }] });
     expect(() => toolWrapper(env, { tool_configs: [{ tool_id: 'mcp', tool_args: {} }] })).toThrow(/^tool_wrapper\.tool_configs\.0 \(mcp\): MCPTool: either/);
-    expect(() => toolWrapper(env, { tool_configs: [{ tool_id: 'search' }] })).toThrow('tool_wrapper.tool_configs.0 (search): unknown tool "search"; registered: mcp');
+    expect(() => toolWrapper(env, { tool_configs: [{ tool_id: 'calculator' }] })).toThrow('tool_wrapper.tool_configs.0 (calculator): unknown tool "calculator"; registered: python_code, search, mcp');
     expect(() => toolWrapper(env, { wrapper_args: { tool_reward: 'lots' as never }, tool_configs: [{ tool_id: 'mcp' }] })).toThrow(
       /tool_wrapper: invalid rollout config\n {2}wrapper_args\.tool_reward: Invalid input: expected number/,
     );
@@ -74,5 +74,14 @@ describe('wrapper groups share one pool', () => {
     await Promise.all(envs.map((env) => env.close()));
     expect(registry.pool.stats().servers).toBe(0);
     await registry.pool.close();
+  });
+});
+
+describe('mcp tool_args for reproducing ROLL', () => {
+  it('max_observation_chars: null keeps results whole; ROLL-style nulls for optional args are accepted', () => {
+    const tool = createToolRegistry().make('mcp', { server_url: 'http://127.0.0.1:1/sse', max_observation_chars: null, custom_prompt: null, tool_names_subset: null, num_workers: 1 }) as MCPTool;
+    expect(tool.maxObservationChars).toBeNull();
+    expect(tool.transport).toBe('sse');
+    expect((createToolRegistry().make('mcp', { server_url: 'http://127.0.0.1:1/mcp' }) as MCPTool).maxObservationChars).toBe(8000);
   });
 });

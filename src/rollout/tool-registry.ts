@@ -1,13 +1,18 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { McpServerEntrySchema } from '../mcp/index.ts';
 import type { Tool } from './env.ts';
 import { McpClientPool } from './mcp-pool.ts';
 import { MCPTool, type McpClientLike } from './mcp-tool.ts';
+import { PythonCodeTool } from './python-code-tool.ts';
 import { Registry } from './registry.ts';
+import { SearchTool } from './search-tool.ts';
 
 /** What a tool factory gets besides its args: the registry's shared MCP client pool. */
 export interface ToolContext {
   pool: McpClientPool;
+  /** Where relative paths in the args are resolved (the config file's folder); default the working directory. */
+  baseDir?: string;
 }
 
 /** Builds a tool from its (snake_case, config-style) args. */
@@ -17,7 +22,7 @@ export type ToolFactory = (args: Record<string, unknown>, context: ToolContext) 
 export interface ToolRegistryOptions {
   /** The pool MCP tools made here share; by default the registry creates (and owns) one. */
   pool?: McpClientPool;
-  /** Register the built-in tools (`mcp`). Default true. */
+  /** Register the built-in tools (`mcp`, `python_code`, `search`, as ROLL registers them). Default true. */
   builtins?: boolean;
 }
 
@@ -27,11 +32,12 @@ export const McpToolArgsSchema = z.strictObject({
   /** Any `.mcp.json` server entry (stdio, Streamable HTTP, SSE), instead of server_url. */
   server: McpServerEntrySchema.optional(),
   client: z.custom<McpClientLike>((v) => typeof v === 'object' && v !== null && 'callTool' in v, 'expected an MCP client').optional(),
-  tool_names_subset: z.array(z.string().min(1)).optional(),
-  custom_prompt: z.string().optional(),
+  tool_names_subset: z.array(z.string().min(1)).nullable().optional(),
+  custom_prompt: z.string().nullable().optional(),
   timeout_ms: z.coerce.number().positive().optional(),
   transport: z.enum(['streamable-http', 'sse']).optional(),
-  max_observation_chars: z.coerce.number().int().positive().optional(),
+  /** Results longer than this are cut, with a marker (default 8000); null keeps them whole, as ROLL does. */
+  max_observation_chars: z.coerce.number().int().positive().nullable().optional(),
   /** Accepted for configs written for the Python original; concurrency is the pool's cap here. */
   num_workers: z.coerce.number().int().positive().optional(),
 });
@@ -48,8 +54,8 @@ const mcpToolFactory: ToolFactory = (args, { pool }) => {
     serverUrl: a.server_url,
     server: a.server,
     client: a.client,
-    toolNamesSubset: a.tool_names_subset,
-    customPrompt: a.custom_prompt,
+    toolNamesSubset: a.tool_names_subset ?? undefined,
+    customPrompt: a.custom_prompt ?? undefined,
     timeoutMs: a.timeout_ms,
     transport: a.transport,
     maxObservationChars: a.max_observation_chars,
@@ -59,8 +65,8 @@ const mcpToolFactory: ToolFactory = (args, { pool }) => {
 
 /**
  * The tool registry: ids to factories with default args, and the MCP client pool
- * its tools share. Each registry is an independent instance; `mcp` is
- * registered out of the box.
+ * its tools share. Each registry is an independent instance; `python_code`,
+ * `search` and `mcp` are registered out of the box, as in ROLL.
  *
  * @example
  * const registry = createToolRegistry();
@@ -76,7 +82,13 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     this.#ownsPool = !options.pool;
     this.pool = options.pool ?? new McpClientPool();
-    if (options.builtins !== false) this.#table.add('mcp', mcpToolFactory);
+    if (options.builtins !== false) {
+      this.#table.add('python_code', (args) => new PythonCodeTool(args));
+      this.#table.add('search', (args, { baseDir }) =>
+        new SearchTool(typeof args.documents_file === 'string' && baseDir ? { ...args, documents_file: resolve(baseDir, args.documents_file) } : args),
+      );
+      this.#table.add('mcp', mcpToolFactory);
+    }
   }
 
   /** Adds a tool under `id` with default args; a duplicate id is an error. */
@@ -85,10 +97,10 @@ export class ToolRegistry {
     return this;
   }
 
-  /** Builds tool `id` from its registered defaults merged with `args` (args win). */
-  make(id: string, args: Record<string, unknown> = {}): Tool {
+  /** Builds tool `id` from its registered defaults merged with `args` (args win); `baseDir` resolves relative paths. */
+  make(id: string, args: Record<string, unknown> = {}, options: { baseDir?: string } = {}): Tool {
     const { factory, args: merged } = this.#table.resolve(id, args);
-    return factory(merged, { pool: this.pool });
+    return factory(merged, { pool: this.pool, baseDir: options.baseDir });
   }
 
   has(id: string): boolean {

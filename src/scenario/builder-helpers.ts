@@ -86,6 +86,12 @@ export const anthropic = (extra?: MatchLike): MatchLike => providerMatch('anthro
 export const gemini = (extra?: MatchLike): MatchLike => providerMatch('gemini', extra);
 /** Matches embeddings requests (OpenAI embeddings, Gemini embedContent). @example scenario('x').expect(embeddings()) */
 export const embeddings = (extra?: MatchLike): MatchLike => providerMatch('embeddings', extra);
+/** Matches Azure OpenAI Chat Completions and Responses requests. @example scenario('x').expect(azureOpenAI()) */
+export const azureOpenAI = (extra?: MatchLike): MatchLike => providerMatch('azure-openai', extra);
+/** Matches Gemini requests on Vertex AI (`@google/genai` with `vertexai: true`). @example scenario('x').expect(vertexGemini()) */
+export const vertexGemini = (extra?: MatchLike): MatchLike => providerMatch('vertex-gemini', extra);
+/** Matches Claude requests on Vertex AI (`@anthropic-ai/vertex-sdk`). @example scenario('x').expect(vertexAnthropic()) */
+export const vertexAnthropic = (extra?: MatchLike): MatchLike => providerMatch('vertex-anthropic', extra);
 /** Matches Amazon Bedrock runtime requests (Converse, ConverseStream, InvokeModel with Anthropic bodies). @example scenario('x').expect(bedrock({ model: /claude/ })) */
 export const bedrock = (extra?: MatchLike): MatchLike => providerMatch('bedrock', extra);
 /** Matches Cohere v2 chat requests. @example scenario('x').expect(cohere()) */

@@ -1,10 +1,16 @@
 /**
- * Deterministic embeddings that carry meaning: each word is feature-hashed into one of `dimensions`
- * buckets with a hashed sign, and the vector is L2-normalised. Texts that share words get a higher
- * cosine similarity than texts that share none, so search code can be tested without a model.
+ * Deterministic embeddings that carry meaning, so search code can be tested with vectors that behave
+ * like a model's without one: stopwords are dropped; each word's stem, its character trigrams
+ * (subword features: "screenshot" and "screenshots" or "config" and "configuration" overlap) and its
+ * WordNet synonyms and hypernyms (weighted lower) are feature-hashed into `dimensions` buckets with a
+ * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
+import { STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Weight of a word's trigrams, all together, against its stem's 1. */
+const SUBWORD_WEIGHT = 0.35;
+/** Weight of related words against the word itself (times WordNet's own weight). */
+const RELATED_WEIGHT = 0.6;
 
 function fnv1a(text: string, seed: number): number {
   let hash = 0x811c9dc5 ^ seed;
@@ -15,10 +21,41 @@ function fnv1a(text: string, seed: number): number {
   return hash >>> 0;
 }
 
-/** Lower-cased words with a trailing plural "s" folded, so "tables" and "table" meet. */
-function words(text: string): string[] {
-  const found = text.toLowerCase().match(WORD) ?? [];
-  return found.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
+/** Features of one word: hashed buckets and signed weights. */
+interface WordFeatures {
+  buckets: Uint32Array;
+  values: Float64Array;
+}
+
+/** Bound on memoised words: memory stays bounded whatever the texts embedded. */
+const MAX_MEMO = 50_000;
+
+/**
+ * WordNet lookups and each word's features, memoised: derived data only, the same for every caller,
+ * shared by every embedding in the process (the mock LLM embeds thousands of tool texts at once).
+ */
+let shared: { synonyms: Synonyms; features: Map<string, WordFeatures> } | undefined;
+
+function featuresOf(word: string, dimensions: number): WordFeatures {
+  shared ??= { synonyms: new Synonyms(), features: new Map() };
+  const key = `${dimensions}:${word}`;
+  const cached = shared.features.get(key);
+  if (cached) return cached;
+  const vector = new Map<number, number>();
+  const add = (feature: string, weight: number): void => {
+    const bucket = fnv1a(feature, 0) % dimensions;
+    vector.set(bucket, (vector.get(bucket) ?? 0) + (fnv1a(feature, 0x9e3779b9) & 1 ? weight : -weight));
+  };
+  const root = stem(word);
+  add(`w:${root}`, 1);
+  const padded = `<${root}>`;
+  const grams = Math.max(1, padded.length - 2);
+  for (let i = 0; i + 3 <= padded.length; i++) add(`g:${padded.slice(i, i + 3)}`, SUBWORD_WEIGHT / Math.sqrt(grams));
+  for (const r of shared.synonyms.related(word)) add(`w:${r.term}`, RELATED_WEIGHT * r.weight);
+  const features = { buckets: Uint32Array.from(vector.keys()), values: Float64Array.from(vector.values()) };
+  if (shared.features.size >= MAX_MEMO) shared.features.clear();
+  shared.features.set(key, features);
+  return features;
 }
 
 /**
@@ -28,19 +65,20 @@ function words(text: string): string[] {
  */
 export function embedText(text: string, dimensions = 1536): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  const tokens = words(text);
-  for (const token of tokens) {
-    const bucket = fnv1a(token, 0) % dimensions;
-    const sign = fnv1a(token, 0x9e3779b9) & 1 ? 1 : -1;
-    vector[bucket] += sign;
+  for (const word of words(text)) {
+    if (word.length < 2 || STOPWORDS.has(word)) continue;
+    const { buckets, values } = featuresOf(word, dimensions);
+    for (let i = 0; i < buckets.length; i++) vector[buckets[i]] += values[i];
   }
-  let norm = Math.hypot(...vector.filter((x) => x !== 0));
-  if (norm === 0) {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  if (sum === 0) {
     // No words at all: a fixed unit vector, so similarity stays defined.
     vector[0] = 1;
-    norm = 1;
+    return vector;
   }
-  return vector.map((x) => x / norm);
+  const inv = 1 / Math.sqrt(sum);
+  return vector.map((x) => x * inv);
 }
 
 /**

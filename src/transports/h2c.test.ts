@@ -5,11 +5,11 @@ import { startMockLLMServer, type MockLLMServer } from './server.ts';
 
 const chat = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
 
-function h2Post(url: string, path: string, body: string): Promise<{ status: number; body: string }> {
+function h2Post(url: string, path: string, body: string, extra: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const session = connectHttp2(url);
     session.on('error', reject);
-    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', authorization: 'Bearer sk-test' });
+    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json', authorization: 'Bearer sk-test', ...extra });
     let status = 0;
     let text = '';
     req.on('response', (headers) => (status = Number(headers[':status'])));
@@ -51,5 +51,23 @@ describe('HTTP/2 cleartext beside HTTP/1.1 on the real port', () => {
     await new Promise((r) => setTimeout(r, 20));
     const res = await h2Post(server.url, '/v1/chat/completions', chat);
     expect(JSON.parse(res.body).choices[0].message.content).toBe('still here');
+  });
+
+  it('puts HTTP/2 requests through the same Host/Origin guard, body limit and redacting journal', async () => {
+    server = await startMockLLMServer({ bodyLimit: 1024, scenarios: [{ name: 'a', steps: [{ respond: { text: 'hi' }, consume: false }] }] });
+    const rebound = await h2Post(server.url, '/v1/chat/completions', chat, { ':authority': `attacker.example:${server.port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error.message).toMatch(/Host "attacker.example:\d+" is not a loopback name/);
+    const foreign = await h2Post(server.url, '/v1/chat/completions', chat, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    const big = await h2Post(server.url, '/v1/chat/completions', JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(4096) }] }));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error.code).toBe('request_too_large');
+    const ok = await h2Post(server.url, '/v1/chat/completions', chat);
+    expect(ok.status).toBe(200);
+    expect(server.mock.requests.map((r) => r.status)).toEqual([403, 403, 413, 200]);
+    // Refused requests are journaled without their head; the answered one with its credentials redacted.
+    expect(server.mock.requests[3].request?.headers.authorization).toBe('[REDACTED]');
+    expect(JSON.stringify(server.mock.requests)).not.toContain('sk-test');
   });
 });

@@ -18,7 +18,8 @@ function asHttp1(req: Http2ServerRequest): IncomingMessage {
   const { method, url, authority } = req;
   Object.defineProperties(req, { method: { value: method }, url: { value: url, writable: true } });
   const headers = req.headers as Record<string, string | string[] | undefined>;
-  headers.host ??= authority;
+  // :authority is the request's host in HTTP/2 (RFC 9113 §8.3.1): the Host/Origin guard checks it.
+  if (authority) headers.host = authority;
   for (const name of Object.keys(headers)) if (name.startsWith(':')) delete headers[name];
   // The compatibility API mirrors IncomingMessage for everything a handler reads (method, url, headers, body events).
   return req as unknown as IncomingMessage;

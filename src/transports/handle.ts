@@ -108,14 +108,14 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: () => ModelCatalog): Outcome {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
   try {
     const authError = adapter.authenticate(incoming);
     if (authError) return { rendered: adapter.renderError(authError), ...none };
     // Model listings, token counts, stored responses: answered by the adapter, no scenario step consumed.
-    const listing = adapter.listModels?.(incoming, catalog());
+    const listing = adapter.listModels?.(incoming, catalog);
     if (listing) return { rendered: listing, ...none };
     assertNestingWithin(incoming.bodyText);
     const direct = adapter.answerWithoutStep?.(incoming);
@@ -180,6 +180,15 @@ function joinFrames(frames: ReadonlyArray<string | Uint8Array>): Uint8Array<Arra
 }
 
 /**
+ * The request with another path. Named, not spread: a transport's request may serve `url` and
+ * `signal` through getters (built on first use), which a spread would drop.
+ */
+function withPath(incoming: RawRequest, path: string): RawRequest {
+  const { method, url, headers, bodyText, refused } = incoming;
+  return { method, url, path, headers, bodyText, refused, get signal() { return incoming.signal; } };
+}
+
+/**
  * Builds the core over parts: route, authenticate, parse, select, render, journal, pace.
  * @example
  *   const core = createCore({ engine, adapters: defaultAdapters(), journal: [] });
@@ -189,10 +198,13 @@ export function createCore(options: HandlerOptions): Core {
   const { engine, adapters, journal } = options;
   const router = new ProviderRouter(adapters);
   const ids = new HexIds();
-  const catalog = (): ModelCatalog => ({
-    names: options.models?.() ?? [],
+  // One catalog; its names are read only when a listing asks for them (most requests are not listings).
+  const catalog: ModelCatalog = {
+    get names() {
+      return options.models?.() ?? [];
+    },
     answers: (model, providers) => options.answersModel?.(model, providers) ?? false,
-  });
+  };
   return async (incoming: RawRequest): Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();
@@ -210,7 +222,8 @@ export function createCore(options: HandlerOptions): Core {
     if (incoming.refused) {
       outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
-      outcome = outcomeFor(route.adapter, engine, incoming, catalog);
+      // Under an explicit `/{provider}` prefix the adapter sees the path after it.
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

@@ -4,7 +4,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
-import { PROVIDER_ORIGIN_PATTERNS, PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -21,45 +21,50 @@ export interface MockLLMHandlersOptions {
   defaultHosts?: boolean;
 }
 
-/**
- * The answer when no mock is active: a 404 the SDKs do not retry (`x-should-retry: false`),
- * saying what to do, rather than MSW's generic 500.
- */
-function noMockResponse(request: Request): Response {
-  const message = `ghostwire: no mock LLM is active for ${request.method} ${request.url} (call useMockLLM() in this test)`;
-  return new Response(JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: 'no_active_mock' } }), {
-    status: 404,
-    headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+/** A mock's place on the wire: which requests it claims (by URL only, no body read) and how it answers. */
+export interface MockRoute {
+  claims(request: Request): boolean;
+  handle(request: Request): Promise<Response>;
+}
+
+/** The base URLs a mock answers, as origin + path prefix. */
+function basesOf(options: MockLLMHandlersOptions): Array<{ origin: string; prefix: string }> {
+  return [...(options.defaultHosts === false ? [] : PROVIDER_ORIGINS), ...(options.baseUrls ?? [])].map((base) => {
+    const url = new URL(base);
+    return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
   });
 }
 
 /**
- * Handlers that resolve the mock per request (how `useMockLLM` routes each test to its own mock).
- * When `resolve` finds none the request fails with that message: a matched MSW handler that
- * returns nothing would pass the request through to the real network.
+ * The route of one mock: the providers' default hosts and `baseUrls`, the path under the base handed
+ * to the mock. How `useMockLLM` and the `mockLLM` fixture put a mock on the worker's MSW server.
+ * @example const route = mockLLMRoute(mock, { baseUrls: ['http://gateway.test/openai'] })
  */
-export function mockLLMHandlersFor(resolve: () => HandlesRequests | undefined, options: MockLLMHandlersOptions = {}): RequestHandler[] {
-  const bases = [...(options.defaultHosts === false ? [] : [...PROVIDER_ORIGINS, ...PROVIDER_ORIGIN_PATTERNS]), ...(options.baseUrls ?? [])];
-  return bases.map((base) => {
-    // A host pattern (`bedrock-runtime.*.amazonaws.com`) is an MSW wildcard, not a parseable origin.
-    const url = base.includes('*') ? { origin: base, pathname: '' } : new URL(base);
-    const prefix = url.pathname.replace(/\/+$/, '');
-    return http.all(`${url.origin}${prefix}/*`, ({ request }) => {
-      const mock = resolve();
-      if (!mock) return noMockResponse(request);
-      const path = new URL(request.url).pathname.slice(prefix.length) || '/';
-      return mock.handle(request, { path });
-    });
-  });
+export function mockLLMRoute(mock: HandlesRequests, options: MockLLMHandlersOptions = {}): MockRoute {
+  const bases = basesOf(options);
+  const patterned = options.defaultHosts !== false;
+  const find = (request: Request) => {
+    const url = new URL(request.url);
+    const base = bases.find(({ origin, prefix }) => url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)));
+    if (base) return url.pathname.slice(base.prefix.length) || '/';
+    // Hosts named by a resource or region (`contoso.openai.azure.com`) have no single origin.
+    return patterned && isProviderPatternHost(url.host) ? url.pathname : undefined;
+  };
+  return {
+    claims: (request) => find(request) !== undefined,
+    handle: (request) => mock.handle(request, { path: find(request) ?? new URL(request.url).pathname }),
+  };
 }
 
 /**
- * MSW handlers answering the providers' default hosts (and `baseUrls`) from a MockLLM.
+ * MSW handlers answering the providers' default hosts (and `baseUrls`) from a MockLLM. They match only
+ * the mock's URLs, so the other handlers of the server (and its `onUnhandledRequest`) see the rest.
  * @example
  *   const mock = createMockLLM({ scenarios });
  *   const server = setupServer(...mockLLMHandlers(mock), ...myOwnHandlers);
  *   server.listen({ onUnhandledRequest: 'error' });
  */
 export function mockLLMHandlers(mock: HandlesRequests, options: MockLLMHandlersOptions = {}): RequestHandler[] {
-  return mockLLMHandlersFor(() => mock, options);
+  const route = mockLLMRoute(mock, options);
+  return [http.all(({ request }) => route.claims(request), ({ request }) => route.handle(request))];
 }

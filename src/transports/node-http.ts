@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawRequest, RawResponse } from './handle.ts';
 import { NodeHeaders } from './node-headers.ts';
+import { releaseOf } from '../providers/common/reusable-bytes.ts';
 
 /** The default request body limit: far above any real prompt, far below what hurts the heap. */
 export const DEFAULT_BODY_LIMIT = 32 * 2 ** 20;
@@ -105,42 +106,36 @@ class NodeRawRequest implements RawRequest {
   readonly path: string;
   readonly headers: Headers;
   readonly bodyText: string;
-  readonly #req: IncomingMessage;
-  readonly #res: ServerResponse;
-  readonly #origin: string;
-  #url: URL | undefined;
-  #signal: AbortSignal | undefined;
+  declare readonly url: URL;
+  declare readonly signal: AbortSignal;
 
   constructor(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string) {
     this.method = req.method ?? 'GET';
     this.path = path;
     this.headers = new NodeHeaders(req.headers);
     this.bodyText = bodyText;
-    this.#req = req;
-    this.#res = res;
-    this.#origin = origin;
+    let url: URL | undefined;
+    let signal: AbortSignal | undefined;
+    // Own enumerable accessors, not prototype getters: adapters copy a request with a spread
+    // (`{ ...req, path }`), which keeps own properties only (and reads them, building them then).
+    Object.defineProperties(this, {
+      url: { enumerable: true, get: () => (url ??= new URL(origin + (req.url ?? '/'))) },
+      signal: { enumerable: true, get: () => (signal ??= abortOnClose(res)) },
+    });
   }
+}
 
-  get url(): URL {
-    return (this.#url ??= new URL(this.#origin + (this.#req.url ?? '/')));
+/** Aborts when the client goes away before the response is complete. */
+function abortOnClose(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.closed) {
+    if (!res.writableFinished) controller.abort();
+  } else {
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
   }
-
-  /** Aborts when the client goes away before the response is complete. */
-  get signal(): AbortSignal {
-    if (!this.#signal) {
-      const controller = new AbortController();
-      const res = this.#res;
-      if (res.closed) {
-        if (!res.writableFinished) controller.abort();
-      } else {
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-      }
-      this.#signal = controller.signal;
-    }
-    return this.#signal;
-  }
+  return controller.signal;
 }
 
 /**
@@ -188,7 +183,9 @@ export async function writeRawResponse(res: ServerResponse, response: RawRespons
   }
   if (body instanceof Uint8Array) {
     if (!headers['content-type']?.startsWith('text/event-stream')) headers['content-length'] = String(body.byteLength);
-    res.writeHead(response.status, headers).end(body);
+    // Lent bytes go back once the socket has written them ('finish'), for the next answer to reuse.
+    const release = releaseOf(body);
+    res.writeHead(response.status, headers).end(body, release && (() => res.writableFinished && release()));
     return;
   }
   res.writeHead(response.status, headers);

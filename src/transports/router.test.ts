@@ -29,3 +29,15 @@ describe('createRouter (Fetch)', () => {
     expect(() => sessions.delete('default')).toThrow(/cannot be deleted/);
   });
 });
+
+describe('createRouter: malformed percent-escapes never make a 500', () => {
+  it('answers a session id or a model id that does not decode with a 404', async () => {
+    const route = createRouter(new SessionRegistry(createMockLLM({ scenarios: [{ name: 'd', steps: [{ respond: { text: 'x' } }] }] })));
+    const session = await route(new Request('http://h/s/%/v1/models', { headers: { authorization: 'Bearer sk' } }));
+    expect(session.status).toBe(404);
+    expect((await session.json()).error.code).toBe('unknown_session');
+    const model = await route(new Request('http://h/v1/models/%E0%A4%A', { headers: { authorization: 'Bearer sk' } }));
+    expect(model.status).toBe(404);
+    expect((await model.json()).error.code).toBe('model_not_found');
+  });
+});

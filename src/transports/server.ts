@@ -185,7 +185,9 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
 
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
-    listener.listen(options.port ?? 0, host, () => {
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): node's default of 511 resets
+    // connections when thousands of clients connect at once, as a load test's do.
+    listener.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
       listener.off('error', reject);
       resolve();
     });

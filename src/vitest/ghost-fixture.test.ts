@@ -1,4 +1,4 @@
-import { describe, expect, test as base } from 'vitest';
+import { describe, expect, test as base, vi } from 'vitest';
 import { childPids, settledChildPids } from '../../fixtures/servers/children.ts';
 import { scenario, openai } from '../scenario/builder.ts';
 import { startMockLLMServer } from '../transports/server.ts';
@@ -42,8 +42,8 @@ describe('ghost and mcpServer fixtures', () => {
     const llm = await startMockLLMServer({ scenarios: [scenario('slow').expect(openai()).then().respondWithText('late').withLatency(60_000)] });
     ghost.defaults({ provider: 'openai', apiKey: 'sk-test', baseURL: `${llm.url}/v1` });
     void ghost({ serverConfig: { mcpServers: { db: mcpServer.stdio('sqlite') } }, userPrompt: 'Take your time.' });
-    await new Promise((r) => setTimeout(r, 800));
-    expect(childPids().length).toBeGreaterThan(before.length);
+    // The run is under way once its MCP server's process exists: wait for that, not for a fixed time.
+    await vi.waitFor(() => expect(childPids().length).toBeGreaterThan(before.length), { timeout: 10_000, interval: 20 });
     void llm.close();
   });
 

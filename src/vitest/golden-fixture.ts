@@ -1,11 +1,8 @@
 import type { TestContext } from 'vitest';
-import { fullTestName, goldensRuntime } from '../goldens/runtime.ts';
 import type { GoldenFile } from '../goldens/schema.ts';
-import { finishOnTestEnd } from './golden-matcher.ts';
-import { workerMswInterceptor } from './golden-interceptor.ts';
-// Registers toMatchGolden and the worker's runtime even when the plugin is not configured (the plugin
-// runs the same module as its setup file, so this is evaluated once either way).
-import './golden-setup.ts';
+import { inProcessLayer } from './in-process.ts';
+import { loadSync } from './load-sync.ts';
+import './setup.ts';
 
 /** The `golden` fixture: this test's golden, with its provider traffic recorded or replayed. */
 export interface GoldenFixture {
@@ -24,22 +21,27 @@ export interface GoldenFixture {
 }
 
 /**
- * The fixture function: intercepts the providers' hosts for the test (replaying from the golden, or
- * recording through to the upstream) and writes the golden when the test passes. Safe under
- * `test.concurrent`: each test's requests reach its own session (see golden-scope.ts); use the
- * context's `expect` there as Vitest advises, though `toMatchGolden` finds its test either way.
+ * The fixture function: this test's golden answers (replay) or records (record) its provider traffic —
+ * the providers' hosts, the configured `hosts`, and when recording any LLM API call wherever the client
+ * points — and everything else goes on to your own MSW handlers. The golden is written when the test
+ * passes. Safe under `test.concurrent`: each test's requests reach its own session.
  * @example
  *   const it = test.extend<{ golden: GoldenFixture }>({ golden: goldenFixture });
  *   it('answers', async ({ golden }) => { golden.input({ prompt }); expect(await run(prompt)).toMatchGolden(); });
  */
-export async function goldenFixture(
-  { task, onTestFinished }: Pick<TestContext, 'task' | 'onTestFinished'>,
-  use: (fixture: GoldenFixture) => Promise<void>,
-): Promise<void> {
-  const testFile = task.file.filepath;
-  const testName = fullTestName(task);
-  const session = goldensRuntime().session(testFile, testName, () => finishOnTestEnd(testFile, testName, (fn) => onTestFinished(fn)));
-  await session.intercept(workerMswInterceptor());
+export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (fixture: GoldenFixture) => Promise<void>): Promise<void> {
+  const slot = inProcessLayer().slot();
+  if (!slot || slot.task !== task) throw new Error('ghostwire: the golden fixture runs outside its test\'s slot; import it from ghostwire/vitest (or configure the ghostwire plugin)');
+  const session = loadSync<typeof import('./goldens-worker.ts')>('goldens-worker').goldenSessionOf(slot);
+  inProcessLayer().intercept();
+  await session.intercept({
+    install(handler) {
+      slot.golden = handler;
+      return () => {
+        if (slot.golden === handler) slot.golden = null;
+      };
+    },
+  });
   await use({
     file: session.file,
     mode: session.mode,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import type { ResolvedGoldensConfig } from '../goldens/config.ts';
 import type { SessionOutcome } from '../goldens/session.ts';
 
@@ -10,8 +10,10 @@ export interface GoldensSummary {
   written: string[];
   updated: string[];
   replayed: string[];
-  /** Goldens of test files that ran (or no longer exist) that no test used: obsolete. */
+  /** Goldens no test used, among the tests that ran (or whose test or test file no longer exists): obsolete. */
   unused: string[];
+  /** Per golden, the recorded interactions its replay never used (the code made fewer calls). */
+  unusedInteractions: Array<{ file: string; interactions: string[] }>;
   /** Goldens recorded longer ago than `maxAgeDays`. */
   expired: Array<{ file: string; ageDays: number }>;
   /** After a re-record: where behaviour changed. */
@@ -44,37 +46,47 @@ export class GoldensReporter implements Reporter {
     this.outcomes = [];
   }
 
-  onTestCaseResult(testCase: TestCase): void {
-    const outcome = (testCase.meta() as { ghostwire?: SessionOutcome }).ghostwire;
-    if (outcome) this.outcomes.push(outcome);
-  }
-
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    this.summary = this.summarize(testModules.map((m) => relative(this.config.root, m.moduleId).split(sep).join('/')));
+    // Read from the modules at the end (not per test case): `--merge-reports` hands over every shard's here.
+    const files = new Map<string, { ran: Set<string>; known: Set<string> }>();
+    for (const module of testModules) {
+      const file = { ran: new Set<string>(), known: new Set<string>() };
+      files.set(relative(this.config.root, module.moduleId).split(sep).join('/'), file);
+      for (const testCase of module.children.allTests()) {
+        file.known.add(testCase.fullName);
+        if (testCase.result().state !== 'skipped' && testCase.result().state !== 'pending') file.ran.add(testCase.fullName);
+        const outcome = (testCase.meta() as { ghostwire?: SessionOutcome }).ghostwire;
+        if (outcome) this.outcomes.push(outcome);
+      }
+    }
+    this.summary = this.summarize(files);
     const text = renderSummary(this.summary);
     if (text) this.log(text);
   }
 
-  private summarize(ranFiles: string[]): GoldensSummary {
+  private summarize(files: Map<string, { ran: Set<string>; known: Set<string> }>): GoldensSummary {
     const pick = (action: string): string[] => [...new Set(this.outcomes.filter((o) => o.action === action).map((o) => o.file))].sort();
     const used = new Set(this.outcomes.map((o) => o.file));
-    const ran = new Set(ranFiles);
     const summary: GoldensSummary = {
       mode: this.config.effectiveMode,
       written: pick('written'),
       updated: pick('updated'),
       replayed: pick('replayed'),
       unused: [],
+      unusedInteractions: this.outcomes.filter((o) => o.unusedInteractions?.length).map((o) => ({ file: o.file, interactions: o.unusedInteractions! })),
       expired: [],
       drift: this.outcomes.filter((o) => o.drift.length > 0).map((o) => ({ file: o.file, changes: o.drift })),
     };
     const now = Date.now();
-    for (const file of listGoldens(resolve(this.config.root, this.config.goldensDir))) {
-      const rel = relative(this.config.root, file).split(sep).join('/');
-      const head = readHead(file);
+    for (const path of listGoldens(resolve(this.config.root, this.config.goldensDir))) {
+      const rel = relative(this.config.root, path).split(sep).join('/');
+      const head = readHead(path);
       if (!head) continue;
-      const testFileGone = !existsSync(join(this.config.root, head.testFile));
-      if (!used.has(rel) && (ran.has(head.testFile) || testFileGone)) summary.unused.push(rel);
+      // Only what this run can vouch for: a test that ran without using it, a test its (collected) file no
+      // longer has, or a test file that is gone. Tests filtered out by -t or in another --shard say nothing.
+      const file = files.get(head.testFile);
+      const obsolete = file ? file.ran.has(head.testName) || !file.known.has(head.testName) : !existsSync(join(this.config.root, head.testFile));
+      if (!used.has(rel) && obsolete) summary.unused.push(rel);
       const ageDays = (now - Date.parse(head.recordedAt)) / DAY_MS;
       if (this.config.maxAgeDays !== null && ageDays > this.config.maxAgeDays) summary.expired.push({ file: rel, ageDays: Math.floor(ageDays) });
     }
@@ -92,6 +104,7 @@ function renderSummary(s: GoldensSummary): string {
   list('updated', s.updated);
   if (s.replayed.length > 0) lines.push(`  ${'replayed'.padEnd(9)} ${String(s.replayed.length).padStart(3)}`);
   list('unused', s.unused, '  (no test used them: obsolete, delete or re-record)');
+  for (const u of s.unusedInteractions) lines.push(`  unused calls ${u.file}: ${u.interactions.join(', ')}  (recorded, never replayed: the code made fewer calls; re-record, or set strict to fail)`);
   list('expired', s.expired.map((e) => `${e.file} (${e.ageDays}d old)`), '  (re-record with `ghostwire test --record-goldens`)');
   for (const d of s.drift) lines.push(`  drift     ${d.file}\n${d.changes.map((c) => `            ${c}`).join('\n')}`);
   if (lines.length === 0) return '';
@@ -106,11 +119,11 @@ function listGoldens(dir: string): string[] {
     .sort();
 }
 
-function readHead(file: string): { testFile: string; recordedAt: string } | null {
+function readHead(file: string): { testFile: string; testName: string; recordedAt: string } | null {
   try {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { test?: { file?: unknown }; recordedAt?: unknown };
-    if (typeof raw.test?.file !== 'string' || typeof raw.recordedAt !== 'string') return null;
-    return { testFile: raw.test.file, recordedAt: raw.recordedAt };
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { test?: { file?: unknown; name?: unknown }; recordedAt?: unknown };
+    if (typeof raw.test?.file !== 'string' || typeof raw.test.name !== 'string' || typeof raw.recordedAt !== 'string') return null;
+    return { testFile: raw.test.file, testName: raw.test.name, recordedAt: raw.recordedAt };
   } catch {
     return null;
   }

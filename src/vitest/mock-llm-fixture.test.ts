@@ -1,12 +1,12 @@
 import OpenAI from 'openai';
-import { describe, expect, test as base } from 'vitest';
+import { describe, expect, test as base, vi } from 'vitest';
 import type { MockLLM } from '../transports/mock-llm.ts';
 import { mockLLMFixture } from './use-mock-llm.ts';
 
 const test = base.extend<{ mockLLM: MockLLM }>({ mockLLM: mockLLMFixture });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('mockLLM fixture (no mockLLMScope in this file)', () => {
+describe('mockLLM fixture', () => {
   for (const name of ['one', 'two', 'three', 'four']) {
     test.concurrent(`concurrent test ${name} gets its own mock`, async ({ mockLLM }) => {
       mockLLM.use({ name, steps: [{ respond: { text: `answer ${name}` }, times: 2 }] });
@@ -25,5 +25,29 @@ describe('mockLLM fixture (no mockLLMScope in this file)', () => {
     const err = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
     expect(err.message).toMatch(/no scenario step matched/);
+  });
+});
+
+describe.concurrent('mockLLM fixture under describe.concurrent', () => {
+  for (const name of ['alpha', 'bravo']) {
+    test(`${name} gets its own mock`, async ({ mockLLM }) => {
+      mockLLM.use({ name, steps: [{ respond: { text: `answer ${name}` } }] });
+      await sleep(name === 'alpha' ? 15 : 1);
+      const c = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+      expect(c.choices[0].message.content).toBe(`answer ${name}`);
+    });
+  }
+});
+
+describe('mockLLM fixture with fake timers', () => {
+  test('vi.useFakeTimers() does not stop the mock', async ({ mockLLM }) => {
+    vi.useFakeTimers();
+    try {
+      mockLLM.use({ name: 'timeless', steps: [{ respond: { text: 'still answers' } }] });
+      const c = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+      expect(c.choices[0].message.content).toBe('still answers');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -57,7 +57,7 @@ describe('ghostwire test + plugin + reporter', () => {
     const run = await ghostwireTest([], { GW_GOLDENS_DIR: goldens, CI: 'true', GW_ANSWER: '43', GW_EXTRA: '1', GW_PROMPT: 'What is the weather in Lyon?' });
     expect(run.code).toBe(1);
     expect(run.output).toContain('~ $.answer: 42 → 43');
-    expect(run.output).toContain('missing golden output, and CI does not write goldens');
+    expect(run.output).toContain('missing golden output, and this run does not write new ones (CI, or --update=none)');
     expect(run.output).toContain('no recorded interaction matches POST https://api.openai.com/v1/chat/completions');
     expect(run.output).toContain('~ $.body.messages[0].content: "What is the weather in Paris?" → "What is the weather in Lyon?"');
     expect(existsSync(join(goldens, 'agent.case', 'added-later.json'))).toBe(false);
@@ -91,7 +91,7 @@ describe('ghostwire test in CI', () => {
     onTestFinished(() => rmSync(goldens, { recursive: true, force: true }));
     const run = await ghostwireTest(['--record-goldens', '-t', 'pure value'], { GW_GOLDENS_DIR: goldens, CI: '1' });
     expect(run.output).toContain('CI is set, so goldens are replayed');
-    expect(run.output).toContain('missing golden output, and CI does not write goldens');
+    expect(run.output).toContain('missing golden output, and this run does not write new ones (CI, or --update=none)');
     expect(run.code).toBe(1);
     expect(existsSync(join(goldens, 'agent.case'))).toBe(false);
   });

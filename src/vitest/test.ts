@@ -1,11 +1,14 @@
-// `test` extended with every ghostwire fixture. Each fixture is lazy: a test pays only for the ones it names.
+// `test` extended with every ghostwire fixture. Each fixture is lazy: a test pays only for the ones it names,
+// and the heavy ones (ghost, proxy, MCP servers) are not even imported until then.
 import { test as base } from 'vitest';
 import type { MockLLM } from '../transports/mock-llm.ts';
-import { ghostFixture, type GhostFixture } from './ghost-fixture.ts';
+import type { GhostFixture } from './ghost-fixture.ts';
 import { goldenFixture, type GoldenFixture } from './golden-fixture.ts';
-import { mcpServerFixture, type McpServerFixture } from './mcp-server-fixture.ts';
-import { proxyFixture, type ProxyFixture } from './proxy-fixture.ts';
+import { ghostFixture, mcpServerFixture, proxyFixture } from './lazy-fixtures.ts';
+import type { McpServerFixture } from './mcp-server-fixture.ts';
+import type { ProxyFixture } from './proxy-fixture.ts';
 import { mockLLMFixture } from './use-mock-llm.ts';
+import { mockMCPFixture, type MockMCPFixture } from './mock-mcp-fixture.ts';
 
 export interface GhostwireFixtures {
   /** A mock LLM answering this test's requests to the providers' hosts (MSW); add scenarios with `mockLLM.use(...)`. */
@@ -18,6 +21,8 @@ export interface GhostwireFixtures {
   mcpServer: McpServerFixture;
   /** Starts MCP proxies with a connected client, closed after the test. */
   proxy: ProxyFixture;
+  /** Creates mock MCP servers from MCP scenarios, closed after the test. */
+  mockMCP: MockMCPFixture;
 }
 
 /**
@@ -36,4 +41,5 @@ export const test = base.extend<GhostwireFixtures>({
   ghost: ghostFixture,
   mcpServer: mcpServerFixture,
   proxy: proxyFixture,
+  mockMCP: mockMCPFixture,
 });

@@ -56,12 +56,10 @@ describe('Anthropic Messages: errors', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(15);
   });
 
-  it('rejects a missing x-api-key (401) and a missing anthropic-version (400)', async () => {
+  // A missing x-api-key (401), invalid JSON (400) and an unknown route (404) are conformance cases (conformance.test.ts).
+  it('rejects a missing anthropic-version (400)', async () => {
     const mock = createMockLLM({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'x' } }] }] });
     const body = JSON.stringify({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] });
-    const noKey = await mock.handle(new Request('https://api.anthropic.com/v1/messages', { method: 'POST', body, headers: { 'anthropic-version': '2023-06-01' } }));
-    expect(noKey.status).toBe(401);
-    expect(await noKey.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     const noVersion = await mock.handle(new Request('https://api.anthropic.com/v1/messages', { method: 'POST', body, headers: { 'x-api-key': 'k' } }));
     expect(noVersion.status).toBe(400);
     expect(await noVersion.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } });
@@ -82,15 +80,6 @@ describe('Anthropic Messages: errors', () => {
     expect((err as InstanceType<typeof Anthropic.APIError>).apiMessage).toContain(message);
     const ok = await client.messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     expect(ok.content[0]).toMatchObject({ text: 'still here' });
-  });
-
-  it('answers invalid JSON with a 400 in Anthropic shape', async () => {
-    const mock = createMockLLM({ scenarios: [] });
-    const res = await mock.handle(
-      new Request('https://api.anthropic.com/v1/messages', { method: 'POST', body: '{not json', headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' } }),
-    );
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('not valid JSON') } });
   });
 
   it('answers an unmatched request with a 404 not_found_error carrying near misses in error.details', async () => {

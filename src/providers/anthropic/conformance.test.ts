@@ -23,6 +23,7 @@ describeConformance({
   origin: 'https://api.anthropic.com',
   request: (model, prompt) => ({ path: '/v1/messages', headers: { 'x-api-key': 'sk-ant-test', 'anthropic-version': '2023-06-01' }, body: params(model, prompt) }),
   authHeaders: ['x-api-key'],
+  authMessage: /x-api-key header is required/,
   authStatus: 401,
   badBody: { model: 'm-1', max_tokens: 64, messages: 'hi' },
   readError: anthropicErrorReader,

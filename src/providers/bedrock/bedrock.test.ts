@@ -106,6 +106,11 @@ describe('Bedrock on the real port', () => {
       const fetchClient = new BedrockRuntimeClient({ region: 'us-west-2', credentials, endpoint: server.url, requestHandler: new FetchHttpHandler(), maxAttempts: 1 });
       const res = await fetchClient.send(new ConverseCommand({ modelId: 'amazon.nova-lite-v1:0', messages: ask('hi') }));
       expect(res.output?.message?.content?.[0].text).toBe('hello');
+      // The explicit provider prefix: `/bedrock` names the API outright.
+      const prefixed = new BedrockRuntimeClient({ region: 'us-west-2', credentials, endpoint: `${server.url}/bedrock`, requestHandler: new NodeHttpHandler(), maxAttempts: 1 });
+      const viaPrefix = await prefixed.send(new ConverseCommand({ modelId: 'amazon.nova-lite-v1:0', messages: ask('hi') }));
+      expect(viaPrefix.output?.message?.content?.[0].text).toBe('hello');
+      expect(server.mock.requests.map((r) => `${r.provider} ${r.request?.path}`)).toEqual(['bedrock /model/amazon.nova-lite-v1%3A0/converse', 'bedrock /model/amazon.nova-lite-v1%3A0/converse']);
     } finally {
       await server.close();
     }

@@ -76,6 +76,10 @@ describe('Cohere v2 through cohere-ai', () => {
       expect(res.message.content?.[0]).toEqual({ type: 'text', text: 'hello' });
       const embed = await client.embed({ model: 'embed-multilingual-light-v3.0', inputType: 'clustering', texts: ['x'] });
       expect(embed.embeddings.float![0]).toHaveLength(384);
+      // The explicit provider prefix: `/cohere` names the API outright.
+      const prefixed = new CohereClientV2({ token: 'k', baseUrl: `${server.url}/cohere`, maxRetries: 0 });
+      expect((await prefixed.chat({ model: 'command-r-plus', messages: [{ role: 'user', content: 'hi' }] })).message.content?.[0]).toEqual({ type: 'text', text: 'hello' });
+      expect(server.mock.requests.map((r) => r.provider)).toEqual(['cohere', 'cohere', 'cohere']);
     } finally {
       await server.close();
     }

@@ -1,5 +1,6 @@
 /**
- * Host patterns adapters declare: a plain host (`api.openai.com`), `*` for exactly one DNS label
+ * Host patterns adapters declare: a plain host (`api.openai.com`, or with a port for a local server:
+ * `127.0.0.1:11434`, then only that port matches), `*` for exactly one DNS label
  * (`*.openai.azure.com`, `bedrock-runtime.*.amazonaws.com`) and `{name}` for a named run of label
  * characters inside a label (`{location}-aiplatform.googleapis.com`).
  */
@@ -34,10 +35,12 @@ export function hostPattern(pattern: string): HostMatcher {
     })
     .join('');
   const re = new RegExp(`^${source}$`);
+  // A pattern with a port (`127.0.0.1:11434`, a local server's) matches that port only.
+  const withPort = /:\d+$/.test(pattern);
   return {
     pattern,
     match(host: string) {
-      const m = re.exec(host.toLowerCase().replace(/:\d+$/, ''));
+      const m = re.exec(withPort ? host.toLowerCase() : host.toLowerCase().replace(/:\d+$/, ''));
       if (!m) return null;
       const out: Record<string, string> = {};
       names.forEach((n, i) => (out[n] = m[i + 1]));

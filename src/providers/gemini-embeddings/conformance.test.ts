@@ -8,6 +8,7 @@ describeConformance({
   origin: 'https://generativelanguage.googleapis.com',
   request: (model, prompt) => ({ path: `/v1beta/models/${model}:embedContent`, headers: { 'x-goog-api-key': 'g-test' }, body: { content: { parts: [{ text: prompt }] } } }),
   authHeaders: ['x-goog-api-key'],
+  authMessage: /unregistered callers/,
   authStatus: 403,
   badBody: { content: 'hi' },
   readError: googleErrorReader,

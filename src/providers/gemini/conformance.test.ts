@@ -30,6 +30,7 @@ describeConformance({
   origin: 'https://generativelanguage.googleapis.com',
   request: (model, prompt) => ({ path: `/v1beta/models/${model}:generateContent`, headers: { 'x-goog-api-key': 'g-test' }, body: { contents: [{ role: 'user', parts: [{ text: prompt }] }] } }),
   authHeaders: ['x-goog-api-key'],
+  authMessage: /unregistered callers/,
   authStatus: 403,
   badBody: { contents: 'hi' },
   readError: googleErrorReader,

@@ -46,6 +46,7 @@ describeConformance({
     body: { model, messages: messages(prompt) },
   }),
   authHeaders: ['authorization'],
+  authMessage: /^Unauthorized$/,
   authStatus: 401,
   badBody: { model: 'm-1', messages: 'hi' },
   badStatus: 422,

@@ -83,3 +83,23 @@ describe('Mistral through @mistralai/mistralai', () => {
     }
   });
 });
+
+describe('Mistral under an explicit /mistral prefix on the real port', () => {
+  it('answers in Mistral’s wire whatever the client’s headers', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'hello' }, consume: false }] }] });
+    try {
+      const raw = await fetch(`${server.url}/mistral/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const body = await raw.json();
+      expect(body.choices[0].message).toMatchObject({ content: 'hello', prefix: false });
+      expect(body).not.toHaveProperty('system_fingerprint');
+      const mistral = new Mistral({ apiKey: 'k', serverURL: `${server.url}/mistral`, retryConfig: { strategy: 'none' } });
+      expect((await mistral.chat.complete({ model: 'm', messages: [{ role: 'user', content: 'x' }] })).choices[0].message?.content).toBe('hello');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -42,6 +42,7 @@ describeConformance({
   origin: 'https://api.openai.com',
   request: (model, prompt) => ({ path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-test' }, body: { model, messages: [{ role: 'user', content: prompt }] } }),
   authHeaders: ['authorization'],
+  authMessage: /You didn't provide an API key/,
   authStatus: 401,
   badBody: { model: 'm-1', messages: 'hi' },
   readError: openAIErrorReader,

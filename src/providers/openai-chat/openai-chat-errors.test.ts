@@ -62,20 +62,7 @@ describe('OpenAI Chat Completions: errors', () => {
     expect(mock.requests[1].startedAt - mock.requests[0].startedAt).toBeGreaterThanOrEqual(40);
   });
 
-  it('answers a missing Authorization header with OpenAI\'s 401', async () => {
-    const mock = createMockLLM({ scenarios: [{ name: 'a', steps: [{ respond: { text: 'x' } }] }] });
-    const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0, fetch: (url, init) => {
-      const req = new Request(url, init);
-      req.headers.delete('authorization');
-      return mock.handle(req);
-    } });
-    const err = await ask(client).catch((e) => e);
-    expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect(err.message).toMatch(/You didn't provide an API key/);
-    expect(mock.requests[0]).toMatchObject({ status: 401, provider: 'openai', request: null });
-    expect(mock.unconsumed()).toHaveLength(1);
-  });
-
+  // A missing Authorization header (401, step not consumed) is a conformance case (conformance.test.ts).
   it('names the closest steps when nothing matches (404 with near misses)', async () => {
     const { client, mock } = setup([{ name: 'weather', steps: [{ match: { model: 'gpt-4o', lastMessage: { content: { contains: 'weather' } } }, respond: { text: 'sunny' } }] }]);
     const err = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }] }).catch((e) => e);

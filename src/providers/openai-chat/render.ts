@@ -4,6 +4,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { withPrefix } from '../common/ids.ts';
+import { lend } from '../common/reusable-bytes.ts';
 import { chunkText, SSE_DONE } from '../common/sse.ts';
 import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../../scenario/canonical.ts';
 
@@ -114,7 +115,78 @@ interface FrameBodies {
   bytes: Buffer;
   /** Byte offset where each body ends in `bytes`. */
   ends: number[];
+  /** The frames last assembled with an envelope head of some length (see `assemble`). */
+  template?: { open: Buffer; frames: Buffer; starts: number[] };
+  /** Assembled buffers the transport handed back, each with the head its frames now carry. */
+  free?: { buf: Buffer; open: Buffer }[];
+  /** The cache's budget for handed-back buffers, shared by its entries. */
+  budget?: { bytes: number };
 }
+
+/** Room after the frames in a reusable buffer for the closing frames (usage, `[DONE]`). */
+const TAIL_ROOM = 1024;
+
+/**
+ * Every frame, `open` + its body, as one buffer, with `extra` bytes of room after them. Answers of one
+ * step differ only in their envelope head (the id, minted per response; `created`), so once a head of
+ * the same length has been laid out, the next answer is that layout with the head's differing bytes set
+ * in each frame: in a buffer the transport handed back when there is one (no allocation, no copy), else
+ * in a copy of the layout. Cached answers' buffers are lent (see reusable-bytes.ts).
+ */
+function assemble(bodies: FrameBodies, open: Buffer, extra: number, keep: boolean): { out: Buffer; at: number } {
+  const t = bodies.template;
+  if (t && t.open.length === open.length && extra <= TAIL_ROOM) {
+    const reused = keep ? bodies.free?.pop() : undefined;
+    let buf: Buffer;
+    let was: Buffer;
+    if (reused) {
+      bodies.budget!.bytes -= reused.buf.length;
+      ({ buf, open: was } = reused);
+    } else {
+      buf = Buffer.allocUnsafeSlow(t.frames.length + TAIL_ROOM);
+      t.frames.copy(buf, 0);
+      was = t.open;
+    }
+    let lo = 0;
+    let hi = open.length;
+    while (lo < hi && open[lo] === was[lo]) lo++;
+    while (hi > lo && open[hi - 1] === was[hi - 1]) hi--;
+    const patch = open.subarray(lo, hi);
+    if (patch.length > 0) for (const start of t.starts) buf.set(patch, start + lo);
+    const out = buf.subarray(0, t.frames.length + extra);
+    if (!keep) return { out, at: t.frames.length };
+    lend(out, () => {
+      // Read at hand-back time: an entry evicted meanwhile has no budget and takes nothing back.
+      // Nor does one whose layout was replaced (a head of another length): these frames sit elsewhere.
+      const { budget } = bodies;
+      const free = (bodies.free ??= []);
+      if (!budget || bodies.template !== t || budget.bytes + buf.length > REUSE_BUDGET || free.length >= 4) return;
+      budget.bytes += buf.length;
+      free.push({ buf, open });
+    });
+    return { out, at: t.frames.length };
+  }
+  const out = Buffer.allocUnsafeSlow(open.length * bodies.ends.length + bodies.bytes.length + extra);
+  const starts: number[] = [];
+  let at = 0;
+  let start = 0;
+  for (const end of bodies.ends) {
+    starts.push(at);
+    at += open.copy(out, at);
+    at += bodies.bytes.copy(out, at, start, end);
+    start = end;
+  }
+  // The layout is kept as a copy (`out` goes to the socket, and a caller may still hold it), and only
+  // for cached bodies: a one-off answer has no next time.
+  if (keep) {
+    bodies.template = { open, frames: Buffer.from(out.subarray(0, at)), starts };
+    for (const { buf } of bodies.free?.splice(0) ?? []) bodies.budget!.bytes -= buf.length;
+  }
+  return { out, at };
+}
+
+/** Bytes of handed-back buffers one cache keeps for reuse, over all its entries. */
+const REUSE_BUDGET = 32 * 1024 * 1024;
 
 function encodeBodies(strings: string[]): FrameBodies {
   const bytes = Buffer.from(strings.join(''), 'utf8');
@@ -130,19 +202,36 @@ function encodeBodies(strings: string[]): FrameBodies {
  * re-encoding a 1,000-frame answer. Bounded; one per adapter instance.
  */
 export class ChunkCache {
-  readonly #entries = new Map<string, FrameBodies>();
+  // By text, then by the rest of the key: the text is the step's own string each time, whose hash V8
+  // keeps, so a lookup does not re-serialise and re-hash a long answer per request.
+  readonly #entries = new Map<string, Map<string, FrameBodies>>();
+  readonly #order: [string, string][] = [];
   readonly #max: number;
+  readonly #budget = { bytes: 0 };
 
   constructor(max = 32) {
     this.#max = max;
   }
 
-  get(key: string, build: () => string[]): FrameBodies {
-    let hit = this.#entries.get(key);
+  get(text: string, rest: string, build: () => string[]): FrameBodies {
+    let byRest = this.#entries.get(text);
+    let hit = byRest?.get(rest);
     if (!hit) {
-      hit = encodeBodies(build());
-      if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value as string);
-      this.#entries.set(key, hit);
+      hit = { ...encodeBodies(build()), budget: this.#budget };
+      if (this.#order.length >= this.#max) {
+        const [oldText, oldRest] = this.#order.shift()!;
+        const inner = this.#entries.get(oldText)!;
+        const evicted = inner.get(oldRest)!;
+        // Its handed-back buffers go with it, and buffers still lent out do not come back.
+        for (const { buf } of evicted.free?.splice(0) ?? []) this.#budget.bytes -= buf.length;
+        evicted.budget = undefined;
+        inner.delete(oldRest);
+        if (inner.size === 0) this.#entries.delete(oldText);
+        byRest = this.#entries.get(text);
+      }
+      if (!byRest) this.#entries.set(text, (byRest = new Map()));
+      byRest.set(rest, hit);
+      this.#order.push([text, rest]);
     }
     return hit;
   }
@@ -186,10 +275,10 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   };
   // Very long answers are not kept: the cache must stay small. Nor are tool-call answers: their
   // call ids are minted per response, so they would never hit and would push out the entries that do.
-  const bodies =
-    cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000
-      ? cache.get(JSON.stringify([res.text, res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
-      : encodeBodies(build());
+  const cached = cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000;
+  const bodies = cached
+    ? cache.get(res.text, JSON.stringify([res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
+    : encodeBodies(build());
   const last: string[] = [];
   if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.ends.length)}`);
   last.push(SSE_DONE);
@@ -197,16 +286,8 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   return {
     frames: () => (frames ??= [...bodies.strings.map((body) => open + body), ...last]),
     bytes() {
-      const openBytes = Buffer.from(open, 'utf8');
       const lastBytes = Buffer.from(last.join(''), 'utf8');
-      const out = Buffer.allocUnsafeSlow(openBytes.length * bodies.ends.length + bodies.bytes.length + lastBytes.length);
-      let at = 0;
-      let start = 0;
-      for (const end of bodies.ends) {
-        at += openBytes.copy(out, at);
-        at += bodies.bytes.copy(out, at, start, end);
-        start = end;
-      }
+      const { out, at } = assemble(bodies, Buffer.from(open, 'utf8'), lastBytes.length, cached);
       lastBytes.copy(out, at);
       return out as Buffer<ArrayBuffer>;
     },

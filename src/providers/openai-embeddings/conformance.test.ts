@@ -8,6 +8,7 @@ describeConformance({
   origin: 'https://api.openai.com',
   request: (model, prompt) => ({ path: '/v1/embeddings', headers: { authorization: 'Bearer sk-test' }, body: { model, input: prompt } }),
   authHeaders: ['authorization'],
+  authMessage: /You didn't provide an API key/,
   authStatus: 401,
   badBody: { model: 'm-1', input: { text: 'hi' } },
   readError: openAIErrorReader,

@@ -27,6 +27,7 @@ describeConformance({
   origin: 'https://api.openai.com',
   request: (model, prompt) => ({ path: '/v1/responses', headers: { authorization: 'Bearer sk-test' }, body: { model, input: prompt } }),
   authHeaders: ['authorization'],
+  authMessage: /You didn't provide an API key/,
   authStatus: 401,
   badBody: { model: 'm-1', input: 42 },
   readError: openAIErrorReader,

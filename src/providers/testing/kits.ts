@@ -12,14 +12,18 @@ export function openAIErrorReader(_status: number, body: any): { message: string
   return { message: body.error.message, nearMisses: body.error.details };
 }
 
-/** Anthropic's `{ type: 'error', error: { type, message }, request_id }`. */
-export function anthropicErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
-  expect(body).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) });
+const ANTHROPIC_TYPE: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 404: 'not_found_error' };
+
+/** Anthropic's `{ type: 'error', error: { type, message }, request_id }`, with the type the status goes with. */
+export function anthropicErrorReader(status: number, body: any): { message: string; nearMisses?: unknown } {
+  expect(body).toMatchObject({ type: 'error', error: { type: ANTHROPIC_TYPE[status] ?? expect.any(String), message: expect.any(String) }, request_id: expect.stringMatching(/^req_/) });
   return { message: body.error.message, nearMisses: body.error.details };
 }
 
-/** Google's `{ error: { code, message, status } }`. */
+const GOOGLE_STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND' };
+
+/** Google's `{ error: { code, message, status } }`, with the status name the code goes with. */
 export function googleErrorReader(status: number, body: any): { message: string; nearMisses?: unknown } {
-  expect(body).toMatchObject({ error: { code: status, message: expect.any(String), status: expect.stringMatching(/^[A-Z_]+$/) } });
+  expect(body).toMatchObject({ error: { code: status, message: expect.any(String), status: GOOGLE_STATUS[status] ?? expect.stringMatching(/^[A-Z_]+$/) } });
   return { message: body.error.message, nearMisses: body.error.details };
 }

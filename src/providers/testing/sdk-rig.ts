@@ -1,10 +1,12 @@
 /**
- * Test-only: the three official SDK clients wired to a MockLLM over a real transport, either MSW
+ * Test-only: the official SDK clients wired to a MockLLM over a real transport, either MSW
  * (in-process, the providers' default hosts, unhandled requests are errors: MSW 3 names the option onUnhandledFrame) or the node:http
  * server on 127.0.0.1. Tests run the same body over both with `describe.each(TRANSPORTS)`.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import { Ollama } from 'ollama';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';
 import { mockLLMHandlers } from '../../transports/msw.ts';
@@ -15,17 +17,22 @@ export interface SdkRig {
   openai: OpenAI;
   anthropic: Anthropic;
   google: GoogleGenAI;
+  mistral: Mistral;
+  ollama: Ollama;
   close(): Promise<void>;
 }
 
 export type TransportName = 'msw' | 'port';
 
 /** Clients with retries off (tests that exercise retries make their own). */
-function clients(base: { openai?: string; anthropic?: string; google?: string }, apiVersion?: string): Omit<SdkRig, 'close'> {
+function clients(base: { openai?: string; anthropic?: string; google?: string; mistral?: string; ollama?: string }, apiVersion?: string): Omit<SdkRig, 'close'> {
   return {
     openai: new OpenAI({ apiKey: 'sk-test', baseURL: base.openai, maxRetries: 0 }),
     anthropic: new Anthropic({ apiKey: 'sk-ant-test', baseURL: base.anthropic, maxRetries: 0 }),
     google: new GoogleGenAI({ apiKey: 'g-test', httpOptions: { ...(base.google ? { baseUrl: base.google } : {}), ...(apiVersion ? { apiVersion } : {}) } }),
+    mistral: new Mistral({ apiKey: 'mistral-test', retryConfig: { strategy: 'none' }, ...(base.mistral ? { serverURL: base.mistral } : {}) }),
+    // Ollama's default host is the local server it would talk to; MSW answers it in-process.
+    ollama: new Ollama({ host: base.ollama ?? 'http://127.0.0.1:11434' }),
   };
 }
 
@@ -44,7 +51,7 @@ export async function startRig(transport: TransportName, mock: MockLLM, apiVersi
   }
   const server = await startMockLLMServer({ mock });
   return {
-    ...clients({ openai: `${server.url}/v1`, anthropic: server.url, google: server.url }, apiVersion),
+    ...clients({ openai: `${server.url}/v1`, anthropic: server.url, google: server.url, mistral: server.url, ollama: server.url }, apiVersion),
     close: () => server.close(),
   };
 }

@@ -1,0 +1,108 @@
+// Azure OpenAI and Vertex AI traffic recorded through their official SDKs (against a mock upstream)
+// replays to the same assembled answer with the upstream stopped; credentials never reach the golden.
+import { join } from 'node:path';
+import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { GoogleGenAI } from '@google/genai';
+import { AzureOpenAI } from 'openai';
+import { describe, expect, it } from 'vitest';
+import { startMockLLMServer } from '../transports/server.ts';
+import type { ScenarioInput } from '../scenario/schema.ts';
+import { staticTokenClient } from '../providers/vertex-shared/test-auth.ts';
+import { tempRuntime } from './testing/runtime.ts';
+import type { AnswerSummary } from './schema.ts';
+
+const scenario: ScenarioInput = {
+  name: 'weather',
+  steps: [
+    {
+      respond: {
+        text: 'Checking the weather.',
+        toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }],
+        usage: { inputTokens: 17, outputTokens: 11 },
+        stream: { chunkSize: 4 },
+      },
+      consume: false,
+    },
+  ],
+};
+
+interface Assembled {
+  text: string;
+  toolCalls: Array<{ name: string; arguments: unknown }>;
+}
+
+const parameters = { type: 'object', properties: { city: { type: 'string' } } };
+const SECRETS = /azure-golden-key|ya29\.golden-token/;
+
+const sdks: Record<string, () => Promise<Assembled>> = {
+  'azure-openai': async () => {
+    const client = new AzureOpenAI({ endpoint: 'https://contoso.openai.azure.com', apiKey: 'azure-golden-key', apiVersion: '2024-10-21', maxRetries: 0 });
+    const stream = client.chat.completions.stream({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters } }],
+      stream_options: { include_usage: true },
+    });
+    const message = (await stream.finalChatCompletion()).choices[0].message;
+    return {
+      text: message.content ?? '',
+      toolCalls: (message.tool_calls ?? []).flatMap((c) => (c.type === 'function' ? [{ name: c.function.name, arguments: JSON.parse(c.function.arguments) as unknown }] : [])),
+    };
+  },
+  'vertex-gemini': async () => {
+    const client = new GoogleGenAI({ vertexai: true, project: 'ghost-project', location: 'us-central1', googleAuthOptions: { authClient: staticTokenClient('ya29.golden-token') } });
+    const stream = await client.models.generateContentStream({
+      model: 'gemini-2.5-flash',
+      contents: 'Weather?',
+      config: { tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: parameters }] }] },
+    });
+    const out: Assembled = { text: '', toolCalls: [] };
+    for await (const chunk of stream) {
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+        if (part.text) out.text += part.text;
+        if (part.functionCall) out.toolCalls.push({ name: part.functionCall.name ?? '', arguments: part.functionCall.args });
+      }
+    }
+    return out;
+  },
+  'vertex-anthropic': async () => {
+    const client = new AnthropicVertex({ region: 'us-east5', projectId: 'ghost-project', authClient: staticTokenClient('ya29.golden-token'), maxRetries: 0 });
+    const message = await client.messages
+      .stream({ model: 'claude-sonnet-4@20250514', max_tokens: 64, messages: [{ role: 'user', content: 'Weather?' }], tools: [{ name: 'get_weather', input_schema: { type: 'object' } }] })
+      .finalMessage();
+    return {
+      text: message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
+      toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+    };
+  },
+};
+
+describe.each(Object.keys(sdks))('%s SDK: streamed record → replay', (name) => {
+  it('replays the recorded frames to the same assembled answer, with the upstream stopped', async () => {
+    const run = sdks[name];
+    const server = await startMockLLMServer({ scenarios: [scenario] });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'cloud.test.ts');
+    const recording = runtime.session(testFile, name);
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await run();
+    await runtime.finish(testFile, name, true);
+    await server.close();
+    expect(recorded).toEqual({ text: 'Checking the weather.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
+
+    const golden = recording.golden()!;
+    const [interaction] = golden.interactions;
+    expect(interaction.provider).toBe(name);
+    expect(interaction.response.events!.length).toBeGreaterThan(2);
+    const summary = interaction.summary as AnswerSummary;
+    expect({ text: summary.text, toolCalls: summary.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) }).toEqual(recorded);
+    expect(interaction.usage).toEqual({ inputTokens: 17, outputTokens: 11 });
+    expect(JSON.stringify(golden)).not.toMatch(SECRETS);
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    await replayRuntime.session(testFile, name).intercept();
+    expect(await run()).toEqual(recorded);
+    expect((await replayRuntime.finish(testFile, name, true))?.action).toBe('replayed');
+  });
+});

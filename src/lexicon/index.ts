@@ -1,0 +1,6 @@
+/**
+ * Words and their relations, shared by the proxy's tool search and the mock LLM's embeddings.
+ */
+export { words, stem, tokenize, STOPWORDS } from './words.ts';
+export { questionTerms, Synonyms, type Related } from './synonyms.ts';
+export { sharedWordNet, WordNet, type PartOfSpeech, type Synset } from './wordnet.ts';

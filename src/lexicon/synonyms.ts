@@ -1,0 +1,113 @@
+/**
+ * Related words for query expansion: WordNet synonyms (the first senses of the word as a verb and a
+ * noun), hypernyms (the more general word: "delete" → "remove") and derived forms ("remember" →
+ * "memory"), plus a short glossary of software
+ * words WordNet does not know in that sense ("repo", "folder" as a directory, "ticket" as an issue).
+ */
+import { stem, STOPWORDS } from './words.ts';
+import { sharedWordNet, type PartOfSpeech, type WordNet } from './wordnet.ts';
+
+export interface Related {
+  /** Stem of the related word. */
+  term: string;
+  /** How close: 1 for the glossary, lower for WordNet synonyms, lower still for hypernyms. */
+  weight: number;
+}
+
+/** Software words and abbreviations, each with the words it stands for. */
+const GLOSSARY: Record<string, string[]> = {
+  repo: ['repository'], repos: ['repository'], pr: ['pull', 'request'], prs: ['pull', 'request'], mr: ['merge', 'request'],
+  k8s: ['kubernetes'], db: ['database'], dir: ['directory'], folder: ['directory'], folders: ['directory'],
+  ticket: ['issue'], tickets: ['issue'], bug: ['issue'], docs: ['documentation'], doc: ['documentation'],
+  config: ['configuration'], env: ['environment'], msg: ['message'], dm: ['message'], ci: ['pipeline', 'build'],
+};
+
+/** What a question word asks about: "who" is a person, "how many" a count (these words are otherwise stopwords). */
+const QUESTIONS: Record<string, string[]> = {
+  who: ['user', 'member', 'people', 'author'], where: ['location', 'place', 'address'], when: ['date', 'time'],
+  why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
+  'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
+};
+
+/**
+ * The question phrases of a query with what they ask about, as related terms.
+ * @example
+ *   questionTerms('who is in our Slack workspace'); // [{ phrase: 'who', related: [{ term: 'user', weight: 0.5 }, ...] }]
+ */
+export function questionTerms(query: string): Array<{ phrase: string; related: Related[] }> {
+  const text = query.toLowerCase();
+  const out: Array<{ phrase: string; related: Related[] }> = [];
+  for (const [phrase, meant] of Object.entries(QUESTIONS)) {
+    if (!new RegExp(`(^|[^a-z])${phrase}([^a-z]|$)`).test(text)) continue;
+    if (phrase === 'how' || out.some((o) => o.phrase.startsWith(phrase))) continue;
+    out.push({ phrase, related: meant.map((w) => ({ term: stem(w), weight: QUESTION_WEIGHT })) });
+  }
+  return out;
+}
+
+const SYNONYM_WEIGHT = 0.5;
+const QUESTION_WEIGHT = 0.5;
+const HYPERNYM_WEIGHT = 0.3;
+const SENSES = 3;
+/** Words remembered per instance before the memo starts over. */
+const MAX_MEMO = 20_000;
+const DERIVED_WEIGHT = 0.5;
+
+/** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
+function baseForms(word: string, pos: PartOfSpeech): string[] {
+  const rules: Array<[string, string]> = pos === 'verb'
+    ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['nning', 'n'], ['tting', 't'], ['pping', 'p'], ['gging', 'g'], ['mming', 'm']]
+    : [['s', ''], ['ses', 's'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['ies', 'y']];
+  const out = [word];
+  for (const [suffix, repl] of rules) if (word.endsWith(suffix) && word.length > suffix.length + 2) out.push(word.slice(0, -suffix.length) + repl);
+  return out;
+}
+
+/**
+ * Related words of one word, memoised per instance.
+ * @example
+ *   const synonyms = new Synonyms();
+ *   synonyms.related('erase'); // [{ term: 'delet', weight: 0.5 }, { term: 'remov', weight: 0.3 }, ...]
+ */
+export class Synonyms {
+  private readonly wordnet: WordNet;
+  private readonly memo = new Map<string, Related[]>();
+
+  constructor(wordnet: WordNet = sharedWordNet()) {
+    this.wordnet = wordnet;
+  }
+
+  related(word: string): Related[] {
+    const key = word.toLowerCase();
+    let found = this.memo.get(key);
+    if (found) return found;
+    const self = stem(key);
+    const best = new Map<string, number>();
+    const add = (w: string, weight: number): void => {
+      if (w.includes(' ') || w.length < 2 || STOPWORDS.has(w)) return;
+      const s = stem(w);
+      if (s === self) return;
+      if ((best.get(s) ?? 0) < weight) best.set(s, weight);
+    };
+    for (const g of GLOSSARY[key] ?? []) add(g, 1);
+    const uses = (['verb', 'noun'] as const).map((pos) => {
+      const lemma = baseForms(key, pos).find((f) => this.wordnet.offsets(f, pos).length > 0);
+      return { pos, lemma, tagged: lemma ? this.wordnet.tagged(lemma, pos) : 0 };
+    }).filter((u) => u.lemma !== undefined);
+    // Only the word's common uses: "pods" is a noun, so its rare verb senses ("shell", "get") stay out.
+    const top = Math.max(0, ...uses.map((u) => u.tagged));
+    for (const { pos, lemma, tagged } of uses) {
+      if (tagged * 4 < top) continue;
+      this.wordnet.senses(lemma as string, pos, SENSES).forEach((synset, sense) => {
+        for (const w of synset.words) add(w, SYNONYM_WEIGHT);
+        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
+        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT);
+      });
+    }
+    found = [...best].map(([term, weight]) => ({ term, weight }));
+    // Bounded: a long-running proxy sees endless distinct query words.
+    if (this.memo.size >= MAX_MEMO) this.memo.clear();
+    this.memo.set(key, found);
+    return found;
+  }
+}

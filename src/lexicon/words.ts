@@ -1,0 +1,51 @@
+/**
+ * Words of tool names, descriptions and queries: identifiers split (snake, kebab, camel, dotted and
+ * slashed namespaces), lowercased, stopwords dropped, and Porter-stemmed by the `stemmer` package
+ * so that "issue", "issues" and "issued" all meet at one stem.
+ */
+import { stemmer } from 'stemmer';
+
+/** Function words and request fillers that say nothing about which tool is wanted. */
+export const STOPWORDS: ReadonlySet<string> = new Set((
+  'a an and are as at be been but by can could do does did for from had has have how i if in into is it its just me my ' +
+  'of on or our please so some than that the their them then there these they this those to us use used using was we ' +
+  'what when where which who will with would you your all any also each every via should may might must let lets want ' +
+  'need i\'m it\'s what\'s'
+).split(' '));
+
+/**
+ * Splits identifiers and prose into lowercase words: "getPullRequest", "list-files", "API-post-page",
+ * "fs.read_file" and "HTTPServer" all come apart.
+ * @example
+ *   words('API-post-page readFile'); // ['api', 'post', 'page', 'read', 'file']
+ */
+export function words(text: string): string[] {
+  const spaced = text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase();
+  return spaced.split(/[^\p{L}\p{N}']+/u).map((w) => w.replace(/^'+|'+$/g, '').replace(/'s$/, '')).filter((w) => w.length > 0);
+}
+
+/**
+ * The stem of a lowercase word (Porter's algorithm).
+ * @example
+ *   stem('issues') === stem('issue'); // true
+ */
+export function stem(word: string): string {
+  return word.length <= 2 ? word : stemmer(word);
+}
+
+/**
+ * Search terms: words without stopwords or one-letter words, stemmed.
+ * @example
+ *   tokenize('readFile: Reads the files'); // ['read', 'file', 'read', 'file']
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (w.length < 2 || STOPWORDS.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * Ollama's answers as the `ollama` SDK reads them: one JSON object, or NDJSON lines (a line per
+ * piece, the last with `done: true`, `done_reason` and the token counts); `/api/embed` vectors;
+ * `/api/tags` listings; and Ollama's `{ error }` bodies.
+ */
+import type { RenderedResponse } from '../adapter.ts';
+import { chunkText } from '../common/sse.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+
+/** Ollama's JSON content type. */
+export const OLLAMA_JSON = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+const DONE_REASON: Record<FinishReason, string> = { stop: 'stop', stop_sequence: 'stop', tool_calls: 'stop', length: 'length', content_filter: 'stop' };
+
+/** Fixed timings (nanoseconds): answers must not change between runs (goldens compare them). */
+function counts(res: CanonicalResponse) {
+  return {
+    total_duration: 1_000_000 * (10 + res.usage.outputTokens),
+    load_duration: 1_000_000,
+    prompt_eval_count: res.usage.inputTokens,
+    prompt_eval_duration: 100_000 * res.usage.inputTokens,
+    eval_count: res.usage.outputTokens,
+    eval_duration: 1_000_000 * res.usage.outputTokens,
+  };
+}
+
+const createdAt = (res: CanonicalResponse) => new Date(res.created * 1000).toISOString();
+const line = (o: unknown) => `${JSON.stringify(o)}\n`;
+const toolCalls = (res: CanonicalResponse) => res.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments ?? {} } }));
+
+/**
+ * `/api/chat`: one `ChatResponse`, or its NDJSON lines.
+ * @example
+ *   renderOllamaChat(res, false).message.content // 'Hello'
+ */
+export function renderOllamaChat(res: CanonicalResponse): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: res.text };
+  if (res.toolCalls.length > 0) message.tool_calls = toolCalls(res);
+  return { model: res.model, created_at: createdAt(res), message, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) };
+}
+
+/** The NDJSON lines of a streamed `/api/chat`. */
+export function renderOllamaChatLines(res: CanonicalResponse): string[] {
+  const head = { model: res.model, created_at: createdAt(res) };
+  const lines = (res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)).map((content) => line({ ...head, message: { role: 'assistant', content }, done: false }));
+  if (res.toolCalls.length > 0) lines.push(line({ ...head, message: { role: 'assistant', content: '', tool_calls: toolCalls(res) }, done: false }));
+  lines.push(line({ ...head, message: { role: 'assistant', content: '' }, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) }));
+  return lines;
+}
+
+/** `/api/generate`: one `GenerateResponse`. */
+export function renderOllamaGenerate(res: CanonicalResponse): Record<string, unknown> {
+  return { model: res.model, created_at: createdAt(res), response: res.text, done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res) };
+}
+
+/** The NDJSON lines of a streamed `/api/generate`. */
+export function renderOllamaGenerateLines(res: CanonicalResponse): string[] {
+  const head = { model: res.model, created_at: createdAt(res) };
+  const lines = (res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)).map((response) => line({ ...head, response, done: false }));
+  lines.push(line({ ...head, response: '', done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res) }));
+  return lines;
+}
+
+/** `/api/embed` (`embeddings`), or the older `/api/embeddings` (`embedding`, one vector). */
+export function renderOllamaEmbed(res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const vectors = res.embeddings ?? [];
+  if (request.path.endsWith('/embeddings')) return { embedding: vectors[0] ?? [] };
+  return { model: request.model, embeddings: vectors, total_duration: 1_000_000, load_duration: 1_000_000, prompt_eval_count: res.usage.inputTokens };
+}
+
+/**
+ * Ollama's error body: `{ error }` (near misses of a no-match under `details`).
+ * @example
+ *   renderOllamaError({ status: 404, message: "model 'x' not found", headers: {} }).json // { error: "model 'x' not found" }
+ */
+export function renderOllamaError(error: CanonicalError): RenderedResponse {
+  const json: Record<string, unknown> = { error: error.message };
+  if (error.details !== undefined) json.details = error.details;
+  return { status: error.status, headers: { ...OLLAMA_JSON, ...error.headers }, json };
+}

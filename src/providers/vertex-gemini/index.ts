@@ -1,0 +1,48 @@
+/**
+ * Gemini on Vertex AI, as `@google/genai` calls it with `vertexai: true`:
+ * `POST /{v1,v1beta1}/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent`,
+ * `:streamGenerateContent?alt=sse` and `:countTokens`, or without `projects/…/locations/…` in
+ * express mode (an API key). The body and answers are Gemini's, so the Gemini adapter parses and
+ * renders; this one maps the path, checks Vertex's credentials and names the provider `vertex-gemini`.
+ */
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { geminiAdapter } from '../gemini/index.ts';
+import { renderGoogleError } from '../gemini/render.ts';
+import { geminiReader } from '../gemini/reader.ts';
+import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
+
+const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+
+/** The request as the Gemini adapter serves it: `/v1beta/models/{m}:{method}`. */
+function asGemini(req: IncomingRequest): IncomingRequest {
+  const route = vertexRoute(req.path)!;
+  return { ...req, path: `/v1beta/models/${route.model}:${route.method}` };
+}
+
+/**
+ * Creates the Gemini-on-Vertex adapter.
+ * @example
+ *   vertexGeminiAdapter().routes({ method: 'POST', path: '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent', url, headers }); // true
+ */
+export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' } {
+  const gemini = geminiAdapter();
+  return {
+    id: 'vertex-gemini',
+    hosts: VERTEX_HOSTS,
+    credentials: VERTEX_CREDENTIALS,
+    framing: 'sse',
+    routes(req: RouteRequest): boolean {
+      const route = req.method === 'POST' ? vertexRoute(req.path) : null;
+      return route?.publisher === 'google' && METHODS.has(route.method);
+    },
+    authenticate: vertexAuthError,
+    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req)),
+    parse(req: IncomingRequest): CanonicalRequest {
+      return { ...gemini.parse(asGemini(req)), provider: 'vertex-gemini', path: req.path };
+    },
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => gemini.render(response, request),
+    renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
+    reader: geminiReader,
+  };
+}

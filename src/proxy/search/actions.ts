@@ -1,0 +1,140 @@
+/**
+ * What a query asks to do and what a tool does: read, list, search, create, update, delete, send or
+ * run, from the verbs in the query and in the tool's name (else its description's first verb), and
+ * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
+ */
+import { words } from '../../lexicon/index.ts';
+
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
+
+/** Tool annotations as MCP defines them (only the hints search reads). */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+/** Verbs by base form; words are matched on their own forms, not stems ("terminal" is no "terminate"). */
+const VERBS: Record<string, Action[]> = {};
+const define = (actions: Action[], list: string): void => {
+  for (const w of list.split(' ')) VERBS[w] = [...(VERBS[w] ?? []), ...actions];
+};
+
+/** The verb a word is a form of: "deletes", "deleted", "deleting", "running" → their base. */
+function verbOf(word: string): Action[] | undefined {
+  const forms = [word, word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/d$/, ''),
+    word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/(.)\1ing$/, '$1'), word.replace(/(.)\1ed$/, '$1'), word.replace(/ies$/, 'y'), word.replace(/ied$/, 'y')];
+  for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
+  return undefined;
+}
+
+/** Words after which a verb form describes rather than asks ("pods that are running"). */
+const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
+define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
+define(['list'], 'list enumerate browse');
+define(['search'], 'search find query lookup grep locate');
+define(['create'], 'create add new make insert generate init initialize write file start register save store');
+define(['create', 'send'], 'post');
+define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign');
+define(['send'], 'send message notify reply email share tell');
+define(['run'], 'run execute exec trigger launch invoke rerun');
+
+/** Read, list and search all only look: one does not count against another. */
+const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
+
+/** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
+const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
+
+/**
+ * The actions a query asks for, from its verbs.
+ * @example
+ *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
+ */
+export function queryActions(query: string): Set<Action> {
+  const ws = words(query);
+  const actionsAt = (i: number): Action[] => {
+    const w = ws[i];
+    if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+    return verbOf(w) ?? [];
+  };
+  // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
+  const first = ws.length ? actionsAt(0) : [];
+  if (first.length) {
+    const out = new Set<Action>(first);
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
+    return out;
+  }
+  const out = new Set<Action>();
+  ws.forEach((_, i) => {
+    if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
+    for (const a of actionsAt(i)) out.add(a);
+  });
+  return out;
+}
+
+/**
+ * The actions a tool performs: the first verb of its name, else of its description.
+ * @example
+ *   toolActions('jira_delete', 'Delete Jira resources.'); // Set { 'delete' }
+ */
+export function toolActions(name: string, description: string): Set<Action> {
+  for (const source of [words(name), words(description).slice(0, 12)]) {
+    for (const w of source) {
+      const found = verbOf(w);
+      if (found) return new Set(found);
+    }
+  }
+  return new Set();
+}
+
+/**
+ * Whether a tool may destroy data: annotated destructive (and not read-only), or deleting by name.
+ * @example
+ *   isDestructive(new Set(['delete']), {}); // true
+ */
+export function isDestructive(actions: ReadonlySet<Action>, hints: ToolHints | undefined): boolean {
+  if (hints?.readOnlyHint === true) return false;
+  return hints?.destructiveHint === true || actions.has('delete');
+}
+
+/** How a tool's actions relate to a query's: same action, a clash (e.g. delete asked, read offered), or no telling. */
+export function actionFit(asked: ReadonlySet<Action>, offered: ReadonlySet<Action>): 'match' | 'clash' | 'unknown' {
+  if (asked.size === 0 || offered.size === 0) return 'unknown';
+  for (const a of offered) if (asked.has(a)) return 'match';
+  const looking = (set: ReadonlySet<Action>): boolean => [...set].every((a) => LOOKING.has(a));
+  if (looking(asked) && looking(offered)) return 'unknown';
+  return 'clash';
+}
+
+/**
+ * Moves the best hit that is not held back to the front when the first one is held back: a
+ * destructive tool never leads for a query that does not ask for its action.
+ * @example
+ *   leadWithAsked(hits, (h) => h.held);
+ */
+export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
+  if (hits.length > 1 && held(hits[0])) {
+    const lead = hits.findIndex((h) => !held(h));
+    if (lead > 0) hits.unshift(...hits.splice(lead, 1));
+  }
+  return hits;
+}
+
+/**
+ * Whether a destructive tool is held back for this query: the query does not ask for its action.
+ * It asks when the actions match, or, for a tool of no known action, when its first word is in the
+ * tool's name ("click the button" for a browser_click the server annotates as destructive).
+ * @example
+ *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
+ */
+export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive);
+}
+
+/** heldBack with the query's first word and the tool name's words worked out once (the index's hot loop). */
+export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+  if (!destructive) return false;
+  if (actionFit(asked, actions) === 'match') return false;
+  if (actions.size > 0) return true;
+  return lead === undefined || !nameWords.has(lead);
+}

@@ -17,6 +17,8 @@ export {
   azureOpenAI,
   vertexGemini,
   vertexAnthropic,
+  bedrock,
+  cohere,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

@@ -1,4 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput, type Message } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { CohereClientV2, type Cohere } from 'cohere-ai';
 import type Anthropic from '@anthropic-ai/sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { FinishReason, GoogleGenAI, Type } from '@google/genai';
@@ -249,5 +252,78 @@ describe.each(TRANSPORTS)('the same scenario through Azure OpenAI and Vertex AI 
     ]);
     const answered = mock.requests.map((r) => `${r.provider}:${r.step?.index}`);
     expect(answered).toEqual(['azure-openai', 'azure-openai', 'vertex-gemini', 'vertex-anthropic'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]));
+  });
+});
+
+// Bedrock Converse and Cohere v2 walk the same scenario file through their own SDKs.
+const weatherTools = { bedrock: [{ toolSpec: { name: 'get_weather', inputSchema: { json: schema } } }], cohere: [{ type: 'function' as const, function: { name: 'get_weather', parameters: schema } }] };
+
+async function viaBedrock(client: BedrockRuntimeClient): Promise<Turn[]> {
+  const modelId = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+  const toolConfig = { tools: weatherTools.bedrock };
+  const messages: Message[] = [{ role: 'user', content: [{ text: WEATHER }] }];
+  const turn = (r: ConverseCommandOutput): Turn => ({
+    finish: r.stopReason,
+    usage: { inputTokens: r.usage?.inputTokens, outputTokens: r.usage?.outputTokens },
+    text: (r.output?.message?.content ?? []).map((b) => b.text ?? '').join(''),
+    calls: (r.output?.message?.content ?? []).flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId!, name: b.toolUse.name!, args: b.toolUse.input }] : [])),
+  });
+  const first = await client.send(new ConverseCommand({ modelId, toolConfig, messages }));
+  const use = first.output!.message!.content!.find((b) => b.toolUse)!.toolUse!;
+  messages.push(first.output!.message!, { role: 'user', content: [{ toolResult: { toolUseId: use.toolUseId, content: [{ text: '21C' }] } }] });
+  const second = await client.send(new ConverseCommand({ modelId, toolConfig, messages }));
+  const essay = await client.send(new ConverseCommand({ modelId, inferenceConfig: { maxTokens: 3 }, messages: [{ role: 'user', content: [{ text: 'Write an essay' }] }] }));
+  return [first, second, essay].map(turn);
+}
+
+async function viaCohere(client: CohereClientV2): Promise<Turn[]> {
+  const model = 'command-a-03-2025';
+  const tools = weatherTools.cohere;
+  const messages: Cohere.ChatMessageV2[] = [{ role: 'user', content: WEATHER }];
+  const turn = (r: Cohere.V2ChatResponse): Turn => ({
+    finish: r.finishReason,
+    usage: { input_tokens: r.usage?.tokens?.inputTokens, output_tokens: r.usage?.tokens?.outputTokens },
+    // With tool calls Cohere's text is the tool plan.
+    text: (r.message.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('') || (r.message.toolPlan ?? ''),
+    calls: (r.message.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function!.name!, args: JSON.parse(c.function!.arguments!) })),
+  });
+  const first = await client.chat({ model, tools, messages });
+  const call = first.message.toolCalls![0];
+  messages.push({ role: 'assistant', toolPlan: first.message.toolPlan, toolCalls: first.message.toolCalls }, { role: 'tool', toolCallId: call.id, content: '21C' });
+  const second = await client.chat({ model, tools, messages });
+  const essay = await client.chat({ model, maxTokens: 3, messages: [{ role: 'user', content: 'Write an essay' }] });
+  return [first, second, essay].map(turn);
+}
+
+describe.each(TRANSPORTS)('the same scenario through Bedrock Converse and Cohere v2 over %s', (transport) => {
+  it('renders the same steps in each provider’s own terms', async () => {
+    const mock = createMockLLM({ scenarios: loadScenarios(SCENARIO_FILE) });
+    const msw = transport === 'msw' ? setupServer(...mockLLMHandlers(mock)) : undefined;
+    msw?.listen({ onUnhandledFrame: 'error' });
+    const server = transport === 'port' ? await startMockLLMServer({ mock }) : undefined;
+    try {
+      const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' };
+      const bedrock = new BedrockRuntimeClient({ region: 'us-east-1', credentials, requestHandler: new NodeHttpHandler(), maxAttempts: 1, ...(server ? { endpoint: server.url } : {}) });
+      const cohere = new CohereClientV2({ token: 'co-test', maxRetries: 0, ...(server ? { baseUrl: server.url } : {}) });
+      const results = { bedrock: await viaBedrock(bedrock), cohere: await viaCohere(cohere) };
+      for (const turns of Object.values(results)) {
+        expect(turns.map((t) => t.text)).toEqual(['Let me check.', 'It is 21C in Paris.', 'Once upon a']);
+        expect(turns[0].calls).toEqual([{ id: 'call_w', name: 'get_weather', args: { city: 'Paris' } }]);
+        expect(turns[1].calls).toEqual([]);
+      }
+      expect(results.bedrock.map((t) => t.finish)).toEqual(['tool_use', 'end_turn', 'max_tokens']);
+      expect(results.cohere.map((t) => t.finish)).toEqual(['TOOL_CALL', 'COMPLETE', 'MAX_TOKENS']);
+      const usage = (input: string, output: string) => [
+        { [input]: 40, [output]: 12 },
+        { [input]: 60, [output]: 8 },
+        { [input]: 5, [output]: 3 },
+      ];
+      expect(results.bedrock.map((t) => t.usage)).toEqual(usage('inputTokens', 'outputTokens'));
+      expect(results.cohere.map((t) => t.usage)).toEqual(usage('input_tokens', 'output_tokens'));
+      expect(mock.requests.map((r) => `${r.provider}:${r.step?.index}`)).toEqual(['bedrock', 'cohere'].flatMap((p) => [`${p}:0`, `${p}:1`, `${p}:2`]));
+    } finally {
+      msw?.close();
+      await server?.close();
+    }
   });
 });

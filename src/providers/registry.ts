@@ -17,6 +17,8 @@ import { azureOpenAIAdapter } from './azure-openai/index.ts';
 import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
 import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
 import { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
+import { cohereAdapter } from './cohere/index.ts';
+import { bedrockAdapter } from './bedrock/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -32,6 +34,8 @@ const REGISTERED = [
   { id: 'vertex-gemini', create: vertexGeminiAdapter },
   { id: 'vertex-anthropic', create: vertexAnthropicAdapter },
   { id: 'embeddings', create: vertexEmbeddingsAdapter },
+  { id: 'cohere', create: cohereAdapter },
+  { id: 'bedrock', create: bedrockAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

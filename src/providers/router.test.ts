@@ -63,7 +63,7 @@ describe('ProviderRouter', () => {
   });
 
   it('derives ids and default origins from the registry', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama', 'azure-openai', 'vertex-gemini', 'vertex-anthropic']);
+    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama', 'azure-openai', 'vertex-gemini', 'vertex-anthropic', 'cohere', 'bedrock']);
     expect(providerOrigins()).toEqual([
       'https://api.openai.com',
       'https://api.anthropic.com',
@@ -72,6 +72,8 @@ describe('ProviderRouter', () => {
       'http://localhost:11434',
       'http://127.0.0.1:11434',
       'https://aiplatform.googleapis.com',
+      'https://api.cohere.com',
+      'https://api.cohere.ai',
     ]);
   });
 });

@@ -92,5 +92,9 @@ export const azureOpenAI = (extra?: MatchLike): MatchLike => providerMatch('azur
 export const vertexGemini = (extra?: MatchLike): MatchLike => providerMatch('vertex-gemini', extra);
 /** Matches Claude requests on Vertex AI (`@anthropic-ai/vertex-sdk`). @example scenario('x').expect(vertexAnthropic()) */
 export const vertexAnthropic = (extra?: MatchLike): MatchLike => providerMatch('vertex-anthropic', extra);
+/** Matches Amazon Bedrock runtime requests (Converse, ConverseStream, InvokeModel with Anthropic bodies). @example scenario('x').expect(bedrock({ model: /claude/ })) */
+export const bedrock = (extra?: MatchLike): MatchLike => providerMatch('bedrock', extra);
+/** Matches Cohere v2 chat requests. @example scenario('x').expect(cohere()) */
+export const cohere = (extra?: MatchLike): MatchLike => providerMatch('cohere', extra);
 /** Matches any provider; add constraints with the with* methods. @example scenario('x').expect(anyProvider()).withModel(/^gpt/) */
 export const anyProvider = (extra: MatchLike = {}): MatchLike => ({ ...extra });

@@ -38,6 +38,8 @@ export {
   azureOpenAI,
   vertexGemini,
   vertexAnthropic,
+  bedrock,
+  cohere,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

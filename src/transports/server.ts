@@ -14,6 +14,7 @@ import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
 import { JournalBudget } from './journal.ts';
 import { isLoopback, mintToken, RequestGuard, type Refusal } from './request-guard.ts';
+import { dualProtocolServer } from './h2c.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 
 export { ADMIN_PREFIX };
@@ -111,14 +112,15 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   let origin = '';
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const pathname = query < 0 ? url : url.slice(0, query);
     // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
     const served = pathname.startsWith(ADMIN_PREFIX) ? serveAdmin(req, res, pathname) : serveSession(req, res, pathname);
     served.catch((err: unknown) => fail(res, err));
-  });
+  };
+  const server: Server = createServer(onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);
     if (refused) {
@@ -175,21 +177,22 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     await writeRawResponse(res, await session.mock.handleRaw(raw));
   }
   server.keepAliveTimeout = 10_000;
-  server.on('connection', (socket) => {
+  // One port for HTTP/1.1 and HTTP/2 cleartext (the AWS SDK's default handler speaks the latter).
+  const listener = dualProtocolServer(server, onRequest, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    listener.once('error', reject);
     // A deep accept queue (the kernel caps it at net.core.somaxconn): node's default of 511 resets
     // connections when thousands of clients connect at once, as a load test's do.
-    server.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
-      server.off('error', reject);
+    listener.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
+      listener.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  const { port } = listener.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   origin = `http://${hostInUrl}:${port}`;
 
@@ -204,7 +207,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     sessionUrl: (id: string) => `${origin}/s/${id}`,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        listener.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       });
       return closing;

@@ -25,6 +25,13 @@ const KNOWN: Readonly<Record<string, EmbeddingModel>> = {
   'nomic-embed-text': { dimensions: 768, maxDimensions: 768 },
   'mxbai-embed-large': { dimensions: 1024, maxDimensions: 1024 },
   'all-minilm': { dimensions: 384, maxDimensions: 384 },
+  'embed-english-v3.0': { dimensions: 1024, maxDimensions: 0 },
+  'embed-multilingual-v3.0': { dimensions: 1024, maxDimensions: 0 },
+  'embed-english-light-v3.0': { dimensions: 384, maxDimensions: 0 },
+  'embed-multilingual-light-v3.0': { dimensions: 384, maxDimensions: 0 },
+  'embed-v4.0': { dimensions: 1536, maxDimensions: 1536 },
+  'amazon.titan-embed-text-v2:0': { dimensions: 1024, maxDimensions: 1024 },
+  'amazon.titan-embed-text-v1': { dimensions: 1536, maxDimensions: 0 },
 };
 
 /** Models ghostwire does not know: 1,536-long vectors, sizes up to 4,096 accepted. */

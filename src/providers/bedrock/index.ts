@@ -1,0 +1,79 @@
+/**
+ * The Amazon Bedrock runtime adapter (`@aws-sdk/client-bedrock-runtime`): Converse and
+ * ConverseStream (binary event stream), InvokeModel and InvokeModelWithResponseStream with
+ * Anthropic bodies, and Titan embeddings through InvokeModel, on `bedrock-runtime.{region}.amazonaws.com`
+ * at `/model/{modelId}/…` (the id URL-encoded: `:` and ARNs' `/` escaped). SigV4-signed requests are
+ * accepted by the presence of their `AWS4-HMAC-SHA256` authorization (no signature check: test
+ * credentials are static), as are Bedrock API keys (`Bearer`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { BadRequestError } from '../adapter.ts';
+import { decodeSegment } from '../common/models.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { parseConverse } from './converse-parse.ts';
+import { renderConverse, renderConverseStream } from './converse-render.ts';
+import { renderBedrockError } from './errors.ts';
+import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
+import { bedrockReader, MODEL_PATH } from './reader.ts';
+
+const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
+const BEARER = /^\s*Bearer\s+\S/i;
+
+function authenticate(req: IncomingRequest): CanonicalError | null {
+  const auth = req.headers.get('authorization') ?? '';
+  if (SIGV4.test(auth) || BEARER.test(auth)) return null;
+  if (auth === '') return { status: 403, message: 'Missing Authentication Token', type: 'MissingAuthenticationTokenException', headers: {} };
+  return { status: 403, message: `Authorization header requires 'Credential' parameter.`, type: 'IncompleteSignatureException', headers: {} };
+}
+
+function parse(req: IncomingRequest): CanonicalRequest {
+  const match = MODEL_PATH.exec(req.path);
+  const modelId = match ? decodeSegment(match[1]) : null;
+  if (!match || modelId === null || modelId === '') throw new BadRequestError('1 validation error detected: Value at \'modelId\' failed to satisfy constraint: Member must be a valid model identifier', 'modelId');
+  const operation = match[2];
+  if (operation === 'converse' || operation === 'converse-stream') return parseConverse(req, modelId, operation === 'converse-stream');
+  return parseInvoke(req, modelId, operation === 'invoke-with-response-stream');
+}
+
+const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
+  'x-amzn-requestid': randomUUID(),
+  'x-amzn-bedrock-input-token-count': String(res.usage.inputTokens),
+  'x-amzn-bedrock-output-token-count': String(res.usage.outputTokens),
+  'x-amzn-bedrock-invocation-latency': '0',
+});
+
+function render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+  const headers = { ...metricHeaders(response), ...response.headers };
+  if (request.provider === 'embeddings') return { status: 200, headers, json: renderTitan(response, request) };
+  const converse = !/\/invoke(-with-response-stream)?$/.test(request.path);
+  if (!request.stream) return { status: 200, headers, json: converse ? renderConverse(response) : renderInvoke(response, request) };
+  const frames = converse ? renderConverseStream(response) : renderInvokeStream(response, request);
+  const { chunkDelayMs, disconnectAfterChunks } = response.stream;
+  // InvokeModelWithResponseStream names the body's content type in its own header.
+  const streamHeaders = converse ? headers : { ...headers, 'x-amzn-bedrock-content-type': 'application/json' };
+  return { status: 200, headers: streamHeaders, stream: { framing: 'binary', frames, timing: { chunkDelayMs, disconnectAfterChunks } } };
+}
+
+/**
+ * Creates the Bedrock runtime adapter.
+ * @example
+ *   bedrockAdapter().hosts // ['bedrock-runtime.*.amazonaws.com', 'bedrock-runtime-fips.*.amazonaws.com']
+ */
+export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
+  return {
+    id: 'bedrock',
+    hosts: ['bedrock-runtime.*.amazonaws.com', 'bedrock-runtime-fips.*.amazonaws.com'],
+    credentials: { headers: ['authorization', 'x-amz-security-token', 'x-amz-date', 'x-amz-content-sha256'], query: ['X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'] },
+    framing: 'binary',
+    routes: ({ method, path }: RouteRequest) => method === 'POST' && MODEL_PATH.test(path),
+    /** AWS's fingerprint: a SigV4 scope naming the `bedrock` service, or the SDK's user agent. */
+    recognizes: (req: RouteRequest) =>
+      /\/bedrock\/aws4_request/.test(req.headers.get('authorization') ?? '') || /client-bedrock-runtime/.test(`${req.headers.get('x-amz-user-agent') ?? ''} ${req.headers.get('user-agent') ?? ''}`),
+    authenticate,
+    parse,
+    render,
+    renderError: renderBedrockError,
+    reader: bedrockReader,
+  };
+}

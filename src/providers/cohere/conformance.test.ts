@@ -1,0 +1,69 @@
+import { CohereClientV2, CohereError, type Cohere } from 'cohere-ai';
+import { expect } from 'vitest';
+import { cohereAdapter } from './index.ts';
+import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+
+const client = (base: string | undefined) => new CohereClientV2({ token: 'co-test', maxRetries: 0, ...(base ? { baseUrl: base } : {}) });
+const tools: Cohere.ToolV2[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+const messages = (prompt: string): Cohere.ChatMessages => [{ role: 'user', content: prompt }];
+const usage = (u: Cohere.Usage | undefined) => (u?.tokens ? { inputTokens: u.tokens.inputTokens ?? 0, outputTokens: u.tokens.outputTokens ?? 0 } : null);
+
+function answer(res: Cohere.V2ChatResponse): SdkAnswer {
+  const text = (res.message.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
+  return {
+    text,
+    toolCalls: (res.message.toolCalls ?? []).map((c) => ({ name: c.function?.name ?? '', arguments: JSON.parse(c.function?.arguments ?? '{}') })),
+    finishReason: res.finishReason,
+    usage: usage(res.usage),
+  };
+}
+
+async function streamed(events: AsyncIterable<Cohere.V2ChatStreamResponse>): Promise<SdkAnswer> {
+  const out: SdkAnswer = { text: '', toolCalls: [], finishReason: null, usage: null };
+  const args: string[] = [];
+  for await (const event of events) {
+    if (event.type === 'content-delta') out.text += event.delta?.message?.content?.text ?? '';
+    if (event.type === 'tool-call-start') {
+      out.toolCalls.push({ name: event.delta?.message?.toolCalls?.function?.name ?? '', arguments: null });
+      args.push(event.delta?.message?.toolCalls?.function?.arguments ?? '');
+    }
+    if (event.type === 'tool-call-delta') args[event.index ?? 0] += event.delta?.message?.toolCalls?.function?.arguments ?? '';
+    if (event.type === 'message-end') {
+      out.finishReason = event.delta?.finishReason ?? null;
+      out.usage = usage(event.delta?.usage);
+    }
+  }
+  out.toolCalls.forEach((c, i) => (c.arguments = JSON.parse(args[i])));
+  return out;
+}
+
+describeConformance({
+  id: 'cohere',
+  adapter: cohereAdapter,
+  origin: 'https://api.cohere.com',
+  request: (model, prompt) => ({
+    path: '/v2/chat',
+    headers: { authorization: 'Bearer co-test', 'x-fern-sdk-name': 'cohere-ai' },
+    body: { model, messages: messages(prompt) },
+  }),
+  authHeaders: ['authorization'],
+  authStatus: 401,
+  badBody: { model: 'm-1', messages: 'hi' },
+  readError(_status, body) {
+    expect(body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), message: expect.any(String), ...(body.details ? { details: body.details } : {}) });
+    return { message: body.message, nearMisses: body.details };
+  },
+  finish: { stop: 'COMPLETE', length: 'MAX_TOKENS', tool_calls: 'TOOL_CALL' },
+  noMatch404: true,
+  sdk: {
+    text: async (base, model, prompt) => answer(await client(base).chat({ model, messages: messages(prompt) })),
+    stream: async (base, model, prompt) => streamed(await client(base).chatStream({ model, messages: messages(prompt) })),
+    tools: async (base, model, prompt, stream) =>
+      stream ? streamed(await client(base).chatStream({ model, messages: messages(prompt), tools })) : answer(await client(base).chat({ model, messages: messages(prompt), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).chat({ model, messages: messages(prompt) }).catch((e: unknown) => e);
+      if (!(err instanceof CohereError)) throw new Error(`expected a CohereError, got ${String(err)}`);
+      return err.statusCode ?? 0;
+    },
+  },
+});

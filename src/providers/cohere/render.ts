@@ -1,0 +1,128 @@
+/**
+ * Cohere v2 answers as `cohere-ai`'s `CohereClientV2` reads them: the chat response (content parts,
+ * `tool_calls`, `finish_reason`, `usage` with billed units and tokens), the chat stream's typed
+ * events (`message-start`, `content-start/delta/end`, `tool-call-start/delta/end`, `message-end`,
+ * then `[DONE]`), embeddings by type, and Cohere's error body `{ id, message }`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RenderedResponse } from '../adapter.ts';
+import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import { base64Vector } from '../openai-embeddings/index.ts';
+
+export const FINISH: Record<FinishReason, string> = {
+  stop: 'COMPLETE',
+  stop_sequence: 'STOP_SEQUENCE',
+  tool_calls: 'TOOL_CALL',
+  length: 'MAX_TOKENS',
+  content_filter: 'ERROR',
+};
+
+/** Cohere response ids are UUIDs; the canonical id is hex, shaped into one. */
+function uuid(res: CanonicalResponse): string {
+  const hex = res.id.replace(/[^0-9a-f]/gi, '').padEnd(32, '0').slice(0, 32).toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const usage = (res: CanonicalResponse) => {
+  const tokens = { input_tokens: res.usage.inputTokens, output_tokens: res.usage.outputTokens };
+  return { billed_units: tokens, tokens, cached_tokens: 0 };
+};
+
+const args = (a: unknown): string => (typeof a === 'string' ? a : JSON.stringify(a));
+
+function toolCalls(res: CanonicalResponse) {
+  return res.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: args(c.arguments) } }));
+}
+
+/**
+ * The non-streamed `V2ChatResponse`.
+ * @example
+ *   renderCohereChat(res).message.content // [{ type: 'text', text: 'Hello' }]
+ */
+export function renderCohereChat(res: CanonicalResponse): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant' };
+  if (res.toolCalls.length > 0) {
+    // With tool calls the model's text is its plan, as Cohere sends it.
+    message.tool_plan = res.text;
+    message.tool_calls = toolCalls(res);
+  } else {
+    message.content = [{ type: 'text', text: res.text }];
+  }
+  return { id: uuid(res), message, finish_reason: FINISH[res.finishReason], usage: usage(res) };
+}
+
+/**
+ * The streamed answer: one SSE frame per event, named by `event:` and typed by `type`.
+ * @example
+ *   renderCohereStream(res)[0] // 'event: message-start\ndata: {"id":"…","type":"message-start",…}\n\n'
+ */
+export function renderCohereStream(res: CanonicalResponse): string[] {
+  const event = (type: string, data: Record<string, unknown>) => sseFrame({ type, ...data }, type);
+  const id = uuid(res);
+  const pieces = res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize);
+  const frames = [event('message-start', { id, delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } } })];
+  if (res.toolCalls.length > 0) {
+    for (const piece of pieces) frames.push(event('tool-plan-delta', { delta: { message: { tool_plan: piece } } }));
+    res.toolCalls.forEach((call, index) => {
+      const full = args(call.arguments);
+      frames.push(event('tool-call-start', { index, delta: { message: { tool_calls: { id: call.id, type: 'function', function: { name: call.name, arguments: '' } } } } }));
+      for (const part of chunkText(full, res.stream.chunkSize)) {
+        frames.push(event('tool-call-delta', { index, delta: { message: { tool_calls: { function: { arguments: part } } } } }));
+      }
+      frames.push(event('tool-call-end', { index }));
+    });
+  } else {
+    frames.push(event('content-start', { index: 0, delta: { message: { content: { type: 'text', text: '' } } } }));
+    for (const piece of pieces) frames.push(event('content-delta', { index: 0, delta: { message: { content: { text: piece } } } }));
+    frames.push(event('content-end', { index: 0 }));
+  }
+  frames.push(event('message-end', { delta: { finish_reason: FINISH[res.finishReason], usage: usage(res) } }));
+  frames.push(SSE_DONE);
+  return frames;
+}
+
+/** A float vector in one of Cohere's embedding types (quantised as the API does). */
+function asType(type: string, v: readonly number[]): unknown {
+  if (type === 'float') return v;
+  if (type === 'base64') return base64Vector(v);
+  if (type === 'int8') return v.map((x) => Math.max(-128, Math.min(127, Math.round(x * 127))));
+  if (type === 'uint8') return v.map((x) => Math.max(0, Math.min(255, Math.round((x + 1) * 127.5))));
+  // binary / ubinary: one bit per dimension (positive → 1), packed 8 to a byte.
+  const bytes: number[] = [];
+  for (let i = 0; i < v.length; i += 8) {
+    let byte = 0;
+    for (let b = 0; b < 8; b++) byte = (byte << 1) | ((v[i + b] ?? 0) > 0 ? 1 : 0);
+    bytes.push(type === 'binary' ? byte - 128 : byte);
+  }
+  return bytes;
+}
+
+/**
+ * The v2 embed answer: `embeddings` keyed by each requested type.
+ * @example
+ *   renderCohereEmbed(res, req).embeddings.float[0].length // 1024
+ */
+export function renderCohereEmbed(res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const vectors = res.embeddings ?? [];
+  const types = (request.params.embedding_types as string[] | undefined) ?? ['float'];
+  const embeddings = Object.fromEntries(types.map((t) => [t, vectors.map((v) => asType(t, v))]));
+  return {
+    id: uuid(res),
+    texts: request.input ?? [],
+    embeddings,
+    meta: { api_version: { version: '2' }, billed_units: { input_tokens: res.usage.inputTokens } },
+    response_type: 'embeddings_by_type',
+  };
+}
+
+/**
+ * Cohere's error body: `{ id, message }` (near misses of a no-match under `details`).
+ * @example
+ *   renderCohereError({ status: 429, message: 'slow down', headers: {} }).json // { id: '…', message: 'slow down' }
+ */
+export function renderCohereError(error: CanonicalError): RenderedResponse {
+  const json: Record<string, unknown> = { id: randomUUID(), message: error.message };
+  if (error.details !== undefined) json.details = error.details;
+  return { status: error.status, headers: { ...error.headers }, json };
+}

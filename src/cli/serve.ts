@@ -14,7 +14,7 @@ import {
   startMockLLMServer,
   type MockLLMServer,
 } from '../transports/server.ts';
-import { isLoopback } from '../transports/request-guard.ts';
+import { isLoopback } from '../net/index.ts';
 import { serveUntilSignal } from './serve-until-signal.ts';
 
 const MIB = 2 ** 20;

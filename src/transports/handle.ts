@@ -14,7 +14,6 @@ import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } f
 import { assertNestingWithin } from './json-depth.ts';
 import { joinFrames, sseBody } from './sse-body.ts';
 
-
 /** A request as parts; `path` is the path to route on (a session prefix already removed). */
 export interface RawRequest extends IncomingRequest {
   signal?: AbortSignal;

@@ -10,6 +10,7 @@ import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import type { MCPScenario } from '../mcp/mock/schema.ts';
+import { serveUntilSignal } from './serve-until-signal.ts';
 
 const USAGE = `usage: ghostwire mcp serve --scenarios <file.json> [--port N] [--host H] [--token T] [--stdio]
        ghostwire mcp check <file.json>...
@@ -37,18 +38,6 @@ const defaultIO: McpIO = {
   err: (t) => process.stderr.write(t),
   env: process.env,
 };
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
 
 async function serveStdio(scenario: MCPScenario, io: McpIO): Promise<number> {
   const mock = createMockMCP(scenario);
@@ -109,21 +98,19 @@ async function serve(args: string[], io: McpIO): Promise<number> {
   }
   if (values.stdio) return serveStdio(scenario, io);
   const host = values.host ?? '127.0.0.1';
-  let server: MockMCPServer;
-  try {
-    server = await startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN });
-  } catch (err) {
-    io.err(`ghostwire mcp serve: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
-    return 1;
-  }
-  io.out(`ghostwire mock MCP server ${JSON.stringify(scenario.name)} listening on ${server.url}\n`);
-  io.out(`  ${scenario.tools.length} tool(s), ${scenario.resources.length + scenario.resourceTemplates.length} resource(s), ${scenario.prompts.length} prompt(s)\n`);
-  // Printed only when generated here: a token the user passed is theirs already and stays off logs.
-  if (server.token && !values.token && !io.env.GHOSTWIRE_MCP_TOKEN) io.out(`  bearer token: ${server.token}\n`);
-  await (io.stopSignal ?? untilSignal)(server);
-  await server.close();
-  io.out('ghostwire mock MCP server stopped\n');
-  return 0;
+  return serveUntilSignal(io, {
+    command: 'ghostwire mcp serve',
+    host,
+    port,
+    start: () => startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN }),
+    banner: (server) => {
+      io.out(`ghostwire mock MCP server ${JSON.stringify(scenario.name)} listening on ${server.url}\n`);
+      io.out(`  ${scenario.tools.length} tool(s), ${scenario.resources.length + scenario.resourceTemplates.length} resource(s), ${scenario.prompts.length} prompt(s)\n`);
+      // Printed only when generated here: a token the user passed is theirs already and stays off logs.
+      if (server.token && !values.token && !io.env.GHOSTWIRE_MCP_TOKEN) io.out(`  bearer token: ${server.token}\n`);
+    },
+    stopped: 'ghostwire mock MCP server stopped',
+  });
 }
 
 function check(files: string[], io: McpIO): number {

@@ -14,7 +14,8 @@ import {
   startMockLLMServer,
   type MockLLMServer,
 } from '../transports/server.ts';
-import { isLoopback } from '../transports/request-guard.ts';
+import { isLoopback } from '../net/index.ts';
+import { serveUntilSignal } from './serve-until-signal.ts';
 
 const MIB = 2 ** 20;
 
@@ -49,18 +50,6 @@ export interface ServeIO {
   env: Record<string, string | undefined>;
   /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
   stopSignal?: (server: MockLLMServer) => Promise<void>;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 const defaultIO: ServeIO = {
@@ -149,9 +138,11 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
     }
   }
   const host = values.host ?? '127.0.0.1';
-  let server: MockLLMServer;
-  try {
-    server = await startMockLLMServer({
+  return serveUntilSignal(io, {
+    command: 'ghostwire serve',
+    host,
+    port,
+    start: () => startMockLLMServer({
       scenarios,
       port,
       host,
@@ -162,22 +153,18 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       journalBytes: Math.floor(n.journalMiB * MIB),
       maxSessions: n.maxSessions,
       sessionIdleMs: n.idleMinutes * 60_000,
-    });
-  } catch (err) {
-    io.err(`ghostwire serve: cannot listen on ${host}:${port}: ${(err as Error).message}\n`);
-    return 1;
-  }
-  const steps = scenarios.reduce((sum, s) => sum + s.steps.length, 0);
-  io.out(`ghostwire mock LLM listening on ${server.url}\n`);
-  io.out(`  ${scenarios.length} scenario(s), ${steps} step(s)${source ? ` from ${source}` : ' (add some with POST /__ghostwire/sessions/default/scenarios)'}\n`);
-  io.out(`  OpenAI base URL: ${server.url}/v1 · Anthropic: ${server.url} · Gemini: ${server.url}\n`);
-  io.out('  every client of the plain URL shares the default session; isolate with POST /__ghostwire/sessions (base URL /s/{id})\n');
-  if (!isLoopback(host)) {
-    io.err(`ghostwire serve: WARNING: listening on ${host}, beyond loopback: anyone who can reach this port can use the mock; the admin API needs the token\n`);
-  }
-  if (server.token && !values.token && !io.env.GHOSTWIRE_TOKEN) io.out(`  admin token: ${server.token} (send "authorization: Bearer <token>" to /__ghostwire/)\n`);
-  await (io.stopSignal ?? untilSignal)(server);
-  await server.close();
-  io.out('ghostwire mock LLM stopped\n');
-  return 0;
+    }),
+    banner: (server) => {
+      const steps = scenarios.reduce((sum, s) => sum + s.steps.length, 0);
+      io.out(`ghostwire mock LLM listening on ${server.url}\n`);
+      io.out(`  ${scenarios.length} scenario(s), ${steps} step(s)${source ? ` from ${source}` : ' (add some with POST /__ghostwire/sessions/default/scenarios)'}\n`);
+      io.out(`  OpenAI base URL: ${server.url}/v1 · Anthropic: ${server.url} · Gemini: ${server.url}\n`);
+      io.out('  every client of the plain URL shares the default session; isolate with POST /__ghostwire/sessions (base URL /s/{id})\n');
+      if (!isLoopback(host)) {
+        io.err(`ghostwire serve: WARNING: listening on ${host}, beyond loopback: anyone who can reach this port can use the mock; the admin API needs the token\n`);
+      }
+      if (server.token && !values.token && !io.env.GHOSTWIRE_TOKEN) io.out(`  admin token: ${server.token} (send "authorization: Bearer <token>" to /__ghostwire/)\n`);
+    },
+    stopped: 'ghostwire mock LLM stopped',
+  });
 }

@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, type ProxyConfigInput } from './config.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { listenHttp, type HttpListener } from './http.ts';
-import { isLoopback } from './http-guard.ts';
+import { isLoopback } from '../net/index.ts';
 import { createProvider } from '../ghost/index.ts';
 import { rankingLLMFromProvider, type RankingLLM } from './llm.ts';
 import { createProxyMcpServer } from './mcp-server.ts';

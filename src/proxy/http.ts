@@ -9,8 +9,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BodyTooLargeError, INVALID_REQUEST, isLoopback, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
+  BodyTooLargeError, INVALID_REQUEST, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
 } from './http-guard.ts';
+import { isLoopback } from '../net/index.ts';
 
 export interface HttpListener {
   /** The MCP endpoint, `http://HOST:PORT/mcp`. */

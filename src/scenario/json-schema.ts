@@ -46,20 +46,25 @@ const DESCRIPTIONS: Record<string, string> = {
 
 type Json = Record<string, unknown>;
 
-/** Walks object schemas, tracking the property path (array items and unions do not add to it). */
-function describe(node: unknown, path: string[]): void {
-  if (Array.isArray(node)) return node.forEach((n) => describe(n, path));
+/**
+ * Adds `descriptions` (keyed by dotted property path) to a generated JSON Schema, in place. Walks
+ * object schemas; array items, unions and record values do not add to the path.
+ * @example
+ *   describeSchema(z.toJSONSchema(Schema) as Record<string, unknown>, { name: 'The name.' });
+ */
+export function describeSchema(node: unknown, descriptions: Readonly<Record<string, string>>, path: readonly string[] = []): void {
+  if (Array.isArray(node)) return node.forEach((n) => describeSchema(n, descriptions, path));
   if (node === null || typeof node !== 'object') return;
   const obj = node as Json;
   if (obj.properties && typeof obj.properties === 'object') {
     for (const [key, child] of Object.entries(obj.properties as Json)) {
       const childPath = [...path, key];
-      const text = DESCRIPTIONS[childPath.join('.')];
+      const text = descriptions[childPath.join('.')];
       if (text && child && typeof child === 'object') (child as Json).description ??= text;
-      describe(child, childPath);
+      describeSchema(child, descriptions, childPath);
     }
   }
-  for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) if (key in obj) describe(obj[key], path);
+  for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) if (key in obj) describeSchema(obj[key], descriptions, path);
 }
 
 /**
@@ -69,7 +74,7 @@ function describe(node: unknown, path: string[]): void {
  */
 export function scenarioJsonSchema(): Json {
   const generated = z.toJSONSchema(ScenarioFileSchema, { io: 'input', target: 'draft-7' }) as Json;
-  describe(generated, []);
+  describeSchema(generated, DESCRIPTIONS);
   const { $schema, ...rest } = generated;
   return {
     $schema,

@@ -12,9 +12,7 @@ import { HexIds } from '../scenario/hex-ids.ts';
 import type { CanonicalError, CanonicalRequest, ProviderId } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss, ScenarioEngineLike, Selection, StepRef } from '../scenario/selection.ts';
 import { assertNestingWithin } from './json-depth.ts';
-import { sseBody } from './sse-body.ts';
-
-const encoder = new TextEncoder();
+import { joinFrames, sseBody } from './sse-body.ts';
 
 /** A request as parts; `path` is the path to route on (a session prefix already removed). */
 export interface RawRequest extends IncomingRequest {
@@ -164,19 +162,6 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
   headers['content-type'] ??= 'application/json';
   // As text: node writes a string body together with the head in one go, cheaper than bytes beside it.
   return { status: rendered.status, headers, body: JSON.stringify(rendered.json ?? null) };
-}
-
-/** Frames as one body: text frames joined and encoded once, bytes copied in order. */
-function joinFrames(frames: ReadonlyArray<string | Uint8Array>): Uint8Array<ArrayBuffer> {
-  if (frames.every((f) => typeof f === 'string')) return encoder.encode((frames as string[]).join(''));
-  const parts = frames.map((f) => (typeof f === 'string' ? encoder.encode(f) : f));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 /**

@@ -1,37 +1,9 @@
 /**
- * What a listener checks before any route runs: the Host (DNS rebinding), the Origin (a web page
- * posting across origins) and, for the admin API, a bearer token whenever the server listens
- * beyond loopback. See docs/decisions/admin-api-security.md.
+ * The mock LLM server's listener checks, worded for its wire: the shared guard (src/net) decides on
+ * Host, Origin and, for the admin API, the bearer token; this file says what to change.
+ * See docs/decisions/admin-api-security.md.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-
-/**
- * True for a loopback interface or name: 127.0.0.0/8, ::1, localhost.
- * @example isLoopback('127.0.0.1') // true; isLoopback('0.0.0.0') // false
- */
-export function isLoopback(host: string): boolean {
-  const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/i.test(h);
-}
-
-/** The host name of a Host header value (`[::1]:8080` → `[::1]`, `Localhost:80` → `localhost`). */
-function hostName(value: string): string {
-  const v = value.toLowerCase();
-  if (v.startsWith('[')) {
-    const end = v.indexOf(']');
-    return end < 0 ? v : v.slice(0, end + 1);
-  }
-  const colon = v.indexOf(':');
-  return colon < 0 ? v : v.slice(0, colon);
-}
-
-/**
- * A random admin token: 32 bytes, base64url.
- * @example const token = mintToken();
- */
-export function mintToken(): string {
-  return randomBytes(32).toString('base64url');
-}
+import { ListenerGuard } from '../net/index.ts';
 
 export interface GuardOptions {
   /** The interface the server listens on. */
@@ -55,20 +27,10 @@ export interface Refusal {
  *   guard.checkRequest(req.headers.host, req.headers.origin); // null when allowed
  */
 export class RequestGuard {
-  readonly #loopbackOnly: boolean;
-  readonly #allowed: ReadonlySet<string>;
-  readonly #token: Buffer | undefined;
-  /** The last Host header value accepted: clients send the same one on every request. */
-  #lastHost = '';
+  readonly #guard: ListenerGuard;
 
   constructor(options: GuardOptions) {
-    this.#loopbackOnly = isLoopback(options.bindHost);
-    this.#allowed = new Set((options.allowedHosts ?? []).map((h) => hostName(h)));
-    this.#token = options.token === undefined ? undefined : Buffer.from(options.token);
-  }
-
-  #hostAllowed(name: string): boolean {
-    return isLoopback(name) || this.#allowed.has(name);
+    this.#guard = new ListenerGuard(options);
   }
 
   /**
@@ -77,32 +39,19 @@ export class RequestGuard {
    * a loopback or allowed host, or the server's own Host.
    */
   checkRequest(host: string | undefined, origin: string | undefined): Refusal | null {
-    if (host !== undefined && host !== this.#lastHost) {
-      if (this.#loopbackOnly && !this.#hostAllowed(hostName(host))) {
-        return { status: 403, message: `ghostwire: Host ${JSON.stringify(host)} is not a loopback name; add it to allowedHosts (--allowed-host) to accept it` };
-      }
-      this.#lastHost = host;
+    const refused = this.#guard.check({ host, origin });
+    if (refused?.reason === 'host') {
+      return { status: 403, message: `ghostwire: Host ${JSON.stringify(refused.host)} is not a loopback name; add it to allowedHosts (--allowed-host) to accept it` };
     }
-    if (origin !== undefined) {
-      let name: string;
-      try {
-        name = new URL(origin).host.toLowerCase();
-      } catch {
-        return { status: 403, message: `ghostwire: Origin ${JSON.stringify(origin)} is refused (cross-origin requests are not accepted)` };
-      }
-      const bare = hostName(name);
-      if (!this.#hostAllowed(bare) && (host === undefined || name !== host.toLowerCase())) {
-        return { status: 403, message: `ghostwire: Origin ${JSON.stringify(origin)} is refused (cross-origin requests are not accepted)` };
-      }
+    if (refused?.reason === 'origin') {
+      return { status: 403, message: `ghostwire: Origin ${JSON.stringify(refused.origin)} is refused (cross-origin requests are not accepted)` };
     }
     return null;
   }
 
   /** The admin API's token check: `authorization: Bearer <token>` when a token is set. */
   checkAdmin(authorization: string | undefined): Refusal | null {
-    if (!this.#token) return null;
-    const given = authorization?.startsWith('Bearer ') ? Buffer.from(authorization.slice(7).trim()) : undefined;
-    if (given && given.length === this.#token.length && timingSafeEqual(given, this.#token)) return null;
+    if (this.#guard.tokenAllowed(authorization)) return null;
     return { status: 401, message: 'ghostwire admin: this server requires its admin token: send "authorization: Bearer <token>" (printed at start, or the one given with --token)' };
   }
 }

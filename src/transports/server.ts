@@ -13,7 +13,8 @@ import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, toFetchRequest, toRawR
 import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
 import { JournalBudget } from './journal.ts';
-import { isLoopback, mintToken, RequestGuard, type Refusal } from './request-guard.ts';
+import { listenerToken } from '../net/index.ts';
+import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 
@@ -107,7 +108,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     mock: mockOptions,
   });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const token = options.token ?? (isLoopback(host) ? undefined : mintToken());
+  const token = listenerToken(host, options.token);
   const guard = new RequestGuard({ bindHost: host, allowedHosts: options.allowedHosts, token });
   let origin = '';
   const sockets = new Set<Socket>();

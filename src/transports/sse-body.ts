@@ -26,7 +26,7 @@ export class SimulatedDisconnectError extends Error {
 export function sseBody(frames: ReadonlyArray<string | Uint8Array>, chunkDelayMs: number, disconnectAfterChunks: number | null, signal?: AbortSignal): ReadableStream<Uint8Array> {
   const cut = disconnectAfterChunks !== null && disconnectAfterChunks < frames.length ? disconnectAfterChunks : null;
   if (chunkDelayMs <= 0 && cut === null) {
-    const bytes = frames.every((f) => typeof f === 'string') ? encoder.encode(frames.join('')) : concat(frames);
+    const bytes = joinFrames(frames);
     return new ReadableStream({
       start(controller) {
         controller.enqueue(bytes);
@@ -75,7 +75,13 @@ export function sseBody(frames: ReadonlyArray<string | Uint8Array>, chunkDelayMs
   );
 }
 
-function concat(frames: ReadonlyArray<string | Uint8Array>): Uint8Array {
+/**
+ * Frames as one body: their bytes back to back (one encode when all are text).
+ * @example
+ *   joinFrames(['data: 1\n\n', new Uint8Array([100])]).byteLength // 12
+ */
+export function joinFrames(frames: ReadonlyArray<string | Uint8Array>): Uint8Array<ArrayBuffer> {
+  if (frames.every((f) => typeof f === 'string')) return encoder.encode((frames as string[]).join(''));
   const parts = frames.map((f) => (typeof f === 'string' ? encoder.encode(f) : f));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;

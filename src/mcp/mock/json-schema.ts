@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeSchema } from '../../scenario/json-schema.ts';
 import { MCPScenarioSchema } from './schema.ts';
 
 /**
@@ -40,21 +41,6 @@ const DESCRIPTIONS: Record<string, string> = {
 
 type Json = Record<string, unknown>;
 
-function describe(node: unknown, path: string[]): void {
-  if (Array.isArray(node)) return node.forEach((n) => describe(n, path));
-  if (node === null || typeof node !== 'object') return;
-  const obj = node as Json;
-  if (obj.properties && typeof obj.properties === 'object') {
-    for (const [key, child] of Object.entries(obj.properties as Json)) {
-      const childPath = [...path, key];
-      const text = DESCRIPTIONS[childPath.join('.')];
-      if (text && child && typeof child === 'object') (child as Json).description ??= text;
-      describe(child, childPath);
-    }
-  }
-  for (const key of ['items', 'anyOf', 'oneOf', 'allOf']) if (key in obj) describe(obj[key], path);
-}
-
 /**
  * The MCP scenario JSON Schema as an object.
  * @example
@@ -62,7 +48,7 @@ function describe(node: unknown, path: string[]): void {
  */
 export function mcpScenarioJsonSchema(): Json {
   const generated = z.toJSONSchema(MCPScenarioSchema, { io: 'input', target: 'draft-7' }) as Json;
-  describe(generated, []);
+  describeSchema(generated, DESCRIPTIONS);
   const { $schema, ...rest } = generated;
   return { $schema, title: 'ghostwire MCP scenario file', description: 'One mock MCP server: what it lists and how it answers.', ...rest };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toFetchRequest, writeFetchResponse } from '../../transports/node-http.ts';
-import { checkRequest, requiredToken } from './guard.ts';
+import { requestChecker, requiredToken } from './guard.ts';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from './mock-mcp.ts';
 
 /**
@@ -53,6 +53,7 @@ function plain(res: ServerResponse, status: number, message: string): void {
 export async function startMockMCPServer(options: MockMCPServerOptions): Promise<MockMCPServer> {
   const host = options.host ?? '127.0.0.1';
   const token = requiredToken(host, options.token);
+  const checkRequest = requestChecker({ bind: host, token, allowedOrigins: options.allowedOrigins });
   if (!options.mock && !options.scenario) throw new Error('startMockMCPServer: give a scenario or a mock');
   const mock = options.mock ?? createMockMCP(options.scenario!, options);
   const sessions = new Map<string, MockMCP>();
@@ -71,7 +72,7 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
     const target = path === '/mcp' || path === '/mcp/' ? mock : sessionMatch ? sessionMock(sessionMatch[1]) : undefined;
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    const refused = checkRequest(headers, { bind: host, token, allowedOrigins: options.allowedOrigins });
+    const refused = checkRequest(headers);
     if (refused) return plain(res, refused.status, refused.message);
     if (!target) return plain(res, sessionMatch ? 503 : 404, sessionMatch ? `too many sessions (${maxSessions})` : `not found: the MCP endpoint is ${origin}/mcp`);
     const controller = new AbortController();

@@ -12,7 +12,7 @@ import { jsonschemaErrorText } from './jsonschema-message.ts';
 import { MCPTool, type McpClientLike } from './mcp-tool.ts';
 import { pyJsonLoads } from './py-json.ts';
 import { rollExampleFromSchema, rollToolPrompt } from './roll-messages.ts';
-import { RollValidation } from './roll-validation.ts';
+import { ParamsValidator } from './params-validator.ts';
 import { findToolCall } from './tool-call.ts';
 
 const REFERENCE = join(import.meta.dirname, '../../fixtures/rollout/roll/reference');
@@ -200,9 +200,9 @@ describe('ROLL prompt generation, byte for byte (reference: ROLL code run on the
 
 describe('jsonschema wording from ajv errors (reference: jsonschema 4.26)', () => {
   const { cases } = reference<{ schema: Record<string, unknown>; instance: unknown; expected: string | null }>('jsonschema-errors.json');
-  const validation = new RollValidation();
+  const validation = new ParamsValidator();
   it.each(cases.map((c, i) => [i, c] as const))('case %i', (_i, { schema, instance, expected }) => {
-    const errors = validation.errors(schema, instance) ?? [];
+    const errors = validation.errors(schema, instance);
     expect(errors.length === 0 ? null : jsonschemaErrorText(errors, schema, instance)).toBe(expected);
   });
 });

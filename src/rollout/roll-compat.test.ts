@@ -181,6 +181,17 @@ describe("ROLL test_mcp_tools.py, ported", () => {
   });
 });
 
+describe('one validator decides and words the reason', () => {
+  it('reads a schema naming no draft as 2020-12 for the decision too, as jsonschema.validate does', async () => {
+    const pairTool: McpToolInfo = { name: 'pair', inputSchema: { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'integer' }] } } } };
+    const { client, calls } = mockClient([pairTool]);
+    const result = await new MCPTool({ client }).executeAction('<tool_call>{"tool_name": "pair", "tool_params": {"pair": ["x"]}}</tool_call>');
+    expect(result.isValid).toBe(false);
+    expect(result.observation).toContain("Reason: 'x' is not of type 'integer'\n\nFailed validating 'type' in schema['properties']['pair']['prefixItems'][0]:\n    {'type': 'integer'}\n\nOn instance['pair'][0]:\n    'x']");
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('bounded results (a ghostwire fix, with the original behaviour as an option)', () => {
   it('cuts results over 8000 characters and says so; max_observation_chars null keeps them whole like ROLL', async () => {
     const long = 'z'.repeat(9000);

@@ -13,4 +13,4 @@ export type { GroupStdioOptions } from './stdio-transport.ts';
 export { listAllPages, listAllTools } from './list-tools.ts';
 export type { ListToolsOptions, ToolLister } from './list-tools.ts';
 export { ArgumentValidator, formatArgumentIssues } from './validate-args.ts';
-export type { ArgumentIssue } from './validate-args.ts';
+export type { ArgumentIssue, ArgumentValidatorOptions, SchemaDraft } from './validate-args.ts';

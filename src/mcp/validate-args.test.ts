@@ -50,6 +50,22 @@ describe('ArgumentValidator', () => {
     expect(v.check(s2019, { a: 1 })[0]).toMatchObject({ keyword: 'dependentRequired' });
   });
 
+  it('reads a schema naming no draft as draft-07 unless told otherwise (defaultDraft)', () => {
+    const bare = { type: 'array', prefixItems: [{ type: 'string' }] };
+    expect(v.check(bare, [1])).toEqual([]); // draft-07 knows no prefixItems
+    const v2020 = new ArgumentValidator({ defaultDraft: '2020' });
+    expect(v2020.check(bare, [1]).map((i) => `${i.pointer} ${i.keyword}`)).toEqual(['/0 type']);
+    const declared07 = { ...bare, $schema: 'http://json-schema.org/draft-07/schema#' };
+    expect(v2020.check(declared07, [1])).toEqual([]);
+  });
+
+  it("hands out ajv's ErrorObjects, every one and unmerged (allErrors)", () => {
+    const errors = v.errors(schema, { sql: 1, extra: 1, more: 2 });
+    expect(errors.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual([' additionalProperties', ' additionalProperties', '/sql type']);
+    expect(errors[0]).toMatchObject({ schemaPath: '#/additionalProperties', params: { additionalProperty: 'extra' } });
+    expect(v.check(schema, { sql: 1, extra: 1, more: 2 })).toHaveLength(3);
+  });
+
   it('lets everything through when the schema cannot be compiled (the server has the last word)', () => {
     const broken = { type: 'object', properties: { a: { $ref: '#/nowhere' } } };
     expect(v.compiles(broken)).toBe(false);

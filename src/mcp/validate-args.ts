@@ -1,7 +1,9 @@
 /**
  * Tool-argument validation against a tool's inputSchema with ajv, in the schema's own dialect
- * (draft-07 by default, 2019-09 and 2020-12 by `$schema`). Issues are structured; one default
- * message format renders them, and each part may render them its own way.
+ * (draft-07, 2019-09 or 2020-12 by `$schema`; draft-07 when it names none, unless told otherwise).
+ * Issues are structured; one default message format renders them, and each part may render them
+ * its own way. ajv's own ErrorObjects stay available for renderers that need them (the rollout env
+ * words them as Python jsonschema does).
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -22,13 +24,27 @@ export interface ArgumentIssue {
   allowed?: unknown[];
 }
 
+// Bounded in entries and in bytes of schema text: a server that keeps changing schemas must not grow the cache without end.
 const MAX_COMPILED = 500;
+const MAX_COMPILED_CHARS = 4_000_000;
 
-type Dialect = '7' | '2019' | '2020';
+/** A JSON Schema draft ajv reads. */
+export type SchemaDraft = '7' | '2019' | '2020';
 
-function dialectOf(schema: Record<string, unknown>): Dialect {
+/** Options for {@link ArgumentValidator}. */
+export interface ArgumentValidatorOptions {
+  /**
+   * The draft for a schema whose `$schema` names none of draft-06/07, 2019-09 or 2020-12.
+   * Default '7' (what MCP servers mostly emit); '2020' matches Python jsonschema's `validate()`.
+   */
+  defaultDraft?: SchemaDraft;
+}
+
+function dialectOf(schema: Record<string, unknown>, fallback: SchemaDraft): SchemaDraft {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  return declared.includes('2020-12') ? '2020' : declared.includes('2019-09') ? '2019' : '7';
+  if (declared.includes('2020-12')) return '2020';
+  if (declared.includes('2019-09')) return '2019';
+  return declared.includes('draft-07') || declared.includes('draft-06') ? '7' : fallback;
 }
 
 function toIssue(error: ErrorObject): ArgumentIssue {
@@ -58,22 +74,36 @@ export function formatArgumentIssues(issues: readonly ArgumentIssue[]): string {
 }
 
 /**
- * Compiles each schema once (per instance) and checks arguments against it.
- * A schema ajv cannot compile validates nothing: the server still has the last word.
+ * Compiles each schema once (per instance) and checks arguments against it, reporting every
+ * error (ajv's allErrors), none merged. A schema ajv cannot compile validates nothing: the
+ * server still has the last word.
  * @example
  *   const v = new ArgumentValidator();
  *   v.check({ type: 'object', required: ['q'] }, {}); // [{ keyword: 'required', property: 'q', ... }]
+ *   new ArgumentValidator({ defaultDraft: '2020' }).errors(schema, args); // ajv ErrorObjects
  */
 export class ArgumentValidator {
-  private readonly ajv = new Map<Dialect, Ajv>();
-  private readonly cache = new Map<string, ValidateFunction | null>();
+  private readonly ajv = new Map<SchemaDraft, Ajv>();
+  /** Each compiled schema with its text's length (what the byte bound counts). */
+  private readonly cache = new Map<string, { validate: ValidateFunction | null; chars: number }>();
+  private cachedChars = 0;
+  private readonly defaultDraft: SchemaDraft;
+
+  constructor(options: ArgumentValidatorOptions = {}) {
+    this.defaultDraft = options.defaultDraft ?? '7';
+  }
 
   /** Issues found; empty when the arguments fit (or the schema cannot be compiled). */
   check(schema: unknown, args: unknown, cacheKey?: string): ArgumentIssue[] {
+    return this.errors(schema, args, cacheKey).map(toIssue);
+  }
+
+  /** The same problems as ajv's ErrorObjects, in ajv's order; empty when the arguments fit (or the schema cannot be compiled). */
+  errors(schema: unknown, args: unknown, cacheKey?: string): ErrorObject[] {
     const validate = this.compile(schema, cacheKey);
     if (!validate || validate(args)) return [];
     // `if` failures only say "must match then"; the branch's own errors follow them.
-    return (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(toIssue);
+    return (validate.errors ?? []).filter((e) => e.keyword !== 'if');
   }
 
   /** Whether the schema compiles (false: check() lets everything through). */
@@ -85,20 +115,27 @@ export class ArgumentValidator {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return null;
     const key = cacheKey ?? JSON.stringify(schema);
     const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return cached.validate;
+    const chars = cacheKey === undefined ? key.length : JSON.stringify(schema).length;
     let compiled: ValidateFunction | null;
     try {
-      compiled = this.ajvFor(dialectOf(schema as Record<string, unknown>)).compile(schema);
+      compiled = this.ajvFor(dialectOf(schema as Record<string, unknown>, this.defaultDraft)).compile(schema);
     } catch {
       compiled = null;
     }
-    // Bounded: a server that keeps changing schemas must not grow this without end.
-    if (this.cache.size >= MAX_COMPILED) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, compiled);
+    while (this.cache.size > 0 && (this.cache.size >= MAX_COMPILED || this.cachedChars + chars > MAX_COMPILED_CHARS)) {
+      const [oldest, entry] = this.cache.entries().next().value as [string, { chars: number }];
+      this.cache.delete(oldest);
+      this.cachedChars -= entry.chars;
+    }
+    if (chars <= MAX_COMPILED_CHARS) {
+      this.cache.set(key, { validate: compiled, chars });
+      this.cachedChars += chars;
+    }
     return compiled;
   }
 
-  private ajvFor(dialect: Dialect): Ajv {
+  private ajvFor(dialect: SchemaDraft): Ajv {
     let ajv = this.ajv.get(dialect);
     if (!ajv) {
       // Formats are the server's business; unknown keywords (x-…, vendor extensions) are not errors.

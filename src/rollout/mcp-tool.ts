@@ -4,10 +4,10 @@ import type { Tool, ToolActionResult } from './env.ts';
 import { listAllTools, McpServerEntrySchema, type McpServerEntryInput } from '../mcp/index.ts';
 import { McpClientPool, type McpConnection, type McpTransportKind } from './mcp-pool.ts';
 import { capText } from './observation.ts';
+import { jsonschemaErrorText } from './jsonschema-message.ts';
 import { ParamsValidator } from './params-validator.ts';
 import { decodeToolCall, findToolCall } from './tool-call.ts';
 import { ROLL_EMPTY_ERROR, ROLL_EMPTY_SUCCESS, rollExecutionError, rollResultText, rollToolPrompt, rollUnknownTool, rollValidationError } from './roll-messages.ts';
-import { RollValidation } from './roll-validation.ts';
 
 /** The part of an MCP SDK `Client` that MCPTool uses; a connected `Client` fits. */
 export interface McpClientLike {
@@ -71,7 +71,6 @@ export class MCPTool implements Tool {
   readonly #pool: McpClientPool | undefined;
   readonly #ownsPool: boolean;
   readonly #validator = new ParamsValidator();
-  readonly #reasons = new RollValidation();
   #connection: McpConnection | undefined;
   #closed = false;
 
@@ -177,8 +176,12 @@ export class MCPTool implements Tool {
       }
       const tool = tools.find((t) => t.name === call.toolName);
       if (!tool) return fail(rollValidationError(rollUnknownTool(call.toolName, tools.map((t) => t.name))), call.toolName);
-      const problem = this.#validator.check(tool.inputSchema, call.toolParams);
-      if (problem) return fail(rollValidationError(this.#cap(this.#reasons.reason(tool.inputSchema, call.toolParams) ?? problem)), tool.name);
+      const errors = this.#validator.errors(tool.inputSchema, call.toolParams);
+      if (errors.length > 0) {
+        // ROLL's reason is jsonschema's text; the short line stands in should no error be picked.
+        const reason = jsonschemaErrorText(errors, tool.inputSchema, call.toolParams) ?? this.#validator.check(tool.inputSchema, call.toolParams) ?? 'invalid params';
+        return fail(rollValidationError(this.#cap(reason)), tool.name);
+      }
       deadline.phase = `calling ${tool.name}`;
       let result: CallToolResult;
       try {

@@ -1,18 +1,25 @@
+import type { ErrorObject } from 'ajv';
 import { ArgumentValidator, type ArgumentIssue } from '../mcp/index.ts';
 
 const MAX_MESSAGES = 3;
 
 /**
- * Validates tool params with the shared validator (src/mcp: ajv in the schema's own draft) and
- * reports problems in a short line a model can act on. The structured issues stay available
- * through `issues()` for callers that render them their own way.
+ * Validates tool params with the shared validator (src/mcp: ajv in the schema's own draft; a schema
+ * naming no draft is read as 2020-12, as Python jsonschema's `validate()` does in ROLL) and reports
+ * problems in a short line a model can act on. The structured issues and ajv's ErrorObjects stay
+ * available for callers that render them their own way (ROLL's jsonschema text).
  *
  * @example
  * const v = new ParamsValidator();
  * v.check({ type: 'object', required: ['q'] }, {}) // "missing required param 'q'"
  */
 export class ParamsValidator {
-  readonly #validator = new ArgumentValidator();
+  readonly #validator = new ArgumentValidator({ defaultDraft: '2020' });
+
+  /** ajv's errors, every one and in ajv's order (empty when the params fit or the schema cannot be compiled). */
+  errors(schema: unknown, params: unknown): ErrorObject[] {
+    return this.#validator.errors(schema, params);
+  }
 
   /** The structured issues (empty when the params fit or the schema cannot be compiled). */
   issues(schema: unknown, params: Record<string, unknown>): ArgumentIssue[] {

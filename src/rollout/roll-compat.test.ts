@@ -12,7 +12,7 @@ import { jsonschemaErrorText } from './jsonschema-message.ts';
 import { MCPTool, type McpClientLike } from './mcp-tool.ts';
 import { pyJsonLoads } from './py-json.ts';
 import { rollExampleFromSchema, rollToolPrompt } from './roll-messages.ts';
-import { RollValidation } from './roll-validation.ts';
+import { ParamsValidator } from './params-validator.ts';
 import { findToolCall } from './tool-call.ts';
 
 const REFERENCE = join(import.meta.dirname, '../../fixtures/rollout/roll/reference');
@@ -181,6 +181,17 @@ describe("ROLL test_mcp_tools.py, ported", () => {
   });
 });
 
+describe('one validator decides and words the reason', () => {
+  it('reads a schema naming no draft as 2020-12 for the decision too, as jsonschema.validate does', async () => {
+    const pairTool: McpToolInfo = { name: 'pair', inputSchema: { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'integer' }] } } } };
+    const { client, calls } = mockClient([pairTool]);
+    const result = await new MCPTool({ client }).executeAction('<tool_call>{"tool_name": "pair", "tool_params": {"pair": ["x"]}}</tool_call>');
+    expect(result.isValid).toBe(false);
+    expect(result.observation).toContain("Reason: 'x' is not of type 'integer'\n\nFailed validating 'type' in schema['properties']['pair']['prefixItems'][0]:\n    {'type': 'integer'}\n\nOn instance['pair'][0]:\n    'x']");
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('bounded results (a ghostwire fix, with the original behaviour as an option)', () => {
   it('cuts results over 8000 characters and says so; max_observation_chars null keeps them whole like ROLL', async () => {
     const long = 'z'.repeat(9000);
@@ -200,9 +211,9 @@ describe('ROLL prompt generation, byte for byte (reference: ROLL code run on the
 
 describe('jsonschema wording from ajv errors (reference: jsonschema 4.26)', () => {
   const { cases } = reference<{ schema: Record<string, unknown>; instance: unknown; expected: string | null }>('jsonschema-errors.json');
-  const validation = new RollValidation();
+  const validation = new ParamsValidator();
   it.each(cases.map((c, i) => [i, c] as const))('case %i', (_i, { schema, instance, expected }) => {
-    const errors = validation.errors(schema, instance) ?? [];
+    const errors = validation.errors(schema, instance);
     expect(errors.length === 0 ? null : jsonschemaErrorText(errors, schema, instance)).toBe(expected);
   });
 });

@@ -1,8 +1,11 @@
-// Azure OpenAI and Vertex AI traffic recorded through their official SDKs (against a mock upstream)
+// Azure OpenAI, Vertex AI, Mistral and Cohere traffic recorded through their official SDKs (against a mock upstream)
 // replays to the same assembled answer with the upstream stopped; credentials never reach the golden.
 import { join } from 'node:path';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import { HTTPClient } from '@mistralai/mistralai/lib/http.js';
+import { CohereClientV2 } from 'cohere-ai';
 import { AzureOpenAI } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
@@ -32,7 +35,7 @@ interface Assembled {
 }
 
 const parameters = { type: 'object', properties: { city: { type: 'string' } } };
-const SECRETS = /azure-golden-key|ya29\.golden-token/;
+const SECRETS = /azure-golden-key|ya29\.golden-token|mistral-golden-key|cohere-golden-key/;
 
 const sdks: Record<string, () => Promise<Assembled>> = {
   'azure-openai': async () => {
@@ -74,6 +77,46 @@ const sdks: Record<string, () => Promise<Assembled>> = {
       text: message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
       toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
     };
+  },
+  mistral: async () => {
+    // The fetch at call time: the golden session's interception is installed after the module loaded.
+    const client = new Mistral({ apiKey: 'mistral-golden-key', retryConfig: { strategy: 'none' }, httpClient: new HTTPClient({ fetcher: (input, init) => fetch(input, init) }) });
+    const stream = await client.chat.stream({
+      model: 'mistral-large-latest',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters } }],
+    });
+    let text = '';
+    const calls = new Map<number, { name: string; arguments: string }>();
+    for await (const event of stream) {
+      const delta = event.data.choices[0]?.delta;
+      if (typeof delta?.content === 'string') text += delta.content;
+      for (const call of delta?.toolCalls ?? []) {
+        const slot = calls.get(call.index ?? 0) ?? { name: '', arguments: '' };
+        slot.name += call.function.name ?? '';
+        slot.arguments += typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments);
+        calls.set(call.index ?? 0, slot);
+      }
+    }
+    return { text, toolCalls: [...calls.values()].map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) as unknown })) };
+  },
+  cohere: async () => {
+    const client = new CohereClientV2({ token: 'cohere-golden-key', maxRetries: 0, fetch: (input, init) => fetch(input, init) });
+    const stream = await client.chatStream({
+      model: 'command-a-03-2025',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters } }],
+    });
+    // With tool calls, Cohere sends the text as the tool plan.
+    let text = '';
+    const calls: Array<{ name: string; arguments: string }> = [];
+    for await (const event of stream) {
+      if (event.type === 'tool-plan-delta') text += event.delta?.message?.toolPlan ?? '';
+      if (event.type === 'content-delta') text += event.delta?.message?.content?.text ?? '';
+      if (event.type === 'tool-call-start') calls.push({ name: event.delta?.message?.toolCalls?.function?.name ?? '', arguments: event.delta?.message?.toolCalls?.function?.arguments ?? '' });
+      if (event.type === 'tool-call-delta') calls[calls.length - 1].arguments += event.delta?.message?.toolCalls?.function?.arguments ?? '';
+    }
+    return { text, toolCalls: calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) as unknown })) };
   },
 };
 

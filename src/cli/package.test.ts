@@ -96,6 +96,8 @@ describe('the packed package, installed', () => {
   it("the README's example scenarios are usable from the installed package", async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'scenario', 'check', 'node_modules/ghostwire/fixtures/scenarios'], { cwd: project, env: userEnv(), timeoutMs: 30_000 });
     expect(result.code, explain(result)).toBe(0);
+    const mcp = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'mcp', 'check', 'node_modules/ghostwire/fixtures/mcp/github.json'], { cwd: project, env: userEnv(), timeoutMs: 30_000 });
+    expect(mcp.code, explain(mcp)).toBe(0);
   });
 
   it('`ghostwire proxy eval` finds both eval sets in the installed package', async () => {

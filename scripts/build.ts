@@ -3,9 +3,10 @@
 // reads at run time. An installed package must run this JS: Node will not strip types under node_modules.
 //
 // Layout: dist/src/** and dist/fixtures/servers/** mirror the repository, so paths that src/ computes
-// relative to itself (../../fixtures/servers, ../../fixtures/catalog) hold in dist/ too.
+// relative to itself (../../fixtures/servers) hold in dist/ too. Data files (eval sets, example scenarios)
+// ship once at the package root (package.json `files`) and are found from there.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +25,6 @@ try {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`tsc failed (${result.status ?? result.signal})`);
-  // `ghostwire proxy eval` reads its default catalog from ../../fixtures/catalog beside src/proxy.
-  cpSync(join(root, 'fixtures/catalog'), join(staging, 'fixtures/catalog'), { recursive: true });
   for (let attempt = 1; ; attempt++) {
     try {
       rmSync(previous, { recursive: true, force: true });

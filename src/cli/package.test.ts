@@ -43,10 +43,14 @@ describe('the packed package, installed', () => {
       'dist/src/vitest/setup.js',
       'dist/fixtures/servers/launch.js',
       'dist/fixtures/servers/sqlite.js',
-      'dist/fixtures/catalog/tools.json',
     ]));
-    // What the README points a package user to: the docs and runnable example scenarios.
-    expect(packed).toEqual(expect.arrayContaining(['docs/scenario-format.md', 'docs/decisions/one-msw-server-per-worker.md', 'fixtures/scenarios/hello.json']));
+    // What the README points a package user to: the docs, runnable example scenarios (LLM and MCP) and the eval sets.
+    expect(packed).toEqual(expect.arrayContaining([
+      'docs/scenario-format.md', 'docs/decisions/one-msw-server-per-worker.md', 'fixtures/scenarios/hello.json', 'fixtures/mcp/github.json',
+      'fixtures/catalog/tools.json', 'fixtures/catalog/queries.json', 'fixtures/catalog-large/tools.json', 'fixtures/catalog-large/queries.json',
+    ]));
+    // Data files ship once, at the package root.
+    expect(packed.filter((p) => p.startsWith('dist/fixtures/') && p.endsWith('.json'))).toEqual([]);
     expect(packed.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
     expect(packed.filter((p) => /\.test\.|\/testing\/|test-helpers/.test(p))).toEqual([]);
   });
@@ -92,6 +96,16 @@ describe('the packed package, installed', () => {
   it("the README's example scenarios are usable from the installed package", async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'scenario', 'check', 'node_modules/ghostwire/fixtures/scenarios'], { cwd: project, env: userEnv(), timeoutMs: 30_000 });
     expect(result.code, explain(result)).toBe(0);
+    const mcp = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'mcp', 'check', 'node_modules/ghostwire/fixtures/mcp/github.json'], { cwd: project, env: userEnv(), timeoutMs: 30_000 });
+    expect(mcp.code, explain(mcp)).toBe(0);
+  });
+
+  it('`ghostwire proxy eval` finds both eval sets in the installed package', async () => {
+    const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
+    expect(result.code, explain(result)).toBe(0);
+    const { sets } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number }> };
+    expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large')]);
+    for (const set of sets) expect(set.tools).toBeGreaterThan(0);
   });
 
   it('the packed bin runs from dist/', async () => {

@@ -1,6 +1,7 @@
 // `ghostwire proxy ...` run as the user runs it: bin/ghostwire.js under this Node, no API keys.
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -76,5 +77,12 @@ describe('ghostwire proxy (CLI)', () => {
     expect(large.map((r: any) => r.mode)).toEqual(['lexical', 'semantic (text-embedding-3-small)']);
     expect(Object.keys(large[0].byClass)).toEqual(['direct', 'synonym', 'destructive-check']);
     expect(large[0].byClass.synonym).toMatchObject({ queries: 74, destructiveFirst: expect.any(Number) });
+  });
+
+  it('eval --catalog with a directory lacking its files names the missing file', async () => {
+    const missing = join(tmpdir(), `gw-no-eval-set-${process.pid}`);
+    const out = await ghostwire('proxy', 'eval', '--catalog', missing);
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain(`${join(missing, 'tools.json')}: no such file (an eval set is a directory holding tools.json and queries.json`);
   });
 });

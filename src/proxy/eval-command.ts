@@ -4,15 +4,19 @@
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword and synonym features, in-process, no network) — the figures say which.
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createMockLLM } from '../transports/mock-llm.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { evaluateMode, loadEvalCatalog, type EvalResult, type EvalScores } from './eval.ts';
 import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
 
-export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL('../../fixtures/catalog', import.meta.url));
+// The eval sets ship at the package root (package.json `files`), found through the package's own name:
+// the same path from src/ in the repository and from dist/src/ in an installed package.
+const PACKAGE_ROOT = dirname(createRequire(import.meta.url).resolve('ghostwire/package.json'));
+export const DEFAULT_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog');
 /** 447 tools listed from 28 real MCP servers, 212 queries labelled by class. */
-export const LARGE_CATALOG_DIR = fileURLToPath(new URL('../../fixtures/catalog-large', import.meta.url));
+export const LARGE_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-large');
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {

@@ -31,7 +31,14 @@ export interface EvalCatalog {
 }
 
 function readJson<T>(file: string, schema: z.ZodType<T>): T {
-  const result = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new Error(`${file}: no such file (an eval set is a directory holding tools.json and queries.json; pass one with --catalog)`);
+  }
+  const result = schema.safeParse(JSON.parse(text));
   if (!result.success) {
     throw new Error(`${file}: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }

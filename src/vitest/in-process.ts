@@ -96,6 +96,36 @@ export class InProcessLayer {
   readonly processRoutes: Route[] = [];
 
   /**
+   * Origins of servers ghostwire's Vitest helpers started on a real loopback port in this process (a mock
+   * MCP server's `listen()`): MSW lets requests to them through untouched, so a user's MSW server with
+   * `onUnhandledRequest: 'warn'` does not warn about ghostwire's own traffic. Counted: two mocks may share none,
+   * but an origin is only forgotten when every registration of it is.
+   */
+  private readonly ownOrigins = new Map<string, number>();
+
+  /**
+   * Lets requests to `origin` (a server ghostwire started) pass MSW untouched until the returned function runs.
+   * @example const forget = layer.passThrough('http://127.0.0.1:4100'); ...; forget();
+   */
+  passThrough(origin: string): () => void {
+    const key = new URL(origin).origin;
+    this.ownOrigins.set(key, (this.ownOrigins.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.ownOrigins.get(key) ?? 1) - 1;
+      if (left > 0) this.ownOrigins.set(key, left);
+      else this.ownOrigins.delete(key);
+    };
+  }
+
+  /** Is `request` addressed to a server ghostwire itself started in this process? */
+  isOwnServer(request: Request): boolean {
+    return this.ownOrigins.size > 0 && this.ownOrigins.has(new URL(request.url).origin);
+  }
+
+  /**
    * The route that claims `request`: the calling test's golden first, then its mocks (latest first),
    * then the process-wide routes.
    */

@@ -4,12 +4,14 @@
  * in whichever MSW server listens, and ghostwire's own server when none does.
  * See docs/decisions/one-msw-server-per-worker.md.
  *
- * - `front` (first): answers what the calling test's golden or mocks claim; matches nothing else, so
- *   the user's handlers, `server.use()` overrides and `onUnhandledRequest` keep working.
+ * - `front` (first): answers what the calling test's golden or mocks claim, and lets requests to the ports
+ *   of servers ghostwire itself started pass through (no `onUnhandledRequest` warning for ghostwire's own
+ *   traffic); matches nothing else, so the user's handlers, `server.use()` overrides and
+ *   `onUnhandledRequest` keep working.
  * - `seal` (last): a request to a provider host (or any non-loopback request during a golden replay)
  *   that no handler answered fails its test, naming the request and how to mock it; it never leaves.
  */
-import { http, type HttpHandler } from 'msw';
+import { http, passthrough, type HttpHandler } from 'msw';
 import { HttpNetworkFrame } from 'msw/experimental';
 import { defaultNetworkOptions, setupServer, type SetupServer } from 'msw/node';
 import type { InProcessLayer } from './in-process.ts';
@@ -28,8 +30,9 @@ export class MswBridge {
   constructor(layer: InProcessLayer) {
     this.layer = layer;
     this.front = http.all(
-      ({ request }) => layer.routeFor(request) !== undefined,
+      ({ request }) => layer.isOwnServer(request) || layer.routeFor(request) !== undefined,
       ({ request }) => {
+        if (layer.isOwnServer(request)) return passthrough();
         const route = layer.routeFor(request);
         if (!route) throw new Error(`ghostwire: the mock for ${request.method} ${request.url} is gone (its test has finished)`);
         return route.handle(request);

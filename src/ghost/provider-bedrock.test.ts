@@ -9,7 +9,7 @@ import { BEDROCK_GHOST, BEDROCK_MODEL, bedrockChain } from './testing/bedrock.ts
 describe("provider 'bedrock'", () => {
   it('runs a tool chain through MSW on the regional host, signed with SigV4', async () => {
     const mock = useMockLLM(bedrockChain('bedrock-msw'));
-    const result = await mcpGhost({ ...BEDROCK_GHOST, requestHandler: new NodeHttpHandler() });
+    const result = await mcpGhost({ ...BEDROCK_GHOST, requestHandler: new NodeHttpHandler(), headers: { 'x-test-run': 'ghost-1' } });
     expect(result.errors).toEqual([]);
     expect(result.success).toBe(true);
     expect(result.toolChain[0]).toMatchObject({ toolName: 'db.describe_table', providerToolName: 'db_describe_table', success: true });
@@ -21,6 +21,7 @@ describe("provider 'bedrock'", () => {
     expect(first.headers.host).toBe('bedrock-runtime.us-west-2.amazonaws.com');
     expect(first.path).toBe(`/model/${encodeURIComponent(BEDROCK_MODEL)}/converse`);
     expect(first.headers.authorization).toBe('[REDACTED]');
+    expect(first.headers['x-test-run']).toBe('ghost-1');
     // Tools went out as toolSpecs; the answer went back as a toolResult on the toolUse's id.
     const raw = first.raw as { toolConfig: { tools: Array<{ toolSpec: { name: string; inputSchema: { json: { type: string } } } }> } };
     expect(raw.toolConfig.tools.map((t) => t.toolSpec.name)).toContain('db_describe_table');

@@ -17,8 +17,15 @@ const testFiles = roots.flatMap((root) =>
 // rest (most of the suite) share their worker processes across files (no isolation), which spares each
 // file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
 const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
+// A `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
+// started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
 const isolated = testFiles.filter(
-  (f) => f.startsWith(join('src', 'vitest')) || f.startsWith('examples') || f.startsWith(join('src', 'goldens')) || INTERCEPTS.test(readFileSync(f, 'utf8')),
+  (f) =>
+    f.startsWith(join('src', 'vitest')) ||
+    f.startsWith('examples') ||
+    f.startsWith(join('src', 'goldens')) ||
+    f.endsWith('.port.test.ts') ||
+    INTERCEPTS.test(readFileSync(f, 'utf8')),
 );
 const shared = testFiles.filter((f) => !isolated.includes(f));
 

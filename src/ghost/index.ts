@@ -11,11 +11,12 @@ export type {
   ExecutionMetadata,
   ResolvedGhostOptions,
 } from './types.ts';
-export { createProvider } from './provider-factory.ts';
+export { createProvider, type AnyProviderOptions } from './provider-factory.ts';
 export { OpenAIProvider } from './provider-openai.ts';
 export { AzureOpenAIProvider, type AzureOpenAIProviderOptions } from './provider-azure-openai.ts';
 export { AnthropicProvider, toAnthropicMessages } from './provider-anthropic.ts';
 export { GeminiProvider, toGeminiContents } from './provider-gemini.ts';
+export { BedrockProvider, toConverseMessages, type BedrockProviderOptions } from './provider-bedrock.ts';
 export { DEFAULT_MODELS, parseArguments } from './provider.ts';
 export type {
   LLMProvider,

@@ -7,14 +7,14 @@ import { startMockLLMServer } from '../transports/server.ts';
 import { goldenFixture, type GoldenFixture } from '../vitest/golden-fixture.ts';
 import { toMatchGolden } from '../vitest/golden-matcher.ts';
 import { mcpGhost } from './mcp-ghost.ts';
-import { on, PROVIDERS } from './testing/harness.ts';
+import { on, PROVIDERS, type CoreProvider } from './testing/harness.ts';
 import type { ProviderName } from './tool-names.ts';
 import type { GhostOptions, GhostResult } from './types.ts';
 
 expect.extend({ toMatchGolden });
 const test = base.extend<{ golden: GoldenFixture }>({ golden: goldenFixture });
 
-const MODELS: Record<ProviderName, string> = { openai: 'gpt-4o', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
+const MODELS: Record<CoreProvider, string> = { openai: 'gpt-4o', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' };
 
 const happy = (p: ProviderName) =>
   scenario(`ghost-happy-${p}`)
@@ -37,7 +37,7 @@ function view(result: GhostResult): unknown {
   return { ...rest, conversationHistory: conversationHistory.filter((m) => m.role !== 'system') };
 }
 
-async function runRecorded(golden: GoldenFixture, p: ProviderName, scenarios: ReturnType<typeof happy>, options: Omit<GhostOptions, 'provider'>): Promise<GhostResult> {
+async function runRecorded(golden: GoldenFixture, p: CoreProvider, scenarios: ReturnType<typeof happy>, options: Omit<GhostOptions, 'provider'>): Promise<GhostResult> {
   // Record mode forwards the SDKs' default hosts to the mock; replay never touches it.
   const server = await startMockLLMServer({ scenarios: [scenarios] });
   try {

@@ -2,7 +2,7 @@
 import { runLoop } from './loop.ts';
 import { McpManager } from './mcp-manager.ts';
 import type { GhostMessage, LLMProvider, ProviderTool } from './provider.ts';
-import { createProvider } from './provider-factory.ts';
+import { createProvider, type AnyProviderOptions } from './provider-factory.ts';
 import { formatIssues } from './server-config.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { ToolExecutor, type ToolInvoker } from './tool-executor.ts';
@@ -60,6 +60,12 @@ export async function mcpGhost(options: GhostOptions, internals: GhostInternals 
       retry: opts.retry,
       strict: opts.strict,
       headers: opts.headers,
+      endpoint: opts.endpoint,
+      apiVersion: opts.apiVersion,
+      deployment: opts.deployment,
+      region: opts.region,
+      credentials: opts.credentials,
+      requestHandler: opts.requestHandler as AnyProviderOptions['requestHandler'],
     });
   const owned = !internals.mcp;
   const mcp = internals.mcp ?? (await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace, signal: opts.signal }));
@@ -128,7 +134,7 @@ async function runWith(
     maxToolResultChars: opts.maxToolResultChars,
     maxIdenticalCalls: opts.maxIdenticalCalls,
     circuitBreakerThreshold: opts.circuitBreakerThreshold,
-    stripNulls: opts.provider === 'openai' && opts.strict,
+    stripNulls: (opts.provider === 'openai' || opts.provider === 'azure-openai') && opts.strict,
     validator: mcp.validator,
   });
   const out = await runLoop({

@@ -47,7 +47,7 @@ const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
  * const llm = new OpenAIProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: server.url + '/v1' });
  */
 export class OpenAIProvider implements LLMProvider {
-  readonly name = 'openai' as const;
+  readonly name: 'openai' | 'azure-openai';
   readonly defaultModel: string;
   private readonly client: OpenAI;
   private readonly retrier: Retrier;
@@ -55,8 +55,9 @@ export class OpenAIProvider implements LLMProvider {
 
   /** `makeClient`: another client of the same wire over the same options (Azure's `AzureOpenAI`). */
   constructor(options: ProviderOptions, makeClient: (clientOptions: ReturnType<typeof sdkClientOptions>) => OpenAI = (o) => new OpenAI(o)) {
-    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.openai;
-    this.retrier = new Retrier('openai', options.retry, options.fetch);
+    this.name = options.provider === 'azure-openai' ? 'azure-openai' : 'openai';
+    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS[this.name];
+    this.retrier = new Retrier(this.name, options.retry, options.fetch);
     this.strict = options.strict ?? false;
     this.client = makeClient(sdkClientOptions(options, this.retrier.fetch));
   }

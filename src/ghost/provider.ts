@@ -94,6 +94,9 @@ export const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: 'gpt-4o-mini',
   anthropic: 'claude-sonnet-4-5',
   gemini: 'gemini-2.5-flash',
+  // Azure calls a deployment, named by `deployment`; this is only the fallback model name.
+  'azure-openai': 'gpt-4o-mini',
+  bedrock: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
 };
 
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

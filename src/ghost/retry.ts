@@ -1,4 +1,4 @@
-// One retry policy for all three SDKs. The SDKs' own retries are switched off (maxRetries: 0, no genai
+// One retry policy for every SDK. The SDKs' own retries are switched off (maxRetries: 0, no genai
 // retryOptions) because they differ: @google/genai's ApiError carries no headers, so it cannot honor
 // `retry-after`, and we want the same backoff, cap and retry count reported for every provider.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -62,10 +62,15 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The HTTP status of an SDK error: `status` (OpenAI, Anthropic, Gemini) or `$metadata.httpStatusCode` (AWS). */
 function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown; code?: unknown } | null)?.status;
+  const e = error as { status?: unknown; $metadata?: { httpStatusCode?: unknown } } | null;
+  const status = e?.status ?? e?.$metadata?.httpStatusCode;
   return typeof status === 'number' && status >= 100 ? status : undefined;
 }
+
+/** AWS exceptions worth another try, by name, for when no status came with them. */
+const RETRYABLE_AWS = new Set(['ThrottlingException', 'ServiceUnavailableException', 'InternalServerException', 'ModelNotReadyException', 'ModelTimeoutException', 'TimeoutError']);
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -122,7 +127,7 @@ export class Retrier {
         if (signal?.aborted) throw error;
         const status = statusOf(error);
         const message = error instanceof Error ? error.message : String(error);
-        const retryable = status !== undefined ? isRetryableStatus(status) : CONNECTION_ERROR.test(message);
+        const retryable = status !== undefined ? isRetryableStatus(status) : RETRYABLE_AWS.has((error as Error | null)?.name ?? '') || CONNECTION_ERROR.test(message);
         if (!retryable || attempt >= this.policy.maxRetries) {
           const what = status !== undefined ? `HTTP ${status}` : 'request failed';
           const after = attempt > 0 ? ` after ${attempt + 1} attempts` : '';

@@ -13,6 +13,8 @@ const PROVIDER_NOTES: Record<ProviderName, string> = {
   openai: 'Call tools through function calling; arguments must be a JSON object that fits the function\'s parameters.',
   anthropic: 'Call tools with tool_use blocks. Before a tool call, say in one short sentence why you are calling it.',
   gemini: 'Call tools with function calls; put the arguments in args exactly as the function declaration describes.',
+  'azure-openai': 'Call tools through function calling; arguments must be a JSON object that fits the function\'s parameters.',
+  bedrock: 'Call tools with toolUse blocks; the input must be a JSON object that fits the tool\'s input schema.',
 };
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AWKWARD_NAMES } from '../../fixtures/servers/awkward-names.ts';
 import { candidateName, NAME_RULES, ToolNameMap, type ProviderName } from './tool-names.ts';
 
-const PROVIDERS: ProviderName[] = ['openai', 'anthropic', 'gemini'];
+const PROVIDERS: ProviderName[] = ['openai', 'anthropic', 'gemini', 'azure-openai', 'bedrock'];
 
 describe('candidateName', () => {
   it('namespaces server.tool as server_tool and sanitizes per provider', () => {
@@ -11,6 +11,9 @@ describe('candidateName', () => {
     expect(candidateName('db', 'files.read', 'gemini')).toBe('db_files.read');
     expect(candidateName('db', 'read file', 'anthropic')).toBe('db_read_file');
     expect(candidateName('db', 'données_📁', 'openai')).toBe('db_donnees_');
+    // Azure OpenAI names as OpenAI does; Bedrock's rule is `^[a-zA-Z0-9_-]{1,64}$` too.
+    expect(candidateName('db', 'files.read', 'azure-openai')).toBe('db_files_read');
+    expect(candidateName('9s', 'files:read', 'bedrock')).toBe('9s_files_read');
   });
 
   it('prefixes names Gemini would refuse to start with', () => {

@@ -1,7 +1,7 @@
 // Tool-name adaptation: MCP `server.tool` names ↔ names each provider accepts, one bidirectional map per run.
 import { createHash } from 'node:crypto';
 
-export type ProviderName = 'openai' | 'anthropic' | 'gemini';
+export type ProviderName = 'openai' | 'anthropic' | 'gemini' | 'azure-openai' | 'bedrock';
 
 export const MAX_TOOL_NAME = 64;
 const HASH_LEN = 8;
@@ -15,11 +15,13 @@ interface NameRules {
   valid: RegExp;
 }
 
-/** Per provider name rules: OpenAI and Anthropic `^[a-zA-Z0-9_-]{1,64}$`; Gemini starts with a letter or `_`, then `[a-zA-Z0-9_.:-]`. */
+/** Per provider name rules: OpenAI (Azure too), Anthropic and Bedrock `^[a-zA-Z0-9_-]{1,64}$`; Gemini starts with a letter or `_`, then `[a-zA-Z0-9_.:-]`. */
 export const NAME_RULES: Record<ProviderName, NameRules> = {
   openai: { allowed: /[a-zA-Z0-9_-]/, first: /[a-zA-Z0-9_-]/, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
   anthropic: { allowed: /[a-zA-Z0-9_-]/, first: /[a-zA-Z0-9_-]/, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
   gemini: { allowed: /[a-zA-Z0-9_.:-]/, first: /[a-zA-Z_]/, valid: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/ },
+  'azure-openai': { allowed: /[a-zA-Z0-9_-]/, first: /[a-zA-Z0-9_-]/, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
+  bedrock: { allowed: /[a-zA-Z0-9_-]/, first: /[a-zA-Z0-9_-]/, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
 };
 
 /** The MCP side of a mapping. */

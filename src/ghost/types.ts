@@ -7,9 +7,23 @@ export const GhostOptionsSchema = z.strictObject({
   /** The `.mcp.json` shape: { mcpServers: { name: { command, args, env, cwd } | { url } } }. */
   serverConfig: ServerConfigSchema,
   systemPrompt: z.string().default(''),
-  provider: z.enum(['openai', 'anthropic', 'gemini']),
-  /** Falls back to the provider SDK's environment variable. */
+  provider: z.enum(['openai', 'anthropic', 'gemini', 'azure-openai', 'bedrock']),
+  /** Falls back to the provider SDK's environment variable. Not used by Bedrock (see `credentials`). */
   apiKey: z.string().optional(),
+  /** Azure OpenAI: the resource endpoint (else `baseURL`, else AZURE_OPENAI_ENDPOINT). */
+  endpoint: z.string().optional(),
+  /** Azure OpenAI: the API version (else OPENAI_API_VERSION). */
+  apiVersion: z.string().optional(),
+  /** Azure OpenAI: the deployment called; the default model too. */
+  deployment: z.string().optional(),
+  /** Bedrock: the AWS region (else AWS_REGION). */
+  region: z.string().optional(),
+  /** Bedrock: static AWS credentials (else the SDK's default chain). */
+  credentials: z
+    .strictObject({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1), sessionToken: z.string().optional() })
+    .optional(),
+  /** Bedrock: the SDK's HTTP handler; in-process (MSW) mocks need `new NodeHttpHandler()` or `new FetchHttpHandler()`. */
+  requestHandler: z.custom<object>((v) => typeof v === 'object' && v !== null, 'expected an HTTP handler object').optional(),
   userPrompt: z.string().min(1),
   model: z.string().optional(),
   /** Used as the MCP client name and named in the system prompt. */

@@ -1,15 +1,20 @@
 // Test harness for the ghost: per-provider match helpers, mock-LLM wiring, fixture server configs.
 import { anthropic, gemini, openai, type MatchLike } from '../../scenario/builder.ts';
+import { azureOpenAI, bedrock } from '../../scenario/builder-helpers.ts';
 import type { ScenarioList } from '../../transports/mock-llm.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
 import type { ProviderName } from '../tool-names.ts';
 import type { GhostOptions } from '../types.ts';
 
-export const PROVIDERS: readonly ProviderName[] = ['openai', 'anthropic', 'gemini'];
+/** The providers every shared ghost test runs against; Azure OpenAI and Bedrock have their own files. */
+export const PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;
+export type CoreProvider = (typeof PROVIDERS)[number];
+
+const MATCHERS: Record<ProviderName, (extra?: MatchLike) => MatchLike> = { openai, anthropic, gemini, 'azure-openai': azureOpenAI, bedrock };
 
 /** The scenario match for a provider's wire API. */
 export function on(provider: ProviderName, extra?: MatchLike): MatchLike {
-  return provider === 'openai' ? openai(extra) : provider === 'anthropic' ? anthropic(extra) : gemini(extra);
+  return MATCHERS[provider](extra);
 }
 
 /** The base URL each SDK wants for the mock server (OpenAI's includes /v1). */

@@ -1,0 +1,142 @@
+// Amazon Bedrock's Converse API behind the LLMProvider interface (official `@aws-sdk/client-bedrock-runtime`, unmodified).
+import type { BedrockRuntimeClient as BedrockClient, BedrockRuntimeClientConfig, ContentBlock, ConverseCommand as ConverseCommandClass, ConverseCommandInput, Message, Tool } from '@aws-sdk/client-bedrock-runtime';
+import { optionalPeer } from './optional-peer.ts';
+import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import { Retrier } from './retry.ts';
+import { normalizeSchema } from './schema-normalize.ts';
+const BedrockRuntimeClient = optionalPeer<typeof BedrockClient>('@aws-sdk/client-bedrock-runtime', 'BedrockRuntimeClient');
+const ConverseCommand = optionalPeer<typeof ConverseCommandClass>('@aws-sdk/client-bedrock-runtime', 'ConverseCommand');
+
+export interface BedrockProviderOptions extends Omit<ProviderOptions, 'provider' | 'apiKey' | 'fetch' | 'strict'> {
+  /** Else AWS_REGION, as the SDK reads it. */
+  region?: string;
+  /** Static credentials; else the SDK's default chain (AWS_ACCESS_KEY_ID, profiles, roles). */
+  credentials?: BedrockRuntimeClientConfig['credentials'];
+  /**
+   * The SDK's HTTP handler. The default speaks HTTP/2, which MSW cannot intercept: in-process mocks need
+   * `new NodeHttpHandler()` or `new FetchHttpHandler()`; a mock's real port takes either.
+   */
+  requestHandler?: BedrockRuntimeClientConfig['requestHandler'];
+}
+
+/**
+ * Builds Converse's `system` blocks and alternating messages: tool results and following user text share one user turn.
+ * @example
+ *   const { system, messages } = toConverseMessages([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
+ */
+export function toConverseMessages(messages: readonly GhostMessage[]): { system: Array<{ text: string }>; messages: Message[] } {
+  const system: Array<{ text: string }> = [];
+  const out: Message[] = [];
+  const push = (role: 'user' | 'assistant', blocks: ContentBlock[]): void => {
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content!.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') system.push({ text: m.content });
+    else if (m.role === 'user') push('user', [{ text: m.content }]);
+    else if (m.role === 'tool') {
+      push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
+    } else {
+      const blocks: ContentBlock[] = m.content ? [{ text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments as never } });
+      push('assistant', blocks.length ? blocks : [{ text: '(no content)' }]);
+    }
+  }
+  return { system, messages: out };
+}
+
+const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  guardrail_intervened: 'content_filter',
+  content_filtered: 'content_filter',
+};
+
+/**
+ * The Bedrock Converse provider: any Converse model, tools as `toolSpec`s, calls as `toolUse` blocks.
+ * The ghost's `baseURL` is the client's `endpoint`; SDK retries are off (the Retrier owns the policy).
+ * @example
+ * const llm = new BedrockProvider({ region: 'us-east-1', credentials, requestHandler: new NodeHttpHandler() });
+ * const { toolCalls } = await llm.createCompletion([{ role: 'user', content: 'How many orders?' }], tools);
+ */
+export class BedrockProvider implements LLMProvider {
+  readonly name = 'bedrock' as const;
+  readonly defaultModel: string;
+  private readonly client: BedrockClient;
+  private readonly retrier: Retrier;
+
+  constructor(options: BedrockProviderOptions) {
+    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.bedrock;
+    this.retrier = new Retrier('bedrock', options.retry);
+    this.client = new BedrockRuntimeClient({
+      maxAttempts: 1,
+      ...(options.region ? { region: options.region } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.baseURL ? { endpoint: options.baseURL } : {}),
+      requestHandler: options.requestHandler ?? { requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
+    });
+    const headers = options.headers;
+    if (headers && Object.keys(headers).length) {
+      // Added after signing so a header such as a mock's session id is sent as given.
+      this.client.middlewareStack.add(
+        (next) => async (args) => {
+          const request = args.request as { headers?: Record<string, string> };
+          if (request.headers) Object.assign(request.headers, headers);
+          return next(args);
+        },
+        { step: 'finalizeRequest', priority: 'low', name: 'ghostwireExtraHeaders' },
+      );
+    }
+  }
+
+  tools(tools: readonly ProviderTool[]): Tool[] {
+    return tools.map((t) => ({
+      toolSpec: { name: t.name, description: t.description || t.name, inputSchema: { json: normalizeSchema(t.parameters, 'bedrock') as never } },
+    }));
+  }
+
+  async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
+    const { system, messages: wire } = toConverseMessages(messages);
+    const modelId = options.model ?? this.defaultModel;
+    const input: ConverseCommandInput = {
+      modelId,
+      messages: wire,
+      ...(system.length ? { system } : {}),
+      ...(tools.length ? { toolConfig: { tools: this.tools(tools) } } : {}),
+      ...(options.maxTokens !== undefined || options.temperature !== undefined
+        ? { inferenceConfig: { ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) } }
+        : {}),
+    };
+    const { value: response, retries } = await this.retrier.run(
+      () => this.client.send(new ConverseCommand(input), { abortSignal: options.signal }),
+      options.signal,
+    );
+    const blocks = response.output?.message?.content ?? [];
+    const text = blocks.flatMap((b) => (b.text !== undefined ? [b.text] : [])).join('');
+    const toolCalls = blocks.flatMap((b) => {
+      if (!b.toolUse) return [];
+      const input = b.toolUse.input;
+      const args = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+      const parseError = input === undefined || input === args ? undefined : `arguments must be a JSON object, got ${Array.isArray(input) ? 'an array' : typeof input}`;
+      return [{ id: b.toolUse.toolUseId ?? '', name: b.toolUse.name ?? '', arguments: args, rawArguments: JSON.stringify(input ?? {}), ...(parseError ? { parseError } : {}) }];
+    });
+    const usage = response.usage;
+    return {
+      text,
+      toolCalls,
+      usage: {
+        promptTokens: usage?.inputTokens ?? 0,
+        completionTokens: usage?.outputTokens ?? 0,
+        totalTokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
+      },
+      finishReason: finishReasonFrom(FINISH, response.stopReason),
+      // Converse does not echo the model; the id asked for is the one that answered.
+      model: modelId,
+      retries,
+    };
+  }
+}

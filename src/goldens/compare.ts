@@ -62,13 +62,12 @@ export function compareValues(expected: unknown, actual: unknown, options: Compa
       right = set(right, path, MATCHED);
     }
   }
-  const operations = jsonpatch.compare(left as object, right as object);
+  // A string (or any other scalar) is one value: fast-json-patch would walk a string's characters as keys.
+  const whole = typeof left !== 'object' || left === null || typeof right !== 'object' || right === null;
+  const operations: jsonpatch.Operation[] = whole
+    ? JSON.stringify(left) === JSON.stringify(right) ? [] : [{ op: 'replace', path: '', value: right }]
+    : jsonpatch.compare(left as object, right as object);
   for (const op of operations) lines.push(renderOp(op, left));
-  if (typeof left !== 'object' || left === null || typeof right !== 'object' || right === null) {
-    if (JSON.stringify(left) !== JSON.stringify(right) && operations.length === 0) {
-      lines.push(`  ~ $: ${describe(left)} → ${describe(right)}`);
-    }
-  }
   return { pass: lines.length === 0, diff: lines.join('\n'), operations };
 }
 
@@ -94,11 +93,39 @@ function renderOp(op: jsonpatch.Operation, expected: unknown): string {
       return `  + ${where}: ${describe(op.value)}`;
     case 'remove':
       return `  - ${where}: ${describe(safeGet(expected, op.path))}`;
-    case 'replace':
-      return `  ~ ${where}: ${describe(safeGet(expected, op.path))} → ${describe(op.value)}`;
+    case 'replace': {
+      const before = op.path === '' ? expected : safeGet(expected, op.path);
+      if (typeof before === 'string' && typeof op.value === 'string' && (before.includes('\n') || op.value.includes('\n'))) {
+        return `  ~ ${where}: (lines)\n${lineDiff(before, op.value)}`;
+      }
+      return `  ~ ${where}: ${describe(before)} → ${describe(op.value)}`;
+    }
     default:
       return `  ${op.op} ${where}`;
   }
+}
+
+/** A line diff of two multi-line strings (longest common subsequence of lines), `-`/`+` for changed lines. */
+function lineDiff(before: string, after: string): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // Bounded work: very long texts are shown as whole old and new lines.
+  if (a.length * b.length > 1_000_000) return [...a.map((l) => `    - ${l}`), ...b.map((l) => `    + ${l}`)].join('\n');
+  const common = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(`      ${a[i++]}`);
+      j++;
+    } else if (i < a.length && (j === b.length || common[i + 1][j] >= common[i][j + 1])) out.push(`    - ${a[i++]}`);
+    else out.push(`    + ${b[j++]}`);
+  }
+  return out.join('\n');
 }
 
 function safeGet(doc: unknown, ptr: string): unknown {

@@ -1,21 +1,30 @@
 import type { RecordedRequest } from './schema.ts';
 
-/** What identifies a request when replaying: method, URL and body, minus the ignored paths. */
+/**
+ * What identifies a request when replaying: method, the API it called and body, minus the ignored paths.
+ * `url` is the provider API path (`/v1/chat/completions?x=1`) when an adapter recognises the request, so a
+ * golden recorded through one base URL replays through any other; the full URL otherwise.
+ */
 export interface NormalizedRequest {
   method: string;
   url: string;
   body: unknown;
 }
 
+/** The API path of a request (without the origin or base prefix), null when no provider API serves it. */
+export type ApiPathOf = (method: string, url: string, headers: Record<string, string>) => string | null;
+
 /**
  * Normalizes a recorded (or incoming, already redacted) request for matching.
  * `ignorePaths` are JSON paths into the body (`$.user`, `$.metadata.*`, `$.messages[*].id`).
- * @example normalizeRequest(rec, ['$.user'])
+ * @example normalizeRequest(rec, ['$.user'], (m, u) => new RecordedWires().apiPath(m, u))
  */
-export function normalizeRequest(request: RecordedRequest, ignorePaths: readonly string[] = []): NormalizedRequest {
-  const url = new URL(request.url);
+export function normalizeRequest(request: RecordedRequest, ignorePaths: readonly string[] = [], apiPathOf?: ApiPathOf): NormalizedRequest {
+  const method = request.method.toUpperCase();
+  const api = apiPathOf?.(method, request.url, request.headers) ?? null;
+  const url = new URL(api ?? request.url, 'http://api.invalid');
   url.searchParams.sort();
-  return { method: request.method.toUpperCase(), url: url.toString(), body: dropPaths(request.body, ignorePaths.map(compilePath)) };
+  return { method, url: api === null ? url.toString() : `${url.pathname}${url.search}`, body: dropPaths(request.body, ignorePaths.map(compilePath)) };
 }
 
 type Segment = string | number | '*';

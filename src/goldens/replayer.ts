@@ -6,6 +6,7 @@ import { Masker } from './masks.ts';
 import { normalizeRequest, sameJson, type NormalizedRequest } from './normalize.ts';
 import type { Redactor } from './redact.ts';
 import type { Interaction, RecordedResponse } from './schema.ts';
+import { RecordedWires } from '../providers/recorded.ts';
 
 export interface ReplayerOptions {
   /** The golden's path, for error messages. */
@@ -14,6 +15,8 @@ export interface ReplayerOptions {
   ignorePaths?: readonly string[];
   /** `compressed` (default): no delays; `real`: events at their recorded offsets. */
   timing?: 'compressed' | 'real';
+  /** Reads which provider API path a request called (the built-in adapters by default). */
+  wires?: RecordedWires;
 }
 
 const NO_MASKS = new Masker({ defaults: false });
@@ -21,7 +24,8 @@ const encoder = new TextEncoder();
 
 /**
  * Serves recorded interactions: each incoming request must match a not-yet-used interaction's whole
- * normalized request (method, URL, body); the first such interaction in recorded order answers.
+ * normalized request (method, provider API path, body; not the origin or base URL that carried it);
+ * the first such interaction in recorded order answers.
  * @example const response = await new Replayer(golden.interactions, { file, redactor }).serve(request)
  */
 export class Replayer {
@@ -29,6 +33,7 @@ export class Replayer {
   private readonly normalized: NormalizedRequest[];
   private readonly used: boolean[];
   private readonly options: ReplayerOptions;
+  private readonly apiPathOf: (method: string, url: string, headers: Record<string, string>) => string | null;
   /** `compressed` or `real`; may change between requests (a test asking for real timing). */
   timing: 'compressed' | 'real';
 
@@ -36,7 +41,9 @@ export class Replayer {
     this.interactions = interactions;
     this.options = options;
     this.timing = options.timing ?? 'compressed';
-    this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths));
+    const wires = options.wires ?? new RecordedWires();
+    this.apiPathOf = (method, url, headers) => wires.apiPath(method, url, headers);
+    this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths, this.apiPathOf));
     this.used = interactions.map(() => false);
   }
 
@@ -55,17 +62,18 @@ export class Replayer {
    * @example await replayer.serve(new Request('https://api.openai.com/v1/chat/completions', { method: 'POST', body }))
    */
   async serve(request: Request): Promise<Response> {
-    const incoming = normalizeRequest(await captureRequest(request, this.options.redactor), this.options.ignorePaths);
+    const captured = await captureRequest(request, this.options.redactor);
+    const incoming = normalizeRequest(captured, this.options.ignorePaths, this.apiPathOf);
     const index = this.normalized.findIndex((n, i) => !this.used[i] && sameJson(n, incoming));
-    if (index === -1) throw this.mismatch(incoming);
+    if (index === -1) throw this.mismatch(incoming, captured.url);
     this.used[index] = true;
     return this.respond(this.interactions[index].response);
   }
 
-  private mismatch(incoming: NormalizedRequest): GoldenMismatchError {
+  private mismatch(incoming: NormalizedRequest, url: string): GoldenMismatchError {
     const { file } = this.options;
     if (this.interactions.length === 0) {
-      return new GoldenMismatchError(file, `golden ${file} has no recorded interactions; ${incoming.method} ${incoming.url} cannot be replayed.`, 'Record it with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1).');
+      return new GoldenMismatchError(file, `golden ${file} has no recorded interactions; ${incoming.method} ${url} cannot be replayed.`, 'Record it with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1).');
     }
     // Closest: fewest differences, preferring interactions not yet used, then recorded order.
     let best = { index: 0, diff: '', score: Infinity };
@@ -77,7 +85,7 @@ export class Replayer {
     const state = this.used[best.index] ? ' (already used)' : '';
     return new GoldenMismatchError(
       file,
-      `golden ${file}: no recorded interaction matches ${incoming.method} ${incoming.url}. ` +
+      `golden ${file}: no recorded interaction matches ${incoming.method} ${url}. ` +
         `Closest is interaction ${best.index}${state}; differences (- recorded, + actual):`,
       best.diff || '  (identical request, but every matching interaction was already used: the code made more calls than recorded)',
     );

@@ -62,15 +62,16 @@ describe('GoldenSession', () => {
     expect((error as Error).message).toContain('ghostwire test --record-goldens');
   });
 
-  it('replay keeps every other request inside the process, except local servers', async () => {
+  it('replay keeps every other request inside the process; local servers get non-LLM requests, LLM calls are the golden\'s', async () => {
     const local = await startMockLLMServer({ scenarios: echo });
     const { runtime, root } = tempRuntime('replay');
     const testFile = join(root, 'a.test.ts');
     await runtime.session(testFile, 'external').intercept();
     await expect(fetch('https://example.com/data')).rejects.toThrow(/fetch failed/);
-    const viaLocal = await new OpenAI({ apiKey: 'sk-x', baseURL: `${local.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
-    expect(viaLocal.choices[0].message.content).toBe('fresh answer');
-    await runtime.finish(testFile, 'external', true);
+    expect((await fetch(`${local.url}/not-an-llm-api`)).status).toBe(404);
+    const viaLocal = new OpenAI({ apiKey: 'sk-x', baseURL: `${local.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    await expect(viaLocal).rejects.toThrow(/no golden recorded for "external"/);
+    await expect(runtime.finish(testFile, 'external', true)).rejects.toThrow(/no golden recorded/);
     await local.close();
   });
 

@@ -134,6 +134,7 @@ export class GoldenSession {
         redactor: this.ctx.redactor,
         ignorePaths: this.ctx.config.ignorePaths,
         timing: this.timing,
+        wires: this.wires,
       });
       // Replay also answers whatever the golden recorded elsewhere (a base URL, a gateway).
       for (const i of golden?.interactions ?? []) this.origins.add(new URL(i.request.url).origin);
@@ -146,14 +147,15 @@ export class GoldenSession {
   }
 
   /**
-   * Is this request the golden's? The providers' hosts and the configured ones; in record mode also any
-   * request shaped like an LLM API call wherever the client points (a baseURL, a local server); in
-   * replay also the origins the golden recorded. Everything else is left to the user's handlers.
+   * Is this request the golden's? The providers' hosts and the configured ones, any request shaped like
+   * an LLM API call wherever the client points (a baseURL, a local server: recorded, or answered from the
+   * golden even when that server is gone), and in replay the origins the golden recorded. Everything else
+   * is left to the user's handlers.
    */
   private claims(request: Request): boolean {
     const url = new URL(request.url);
     if (this.origins.has(url.origin) || isProviderPatternHost(url.host)) return true;
-    return this.recorder !== null && this.wires.of(request.method, request.url, request.headers).provider !== null;
+    return this.wires.of(request.method, request.url, request.headers).provider !== null;
   }
 
   private async handle(request: Request): Promise<Response> {

@@ -33,6 +33,22 @@ export class RecordedWires {
     for (const a of adapters) if (!this.#byId.has(a.id)) this.#byId.set(a.id, a);
   }
 
+  /**
+   * The API request a recorded one was, whatever base URL carried it: `POST /v1/chat/completions`
+   * for `http://127.0.0.1:43849/v1/chat/completions` and for `https://api.openai.com/v1/chat/completions`
+   * alike (path as the adapter recognises it, query kept); null when no adapter serves the URL.
+   * @example new RecordedWires().apiPath('POST', 'http://127.0.0.1:9/v1/chat/completions') // '/v1/chat/completions'
+   */
+  apiPath(method: string, url: string, headers: Record<string, string> | Headers = {}): string | null {
+    try {
+      const parsed = new URL(url);
+      const route = this.#router.recordedRoute(method.toUpperCase(), parsed, headers instanceof Headers ? headers : new Headers(headers));
+      return route ? `${route.path}${parsed.search}` : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** The wire of a recorded request; `provider` (a golden's stored id) is the fallback when the URL routes nowhere. */
   of(method: string, url: string, headers: Record<string, string> | Headers = {}, provider?: string | null): RecordedWire {
     let adapter: ProviderAdapter | null = null;

@@ -115,11 +115,16 @@ export class ProviderRouter {
    * segments too (a gateway's `/openai/v1/chat/completions`); null when none would.
    */
   recorded(method: string, url: URL, headers: Headers): ProviderAdapter | null {
+    return this.recordedRoute(method, url, headers)?.adapter ?? null;
+  }
+
+  /** As `recorded`, with the API path the adapter recognised (the URL's path minus any base prefix). */
+  recordedRoute(method: string, url: URL, headers: Headers): { adapter: ProviderAdapter; path: string } | null {
     const segments = url.pathname.split('/');
     for (let skip = 0; skip < segments.length - 1; skip++) {
       const path = `/${segments.slice(skip + 1).join('/')}`;
       const result = this.route({ method, url, path, headers });
-      if (result.served) return result.adapter;
+      if (result.served) return { adapter: result.adapter, path: result.path ?? path };
     }
     return null;
   }

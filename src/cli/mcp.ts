@@ -10,7 +10,7 @@ import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import type { MCPScenario } from '../mcp/mock/schema.ts';
-import { serveUntilSignal } from './serve-until-signal.ts';
+import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
 
 const USAGE = `usage: ghostwire mcp serve --scenarios <file.json> [--port N] [--host H] [--token T] [--stdio]
        ghostwire mcp check <file.json>...
@@ -25,19 +25,9 @@ Sessions: {url}/s/{id}/mcp is a fresh copy of the scenario per id. Stops on SIGI
 check validates MCP scenario files: every problem as file:line:column: path: message (exit 1 if any).
 `;
 
-export interface McpIO {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: Record<string, string | undefined>;
-  /** Resolves when a port server should stop (default: the first SIGINT or SIGTERM). */
-  stopSignal?: (server: MockMCPServer) => Promise<void>;
-}
+export type McpIO = CommandIO<MockMCPServer>;
 
-const defaultIO: McpIO = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-};
+const defaultIO: McpIO = processIO;
 
 async function serveStdio(scenario: MCPScenario, io: McpIO): Promise<number> {
   const mock = createMockMCP(scenario);

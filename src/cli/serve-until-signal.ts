@@ -17,6 +17,18 @@ export interface ServeUntilSignalIO<S> {
   stopSignal?: (server: S) => Promise<void>;
 }
 
+/** A port-serving command's IO: where it writes, its environment, and what stops it. */
+export interface CommandIO<S> extends ServeUntilSignalIO<S> {
+  env: Record<string, string | undefined>;
+}
+
+/** The process's own streams and environment. */
+export const processIO: Omit<CommandIO<unknown>, 'stopSignal'> = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  env: process.env,
+};
+
 export interface ServeUntilSignalSpec<S> {
   /** The command's name in messages (`ghostwire serve`). */
   command: string;

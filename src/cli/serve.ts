@@ -15,7 +15,7 @@ import {
   type MockLLMServer,
 } from '../transports/server.ts';
 import { isLoopback } from '../net/index.ts';
-import { serveUntilSignal } from './serve-until-signal.ts';
+import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
 
 const MIB = 2 ** 20;
 
@@ -44,19 +44,9 @@ function positive(values: Record<string, unknown>, name: string, fallback: numbe
   return n;
 }
 
-export interface ServeIO {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: Record<string, string | undefined>;
-  /** Resolves when the server should stop (default: the first SIGINT or SIGTERM). */
-  stopSignal?: (server: MockLLMServer) => Promise<void>;
-}
+export type ServeIO = CommandIO<MockLLMServer>;
 
-const defaultIO: ServeIO = {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-};
+const defaultIO: ServeIO = processIO;
 
 /**
  * Runs the server until stopped; returns the exit code (2 for bad arguments, 1 for bad scenarios).

@@ -1,19 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
-import { anthropicErrorReader } from '../testing/kits.ts';
+import { describeConformance } from '../testing/conformance.ts';
+import { anthropicErrorReader, anthropicSdkAnswer } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0, ...(base ? { baseURL: base } : {}) });
 const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
 
-function answer(message: Anthropic.Message): SdkAnswer {
-  return {
-    text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
-    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
-    finishReason: message.stop_reason,
-    usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
-  };
-}
 
 const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
 
@@ -30,13 +22,13 @@ describeConformance({
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: {
-    text: async (base, model, prompt) => answer(await client(base).messages.create(params(model, prompt))),
+    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
     // The SDK's own stream accumulator assembles the message from the events.
-    stream: async (base, model, prompt) => answer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
+    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
     tools: async (base, model, prompt, stream) =>
       stream
-        ? answer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
-        : answer(await client(base).messages.create({ ...params(model, prompt), tools })),
+        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
+        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
       if (!(err instanceof Anthropic.APIError)) throw new Error('expected an Anthropic.APIError');

@@ -1,8 +1,12 @@
 /**
- * Test-only: the error-body readers the conformance kits share, one per error shape. Each asserts
- * the provider's shape and returns the message (and near misses, where the shape carries them).
+ * Test-only: what the conformance kits share. The error-body readers, one per error shape (each asserts
+ * the provider's shape and returns the message and near misses), and the SDK answer readers of the SDKs
+ * that several adapters' kits drive.
  */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GenerateContentResponse } from '@google/genai';
 import { expect } from 'vitest';
+import type { SdkAnswer } from './conformance.ts';
 
 /** OpenAI's `{ error: { message, type, param, code } }` (every OpenAI wire API). */
 export function openAIErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
@@ -26,4 +30,40 @@ const GOOGLE_STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 403: 'P
 export function googleErrorReader(status: number, body: any): { message: string; nearMisses?: unknown } {
   expect(body).toMatchObject({ error: { code: status, message: expect.any(String), status: GOOGLE_STATUS[status] ?? expect.stringMatching(/^[A-Z_]+$/) } });
   return { message: body.error.message, nearMisses: body.error.details };
+}
+
+/**
+ * An Anthropic SDK message as the conformance suite reads answers (Anthropic and Claude on Vertex).
+ * @example anthropicSdkAnswer(await client.messages.create(params)).toolCalls
+ */
+export function anthropicSdkAnswer(message: Anthropic.Message): SdkAnswer {
+  return {
+    text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+    finishReason: message.stop_reason,
+    usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+  };
+}
+
+/**
+ * `@google/genai` responses (one, or a stream's chunks) as the conformance suite reads answers (Gemini and Gemini on Vertex).
+ * @example geminiSdkAnswer([await ai.models.generateContent(params)]).text
+ */
+export function geminiSdkAnswer(chunks: GenerateContentResponse[]): SdkAnswer {
+  const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
+  const last = chunks.at(-1);
+  const meta = last?.usageMetadata;
+  return {
+    text: parts.map((p) => p.text ?? '').join(''),
+    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
+    finishReason: last?.candidates?.[0]?.finishReason ?? null,
+    usage: meta ? { inputTokens: meta.promptTokenCount ?? 0, outputTokens: meta.candidatesTokenCount ?? 0 } : null,
+  };
+}
+
+/** A `@google/genai` stream read to its end, as `geminiSdkAnswer` reads it. */
+export async function collectGeminiStream(stream: AsyncIterable<GenerateContentResponse>): Promise<SdkAnswer> {
+  const chunks: GenerateContentResponse[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return geminiSdkAnswer(chunks);
 }

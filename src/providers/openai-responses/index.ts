@@ -23,6 +23,8 @@ const RESPONSE_PATH = /^(?:\/v1)?\/responses\/([^/]+)$/;
 export interface ResponsesAdapterOptions {
   /** How many rendered responses to keep for `previous_response_id` and retrieval (the latest; 1,000 by default). */
   storeLimit?: number;
+  /** How many bytes of stored conversations to keep (estimated from their text; 64 MiB by default). */
+  storeLimitBytes?: number;
 }
 
 /** The conversation through a response: its input (without instructions, which do not carry over) and its output. */
@@ -51,7 +53,7 @@ function notFound(id: string): RenderedResponse {
  *   openAIResponsesAdapter().routes({ method: 'POST', path: '/v1/responses', url, headers }); // true
  */
 export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter & { id: 'openai-responses' } {
-  const store = new ResponseStore(options.storeLimit);
+  const store = new ResponseStore(options.storeLimit, options.storeLimitBytes);
   const remember = (object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse) => {
     if ((request.raw as Json | null)?.store === false) return;
     store.set(object.id as string, { conversation: conversationOf(request, response), object });

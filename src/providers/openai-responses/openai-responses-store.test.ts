@@ -163,6 +163,27 @@ describe('Responses stored responses through the SDK', () => {
     expect(await client.responses.retrieve(ids[0]).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
     expect((await client.responses.retrieve(ids[2])).output_text).toBe('x');
   });
+
+  it('bounds the store in bytes too: long chained conversations push out the oldest, the newest continues', async () => {
+    const mock = createMockLLM({
+      scenarios: [{ name: 'n', steps: [{ respond: { text: 'x' }, consume: false }] }],
+      adapters: [openAIResponsesAdapter({ storeLimitBytes: 64 * 1024 })],
+    });
+    const { client } = setup([], mock);
+    const big = 'w'.repeat(10_000);
+    const ids: string[] = [];
+    let previous: string | undefined;
+    // Each turn's stored conversation repeats the earlier ones: about 20, 40, 60, 80 KB of text.
+    for (let i = 0; i < 4; i += 1) {
+      const res = await client.responses.create({ model: 'gpt-4.1', input: `${big} ${i}`, ...(previous ? { previous_response_id: previous } : {}) });
+      ids.push((previous = res.id));
+    }
+    expect(await client.responses.retrieve(ids[0]).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await client.responses.retrieve(ids[2]).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
+    // Over the budget on its own, the newest stays: the conversation goes on from it.
+    const next = await client.responses.create({ model: 'gpt-4.1', input: 'more', previous_response_id: ids[3] });
+    expect(next.output_text).toBe('x');
+  });
 });
 
 describe('Responses previous_response_id on the real port (startMockLLMServer), streaming', () => {

@@ -1,7 +1,8 @@
 /**
  * The responses a Responses adapter rendered (`store` not false), by id: what
  * `previous_response_id` continues from and what `GET /v1/responses/{id}` returns. One store per
- * adapter instance (so per MockLLM), bounded: the oldest are forgotten first.
+ * adapter instance (so per MockLLM), bounded in entries and in bytes: the oldest are forgotten first.
+ * Chained conversations repeat earlier turns in every entry, so a count alone would not bound memory.
  */
 import type { CanonicalMessage } from '../../scenario/canonical.ts';
 
@@ -15,39 +16,71 @@ export interface StoredResponse {
 
 /** How many responses a store keeps by default. */
 export const RESPONSE_STORE_LIMIT = 1000;
+/** How many bytes of stored conversations a store keeps by default (estimated from their text). */
+export const RESPONSE_STORE_BYTES = 64 * 2 ** 20;
+
+/** Fixed cost of an entry: the response object's fields and the map's own. */
+const ENTRY_OVERHEAD = 2048;
+
+/** An estimate of an entry's size: its conversation's text (UTF-16) and tool-call arguments, plus a fixed part. */
+function weigh(stored: StoredResponse): number {
+  let bytes = ENTRY_OVERHEAD;
+  for (const m of stored.conversation) {
+    bytes += m.content.length * 2;
+    for (const call of m.toolCalls ?? []) bytes += (call.name.length + JSON.stringify(call.arguments ?? null).length) * 2;
+  }
+  return bytes;
+}
 
 /**
- * Stored responses by id, oldest forgotten first once `limit` is reached.
+ * Stored responses by id, oldest forgotten first once `limit` entries or `limitBytes` are reached
+ * (the newest entry always stays, so a conversation can continue).
  * @example
  *   const store = new ResponseStore();
  *   store.set('resp_1', { conversation, object });
  *   store.get('resp_1')?.conversation
  */
 export class ResponseStore {
-  readonly #entries = new Map<string, StoredResponse>();
+  readonly #entries = new Map<string, { stored: StoredResponse; bytes: number }>();
   readonly #limit: number;
+  readonly #limitBytes: number;
+  #bytes = 0;
 
-  constructor(limit: number = RESPONSE_STORE_LIMIT) {
+  constructor(limit: number = RESPONSE_STORE_LIMIT, limitBytes: number = RESPONSE_STORE_BYTES) {
     this.#limit = limit;
+    this.#limitBytes = limitBytes;
+  }
+
+  /** The estimated bytes held. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   get(id: string): StoredResponse | undefined {
-    return this.#entries.get(id);
+    return this.#entries.get(id)?.stored;
   }
 
   set(id: string, stored: StoredResponse): void {
-    this.#entries.delete(id);
-    this.#entries.set(id, stored);
+    this.delete(id);
+    const bytes = weigh(stored);
+    this.#entries.set(id, { stored, bytes });
+    this.#bytes += bytes;
     // Maps iterate in insertion order: the first key is the oldest.
-    while (this.#entries.size > this.#limit) this.#entries.delete(this.#entries.keys().next().value!);
+    while (this.#entries.size > 1 && (this.#entries.size > this.#limit || this.#bytes > this.#limitBytes)) {
+      this.delete(this.#entries.keys().next().value!);
+    }
   }
 
   delete(id: string): boolean {
+    const entry = this.#entries.get(id);
+    if (!entry) return false;
+    this.#bytes -= entry.bytes;
     return this.#entries.delete(id);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#bytes = 0;
   }
 
   get size(): number {

@@ -112,6 +112,19 @@ describe('proxy resource subscriptions and list_changed', () => {
     await expect.poll(() => notes(a, 'subscribed')).toBe('[]');
   });
 
+  it('subscribes again on a server that restarted, so updates keep coming', async () => {
+    await a.client.subscribeResource({ uri: 'note://b' });
+    expect(await notes(a, 'exit')).toBe('exiting');
+    await expect.poll(() => proxy.core.listServers().servers.find((s) => s.name === 'notes')?.state).toBe('failed');
+    // The next use reconnects; the subscription is sent ahead of this call on the new connection.
+    expect(await notes(a, 'subscribed')).toBe('["note://b"]');
+    const got = a.next('notifications/resources/updated');
+    await notes(a, 'touch', { uri: 'note://b' });
+    expect(await got).toEqual({ uri: 'note://b' });
+    await a.client.unsubscribeResource({ uri: 'note://b' });
+    expect(await notes(a, 'subscribed')).toBe('[]');
+  });
+
   it('forwards resources and prompts list_changed, and re-indexes tools before announcing tools/list_changed', async () => {
     const resources = Promise.all([a.next('notifications/resources/list_changed'), b.next('notifications/resources/list_changed')]);
     await notes(a, 'add_note', { id: 'c' });

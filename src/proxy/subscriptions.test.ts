@@ -4,6 +4,7 @@
 // transport delivers in order after anything sent before it.
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   McpError, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
@@ -142,6 +143,26 @@ describe('proxy resource subscriptions and list_changed', () => {
     // Announced after the refresh: the catalog already has the tool.
     const listed = JSON.parse(text(await a.client.callTool({ name: 'list_tools', arguments: { server: 'notes' } }))) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((t) => t.name)).toContain('archive_notes');
+  });
+
+  it('sends updates to a session over the proxy\'s Streamable HTTP too (its standalone SSE stream)', async () => {
+    const { url } = await proxy.listen({ port: 0 });
+    const client = new Client({ name: 'subs-http', version: '1.0.0' });
+    const got: unknown[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void got.push(n.params));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+      await client.subscribeResource({ uri: 'note://a' });
+      // The client opens its SSE stream on its own after initialize: touch until the stream carries one.
+      await expect.poll(async () => {
+        await client.callTool({ name: 'call_tool', arguments: { server: 'notes', tool: 'touch', arguments: { uri: 'note://a' } } });
+        return got.length;
+      }).toBeGreaterThan(0);
+      expect(got[0]).toEqual({ uri: 'note://a' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('remembers which servers support subscribe, so a later proxy advertises it before connecting them', async () => {

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, type McpProxy } from './create-proxy.ts';
+import { Subscriptions, type Subscriber } from './subscriptions.ts';
 import { stdioEntry, tempDir } from './test-helpers.ts';
 
 /** One client session and every notification it received, by method. */
@@ -190,5 +191,33 @@ describe('proxy resource subscriptions and list_changed', () => {
       await plain.close();
       done();
     }
+  });
+});
+
+describe('Subscriptions bookkeeping', () => {
+  // Only subscribeResource is used; it records what reached the "server".
+  const asked: string[] = [];
+  const client = { subscribeResource: async ({ uri }: { uri: string }) => void asked.push(uri) } as unknown as Client;
+  const sink = (): Subscriber & { got: unknown[] } => {
+    const got: unknown[] = [];
+    return { got, notify: (params) => void got.push(params) };
+  };
+
+  it('holds each session and the whole proxy to a byte budget of URIs, freed by unsubscribe and close', async () => {
+    const subs = new Subscriptions({ maxUriBytes: 16, maxSessionBytes: 20, maxTotalBytes: 30 });
+    const [one, two] = [sink(), sink()];
+    await subs.subscribe(one, 'a://0123456789', 'fs', client); // 14 bytes
+    await expect(subs.subscribe(one, 'a://abcdefgh', 'fs', client)).rejects.toThrow(/too many subscriptions in this session \(1 URIs, 14 bytes; at most 20 bytes\).*a:\/\/abcdefgh/);
+    await subs.subscribe(two, 'a://0123456789', 'fs', client); // shared URI: counted per session, asked downstream once
+    expect(asked).toEqual(['a://0123456789']);
+    await expect(subs.subscribe(two, 'b://x', 'fs', client)).rejects.toThrow(/maximum of subscriptions \(28 bytes of URIs\): cannot subscribe to b:\/\/x/);
+    expect(subs.unsubscribe(one, 'a://0123456789')).toBeUndefined(); // two still holds it
+    await subs.subscribe(two, 'b://x', 'fs', client);
+    subs.updated('fs', { uri: 'a://0123456789' });
+    subs.updated('other', { uri: 'b://x' }); // another server's URI of the same name reaches nobody
+    expect([one.got, two.got]).toEqual([[], [{ uri: 'a://0123456789' }]]);
+    expect(subs.drop(two)).toEqual([{ server: 'fs', uri: 'a://0123456789' }, { server: 'fs', uri: 'b://x' }]);
+    await subs.subscribe(one, 'a://abcdefgh', 'fs', client);
+    expect(subs.subscribers('a://abcdefgh')).toBe(1);
   });
 });

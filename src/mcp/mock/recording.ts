@@ -86,7 +86,8 @@ export class MCPRecorder {
     // that call's: noted with it and sent on its caller's stream. Progress is matched to its call by token.
     // Progress by our own token rather than the SDK's onprogress: the SDK drops a request's progress
     // handler as its response arrives, before progress that came just ahead of it in the same read is
-    // handled (notification handlers run a microtask later), so the last steps were lost.
+    // handled (notification handlers run a microtask later), so the last steps were lost
+    // (modelcontextprotocol/typescript-sdk#2580).
     client.setNotificationHandler(ProgressNotificationSchema, (n) => {
       const { progressToken, ...progress } = n.params;
       this.#progress.get(String(progressToken))?.(progress);

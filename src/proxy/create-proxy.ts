@@ -3,6 +3,7 @@
  * embeddings API and ranking LLM from the config (or takes injected ones), and serves MCP over
  * stdio, Streamable HTTP, or any transport.
  */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, type ProxyConfigInput } from './config.ts';
@@ -78,7 +79,7 @@ export class McpProxy {
 
   /** Serves MCP on any transport (e.g. an in-memory pair in tests). */
   async connect(transport: Transport): Promise<void> {
-    await createProxyMcpServer(this.core).connect(transport);
+    await (await this.buildServer()).connect(transport);
   }
 
   /**
@@ -90,7 +91,7 @@ export class McpProxy {
   async listen(options: { host?: string; port?: number; token?: string } = {}): Promise<HttpListener> {
     const http = this.core.config.http;
     const token = options.token ?? (this.env[http.auth_token_env] || undefined);
-    const listener = await listenHttp(() => createProxyMcpServer(this.core), {
+    const listener = await listenHttp(() => this.buildServer(), {
       host: options.host, port: options.port, token,
       allowedHosts: http.allowed_hosts, allowedOrigins: http.allowed_origins, maxBodyBytes: http.max_body_bytes,
       extra: (method, url, body) => this.extraRoute(method, url, body),
@@ -102,6 +103,11 @@ export class McpProxy {
     }
     this.listeners.push(listener);
     return listener;
+  }
+
+  /** One session's MCP Server; whether it offers resources/subscribe is settled before its initialize. */
+  private async buildServer(): Promise<Server> {
+    return createProxyMcpServer(this.core, { subscribe: await this.core.passthrough.canSubscribe() });
   }
 
   private async extraRoute(method: string, url: URL, body: unknown): Promise<{ status: number; body: unknown } | undefined> {

@@ -4,10 +4,14 @@
  * a crash or a lost session, and its process group ended with the proxy.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, type CallToolResult, type LoggingLevel, type LoggingMessageNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
+  type CallToolResult, type LoggingLevel, type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { connect, listAllTools, transportOf, type McpSession } from '../mcp/index.ts';
 import { backoffMs, CircuitOpenError, ServerCircuitBreaker, type BreakerState, type Clock } from './breaker.ts';
 import type { ServerConfig } from './config.ts';
+import type { DownstreamEvent } from './passthrough.ts';
 
 export type ConnectionState = 'configured' | 'connecting' | 'connected' | 'failed';
 
@@ -21,8 +25,8 @@ export interface DownstreamOptions {
   onToolsChanged?: (server: string) => void;
   /** A connection closed without the proxy asking (crash, server exit). */
   onDisconnect?: (server: string, reason: string) => void;
-  /** The server sent notifications/message (logging). */
-  onLog?: (server: string, params: LoggingMessageNotification['params']) => void;
+  /** The server connected, sent a log message, a resource update or a resources/prompts list_changed. */
+  onEvent?: (server: string, event: DownstreamEvent) => void;
   /** The logging level asked of the proxy, applied to each server as it connects. */
   logLevel?: () => LoggingLevel | undefined;
 }
@@ -125,6 +129,7 @@ export class Downstream {
         this.lastError = null;
         this.breaker.success();
         this.notifyAttempt();
+        this.options.onEvent?.(this.name, { kind: 'connected', client });
         return client;
       } catch (err) {
         this.lastError = err instanceof Error ? err.message : String(err);
@@ -194,8 +199,14 @@ export class Downstream {
       await session.close();
       throw new Error('proxy closed while connecting');
     }
-    const onLog = this.options.onLog;
-    if (onLog) session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(this.name, n.params));
+    const onEvent = this.options.onEvent;
+    if (onEvent) {
+      const { client } = session;
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onEvent(this.name, { kind: 'log', params: n.params }));
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => onEvent(this.name, { kind: 'resource-updated', params: n.params }));
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => onEvent(this.name, { kind: 'resources-changed' }));
+      client.setNotificationHandler(PromptListChangedNotificationSchema, () => onEvent(this.name, { kind: 'prompts-changed' }));
+    }
     const level = this.options.logLevel?.();
     if (level && session.client.getServerCapabilities()?.logging) await session.client.setLoggingLevel(level).catch(() => undefined);
     this.session = session;

@@ -71,7 +71,7 @@ export type ExtraRoute = (method: string, url: URL, body: unknown) => Promise<{ 
  * @example
  *   const http = await listenHttp(() => createProxyMcpServer(core), { port: 0 });
  */
-export async function listenHttp(build: () => Server, options: ListenOptions = {}): Promise<HttpListener> {
+export async function listenHttp(build: () => Server | Promise<Server>, options: ListenOptions = {}): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host) && !options.token) {
     throw new Error(`refusing to listen on ${host} without a bearer token: beyond loopback anyone on the network could call tools through the proxy; set the token (http.auth_token_env in the config, GHOSTWIRE_PROXY_TOKEN by default) or listen on 127.0.0.1`);
@@ -107,7 +107,7 @@ export async function listenHttp(build: () => Server, options: ListenOptions = {
       if (existing) return existing.transport.handleRequest(req, res, body);
       if (sessionId) return sendError(res, 404, `unknown session ${String(sessionId)}`);
       if (!isInitializeRequest(body)) return sendError(res, 400, 'no session: the first request must be initialize', INVALID_REQUEST);
-      const server = build();
+      const server = await build();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => { sessions.set(id, { transport, server }); },

@@ -1,7 +1,7 @@
 /**
  * The proxy's MCP face: its ten tools, each input described by a zod schema (also its JSON Schema
- * in tools/list), dispatched to ProxyCore, plus the downstream servers' resources, prompts,
- * completions and logging (passthrough.ts). One Server per client session; all share the core.
+ * in tools/list), dispatched to ProxyCore, plus the downstream servers' resources (subscriptions
+ * included), prompts, completions, logging and list_changed notifications (passthrough.ts). One Server per client session; all share the core.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -129,16 +129,31 @@ export async function runProxyTool(core: ProxyCore, name: string, args: unknown)
   }
 }
 
+export interface ProxyServerOptions {
+  /**
+   * Advertise and serve resources/subscribe. Default: whether a connected (or remembered) downstream
+   * server supports it; `McpProxy` decides with `core.passthrough.canSubscribe()`, which first waits
+   * (bounded) for servers that are connecting.
+   */
+  subscribe?: boolean;
+}
+
 /**
  * An MCP Server offering the proxy's tools over any transport.
  * @example
  *   await createProxyMcpServer(core).connect(new StdioServerTransport());
  */
-export function createProxyMcpServer(core: ProxyCore): Server {
+export function createProxyMcpServer(core: ProxyCore, options: ProxyServerOptions = {}): Server {
+  const subscribe = options.subscribe ?? core.passthrough.knownToSubscribe();
+  // listChanged: the servers' own list_changed notifications are forwarded; tools/list_changed follows
+  // a downstream server's, once the proxy re-indexed that server and found a change.
   const server = new Server({ name: 'ghostwire-proxy', version: '0.1.0' }, {
-    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+    capabilities: {
+      tools: { listChanged: true }, resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
+      prompts: { listChanged: true }, completions: {}, logging: {},
+    },
   });
-  registerPassthrough(server, core.passthrough, core);
+  registerPassthrough(server, core.passthrough, core, { subscribe });
   const tools = proxyToolList();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => runProxyTool(core, request.params.name, request.params.arguments));

@@ -1,18 +1,21 @@
 /**
  * What a client behind the proxy would otherwise lose: downstream resources, resource templates,
  * prompts and completions, passed through and namespaced like tools (names `server/name`; resource
- * URIs kept, routed back by the listing that named them), and logging/setLevel honoured with the
- * downstream servers' log messages forwarded (logger `server[/logger]`).
+ * URIs kept, routed back by the listing that named them), resource subscriptions (subscriptions.ts),
+ * the servers' list_changed notifications, and logging/setLevel honoured with the downstream servers'
+ * log messages forwarded (logger `server[/logger]`).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema, SetLevelRequestSchema,
-  type LoggingLevel, type LoggingMessageNotification, type Prompt, type Resource, type ResourceTemplate,
+  ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
+  UnsubscribeRequestSchema, type LoggingLevel, type LoggingMessageNotification, type Prompt, type Resource,
+  type ResourceTemplate, type ResourceUpdatedNotification, type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { listAllPages } from '../mcp/index.ts';
+import { Subscriptions, type Subscriber } from './subscriptions.ts';
 
 /** A connected downstream server. */
 export interface Reachable {
@@ -26,9 +29,27 @@ export interface PassthroughHost {
   reachable(): Promise<Reachable[]>;
   /** Sets the level on every connected server that logs (and on servers connecting later). */
   setLogLevel(level: LoggingLevel): Promise<void>;
-  /** Subscribes to downstream log messages; returns the unsubscribe. */
-  onLog(listener: (server: string, params: LoggingMessageNotification['params']) => void): () => void;
+  /** Listens to what downstream servers announce; returns the unsubscribe. */
+  onEvent(listener: (server: string, event: DownstreamEvent) => void): () => void;
+  /** Resolves once servers connecting now are connected, failed or backing off (bounded). */
+  connectingSettled(): Promise<void>;
+  /** A server's client while it is connected (no waiting, no connecting). */
+  connected(server: string): Client | undefined;
+  /** Every enabled server's name. */
+  serverNames(): string[];
+  /** What a server said it can do when it last connected (this process, else remembered), if known. */
+  capabilitiesOf(server: string): ServerCapabilities | undefined;
 }
+
+/**
+ * What a downstream server announced: a log message, a resource update, a changed list (tools: after
+ * the proxy re-indexed them and found a change), or a (re)connection.
+ */
+export type DownstreamEvent =
+  | { kind: 'log'; params: LoggingMessageNotification['params'] }
+  | { kind: 'resource-updated'; params: ResourceUpdatedNotification['params'] }
+  | { kind: 'resources-changed' | 'prompts-changed' | 'tools-changed' }
+  | { kind: 'connected'; client: Client };
 
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const SERVER_META = 'ghostwire/server';
@@ -48,9 +69,31 @@ export class Passthrough {
   private readonly host: PassthroughHost;
   private owners = new Map<string, string>();
   private templates: Array<{ server: string; template: UriTemplate }> = [];
+  readonly subscriptions = new Subscriptions();
 
   constructor(host: PassthroughHost) {
     this.host = host;
+    host.onEvent((server, event) => {
+      if (event.kind === 'resource-updated') this.subscriptions.updated(server, event.params);
+      // A server that came back has forgotten its subscriptions: ask again for the URIs still wanted.
+      if (event.kind === 'connected') for (const uri of this.subscriptions.urisOf(server)) void event.client.subscribeResource({ uri }).catch(() => undefined);
+    });
+  }
+
+  /** Whether a server that is connected, or remembered from an earlier connection, supports resources/subscribe. */
+  knownToSubscribe(): boolean {
+    return this.host.serverNames().some((s) => this.host.capabilitiesOf(s)?.resources?.subscribe === true);
+  }
+
+  /**
+   * Whether to advertise resources/subscribe: whether a server is known to support it, once the servers
+   * already connecting (preconnects, lazy_connect off) have had their bounded wait. Servers never seen
+   * are not connected for this: lazy servers stay unconnected until used.
+   */
+  async canSubscribe(): Promise<boolean> {
+    if (this.knownToSubscribe()) return true;
+    await this.host.connectingSettled();
+    return this.knownToSubscribe();
   }
 
   private async each<T>(capability: 'resources' | 'prompts', list: (r: Reachable) => Promise<T[]>): Promise<Array<{ server: string; items: T[] }>> {
@@ -84,8 +127,8 @@ export class Passthrough {
     return all.flatMap(({ server, items }) => items.map((p) => ({ ...p, name: `${server}/${p.name}`, _meta: { ...p._meta, [SERVER_META]: server } })));
   }
 
-  /** The client of the server that listed `uri` (directly or through a template), listing again if needed. */
-  async ownerOf(uri: string): Promise<Client> {
+  /** The server that listed `uri` (directly or through a template), listing again if needed. */
+  private async ownerName(uri: string): Promise<string> {
     const find = (): string | undefined => this.owners.get(uri) ?? this.templates.find((t) => t.template.match(uri) !== null)?.server;
     let server = find();
     if (!server) {
@@ -93,7 +136,38 @@ export class Passthrough {
       server = find();
     }
     if (!server) throw new McpError(-32002, `resource not found: no downstream server lists ${uri}`, { uri });
-    return this.clientOf(server);
+    return server;
+  }
+
+  /** The client of the server that listed `uri`. */
+  async ownerOf(uri: string): Promise<Client> {
+    return this.clientOf(await this.ownerName(uri));
+  }
+
+  /** Subscribes one session to `uri` on the server that lists it (one downstream subscription per URI). */
+  async subscribe(session: Subscriber, uri: string): Promise<void> {
+    this.subscriptions.checkUri(uri);
+    const server = await this.ownerName(uri);
+    const client = await this.clientOf(server);
+    if (!client.getServerCapabilities()?.resources?.subscribe) {
+      throw new McpError(ErrorCode.InvalidParams, `cannot subscribe to ${uri}: its server "${server}" does not support resources/subscribe`, { uri, server });
+    }
+    await this.subscriptions.subscribe(session, uri, server, client);
+  }
+
+  /** Unsubscribes one session; the downstream subscription ends with its last subscriber. */
+  async unsubscribe(session: Subscriber, uri: string): Promise<void> {
+    await this.release(this.subscriptions.unsubscribe(session, uri));
+  }
+
+  /** Releases everything a closed session held. */
+  async dropSession(session: Subscriber): Promise<void> {
+    await Promise.all(this.subscriptions.drop(session).map((gone) => this.release(gone)));
+  }
+
+  private async release(gone: { server: string; uri: string } | undefined): Promise<void> {
+    // A server that is not connected holds no subscription any more: nothing to undo there.
+    await (gone && this.host.connected(gone.server)?.unsubscribeResource({ uri: gone.uri }).catch(() => undefined));
   }
 
   async clientOf(server: string): Promise<Client> {
@@ -104,11 +178,12 @@ export class Passthrough {
 }
 
 /**
- * Registers resources, templates, prompts, completions and logging on one proxy MCP Server (one session).
+ * Registers resources, templates, subscriptions, prompts, completions, logging and the forwarded
+ * list_changed notifications on one proxy MCP Server (one session).
  * @example
- *   registerPassthrough(server, core.passthrough, core);
+ *   registerPassthrough(server, core.passthrough, core, { subscribe: true });
  */
-export function registerPassthrough(server: Server, passthrough: Passthrough, host: PassthroughHost): void {
+export function registerPassthrough(server: Server, passthrough: Passthrough, host: PassthroughHost, options: { subscribe?: boolean } = {}): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await passthrough.listResources() }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: await passthrough.listTemplates() }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
@@ -128,20 +203,45 @@ export function registerPassthrough(server: Server, passthrough: Passthrough, ho
     }
     return (await passthrough.ownerOf(ref.uri)).complete(request.params);
   });
+  const session: Subscriber = { notify: (params) => void server.sendResourceUpdated(params).catch(() => undefined) };
+  if (options.subscribe) {
+    server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+      await passthrough.subscribe(session, request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      await passthrough.unsubscribe(session, request.params.uri);
+      return {};
+    });
+  }
   let level: LoggingLevel | undefined;
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     level = request.params.level;
     await host.setLogLevel(level);
     return {};
   });
-  const unsubscribe = host.onLog((from, params) => {
-    // Only what this session asked for: at or above its level (all of it until it sets one).
-    if (level && LEVELS.indexOf(params.level) < LEVELS.indexOf(level)) return;
-    void server.sendLoggingMessage({ ...params, logger: params.logger ? `${from}/${params.logger}` : from }).catch(() => undefined);
+  const unsubscribe = host.onEvent((from, event) => {
+    const sent = (() => {
+      switch (event.kind) {
+        case 'log': {
+          const { params } = event;
+          // Only what this session asked for: at or above its level (all of it until it sets one).
+          if (level && LEVELS.indexOf(params.level) < LEVELS.indexOf(level)) return undefined;
+          return server.sendLoggingMessage({ ...params, logger: params.logger ? `${from}/${params.logger}` : from });
+        }
+        case 'resources-changed': return server.sendResourceListChanged();
+        case 'prompts-changed': return server.sendPromptListChanged();
+        case 'tools-changed': return server.sendToolListChanged();
+        default: return undefined;
+      }
+    })();
+    // A session whose transport is closing must not disturb the others.
+    void sent?.catch(() => undefined);
   });
   const previous = server.onclose;
   server.onclose = () => {
     unsubscribe();
+    void passthrough.dropSession(session);
     previous?.();
   };
 }

@@ -4,7 +4,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { ArgumentValidator } from '../mcp/index.ts';
-import type { CallToolResult, LoggingLevel, LoggingMessageNotification, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, LoggingLevel, ServerCapabilities, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from './breaker.ts';
 import { callTool, CallError, type CallContext, type CallOptions } from './call-tool.ts';
 import { ToolCatalog, type CatalogTool } from './catalog.ts';
@@ -17,8 +18,8 @@ import type { RankingLLM } from './llm.ts';
 import { MetricsRecorder, type MetricsFilter } from './metrics.ts';
 import { recommendTools, type RecommendAnswer, type SearchMode } from './recommend.ts';
 import { ToolSearch, type SearchAnswer } from './search.ts';
-import { openStore } from './store.ts';
-import { Passthrough, type PassthroughHost, type Reachable } from './passthrough.ts';
+import { getMeta, openStore, setMeta } from './store.ts';
+import { Passthrough, type DownstreamEvent, type PassthroughHost, type Reachable } from './passthrough.ts';
 
 export interface ProxyDeps {
   clock?: Clock;
@@ -80,10 +81,10 @@ export class ProxyCore implements PassthroughHost {
   /** Tool annotations as listed in this process (not persisted: unknown means "not known to be safe"). */
   private readonly annotations = new Map<string, ToolAnnotations | undefined>();
   private readonly callContext: CallContext;
+  private logLevel?: LoggingLevel;
+  private readonly eventListeners = new Set<(server: string, event: DownstreamEvent) => void>();
   /** Resources, prompts and completions of the downstream servers (passthrough.ts). */
   readonly passthrough: Passthrough = new Passthrough(this);
-  private logLevel?: LoggingLevel;
-  private readonly logListeners = new Set<(server: string, params: LoggingMessageNotification['params']) => void>();
   private aggregateTimer?: NodeJS.Timeout;
   private closed = false;
 
@@ -117,10 +118,16 @@ export class ProxyCore implements PassthroughHost {
         clock: this.clock,
         onToolsChanged: (s) => {
           this.log(`server ${s} announced tools/list_changed: refreshing`);
-          void this.refresh(s).catch((err) => this.log(`refresh of ${s} failed: ${(err as Error).message}`));
+          void this.refresh(s).then((r) => {
+            // The proxy's clients re-list (list_tools, search) only when the index really changed.
+            if (r.added.length || r.updated.length || r.removed.length) this.emit(s, { kind: 'tools-changed' });
+          }, (err) => this.log(`refresh of ${s} failed: ${(err as Error).message}`));
         },
         onDisconnect: (s, reason) => this.log(`server ${s} disconnected: ${reason}`),
-        onLog: (s, params) => { for (const listener of this.logListeners) listener(s, params); },
+        onEvent: (s, event) => {
+          if (event.kind === 'connected') this.rememberCapabilities(s, event.client);
+          this.emit(s, event);
+        },
         logLevel: () => this.logLevel,
       }));
     }
@@ -250,14 +257,49 @@ export class ProxyCore implements PassthroughHost {
     return available.flatMap((d) => (d.client ? [{ server: d.name, client: d.client }] : []));
   }
 
+  async connectingSettled(): Promise<void> {
+    const connecting = [...this.servers.values()].filter((d) => d.state === 'connecting');
+    if (!connecting.length) return;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.config.mcp_client_proxy.discovery_wait * 1000); });
+    await Promise.race([Promise.all(connecting.map((d) => d.settledOrBackingOff())), limit]).finally(() => clearTimeout(timer));
+  }
+
   async setLogLevel(level: LoggingLevel): Promise<void> {
     this.logLevel = level;
     await Promise.all([...this.servers.values()].map((d) => (d.client?.getServerCapabilities()?.logging ? d.client.setLoggingLevel(level).catch(() => undefined) : undefined)));
   }
 
-  onLog(listener: (server: string, params: LoggingMessageNotification['params']) => void): () => void {
-    this.logListeners.add(listener);
-    return () => this.logListeners.delete(listener);
+  onEvent(listener: (server: string, event: DownstreamEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  private emit(server: string, event: DownstreamEvent): void {
+    for (const listener of this.eventListeners) listener(server, event);
+  }
+
+  connected(server: string): Client | undefined {
+    return this.servers.get(server)?.client;
+  }
+
+  /** The connected server's capabilities, else those it had when it last connected (kept in the store). */
+  capabilitiesOf(server: string): ServerCapabilities | undefined {
+    const live = this.servers.get(server)?.client?.getServerCapabilities();
+    if (live) return live;
+    const stored = getMeta(this.db, `capabilities/${server}`);
+    return stored === undefined ? undefined : (JSON.parse(stored) as ServerCapabilities);
+  }
+
+  /** Kept so a later proxy knows what a lazily connected server offers before connecting it. */
+  private rememberCapabilities(server: string, client: Client): void {
+    const capabilities = client.getServerCapabilities();
+    if (!capabilities || this.closed) return;
+    try {
+      setMeta(this.db, `capabilities/${server}`, JSON.stringify(capabilities));
+    } catch (err) {
+      this.log(`could not remember the capabilities of ${server}: ${(err as Error).message}`);
+    }
   }
 
   private async resolveTool(server: string, tool: string): Promise<CatalogTool> {

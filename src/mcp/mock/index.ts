@@ -13,6 +13,7 @@ export {
   PromptSchema,
   CompletionSchema,
   ClientRequestSchema,
+  CallNotificationSchema,
   AfterSchema,
 } from './schema.ts';
 export type {
@@ -30,6 +31,7 @@ export type {
   PromptSpec,
   CompletionSpec,
   ClientRequestSpec,
+  CallNotification,
   AfterRule,
 } from './schema.ts';
 export { mcpScenario, MCPScenarioBuilder, ToolAnswers } from './builder.ts';

@@ -87,6 +87,26 @@ export const ClientRequestSchema = z
 
 export const LogLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
+/**
+ * A notification the server sends while it handles a call, in the order a recording saw them:
+ * progress (sent only when the call carries a progress token, with that token) and log messages
+ * (at or above the level the client set).
+ */
+export const CallNotificationSchema = z.discriminatedUnion('method', [
+  z
+    .object({
+      method: z.literal('notifications/progress'),
+      params: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).strict(),
+    })
+    .strict(),
+  z
+    .object({
+      method: z.literal('notifications/message'),
+      params: z.object({ level: LogLevelSchema, logger: z.string().optional(), data: z.unknown() }).strict(),
+    })
+    .strict(),
+]);
+
 export const AnswerSchema = z
   .object({
     match: ArgumentsMatchSchema.optional(),
@@ -109,6 +129,8 @@ export const AnswerSchema = z
       .optional(),
     /** notifications/message log entries sent before the result. */
     log: z.array(z.object({ level: LogLevelSchema, data: z.unknown(), logger: z.string().optional() }).strict()).optional(),
+    /** Progress and log notifications in one ordered list, sent after `log` and `progress` (recordings write this). */
+    notifications: z.array(CallNotificationSchema).optional(),
     /** Requests to the client before answering; their results are `{{responses.N...}}` in the answer. */
     requests: z.array(ClientRequestSchema).optional(),
     /** Streamable HTTP: close the call's SSE stream before answering (the client must resume with Last-Event-ID). */
@@ -230,6 +252,7 @@ export type ArgumentsMatch = z.infer<typeof ArgumentsMatchSchema>;
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 export type ProtocolError = z.infer<typeof ProtocolErrorSchema>;
 export type ClientRequestSpec = z.infer<typeof ClientRequestSchema>;
+export type CallNotification = z.infer<typeof CallNotificationSchema>;
 export type Answer = z.infer<typeof AnswerSchema>;
 export type AnswerInput = z.input<typeof AnswerSchema>;
 export type ToolSpec = z.infer<typeof ToolSchema>;

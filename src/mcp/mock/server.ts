@@ -78,17 +78,22 @@ function strip<T extends Record<string, unknown>>(o: T, drop: string[]): Record<
 async function runAnswer(host: ServerHost, tool: ToolSpec, answer: Answer, args: Record<string, unknown>, extra: Extra): Promise<Record<string, unknown>> {
   const { state } = host;
   const token = extra._meta?.progressToken;
-  for (const entry of answer.log ?? []) {
+  const log = async (entry: { level: string; logger?: string; data: unknown }): Promise<void> => {
     const threshold = state.logLevel ? LEVELS.indexOf(state.logLevel) : -1;
-    if (LEVELS.indexOf(entry.level) < threshold) continue;
+    if (LEVELS.indexOf(entry.level) < threshold) return;
     // A scenario that overrides capabilities without logging still runs; the SDK refuses the notification.
     await extra.sendNotification({ method: 'notifications/message', params: strip({ level: entry.level, logger: entry.logger, data: fill(entry.data, templateValues(args)) }, []) }).catch(() => {});
-  }
+  };
+  for (const entry of answer.log ?? []) await log(entry);
   if (answer.closeStream) extra.closeSSEStream?.();
   for (const step of answer.progress ?? []) {
     if (step.delayMs) await host.wait(step.delayMs, extra.signal);
     if (token === undefined) continue;
     await extra.sendNotification({ method: 'notifications/progress', params: strip({ progressToken: token, progress: step.progress, total: step.total, message: step.message }, []) });
+  }
+  for (const n of answer.notifications ?? []) {
+    if (n.method === 'notifications/message') await log(n.params);
+    else if (token !== undefined) await extra.sendNotification({ method: n.method, params: { ...n.params, progressToken: token } });
   }
   const responses: unknown[] = [];
   for (const [k, request] of (answer.requests ?? []).entries()) {

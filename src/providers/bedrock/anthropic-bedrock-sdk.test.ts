@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer } from '../../transports/server.ts';
+import { tempRuntime } from '../../goldens/testing/runtime.ts';
 
 const HAIKU = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 /** The SDK escapes the model id as a path segment: an ARN's `/` escaped, `:` left as is. */
@@ -183,5 +184,41 @@ describe('Claude on Bedrock through @anthropic-ai/bedrock-sdk on the real port',
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('Claude on Bedrock through @anthropic-ai/bedrock-sdk in goldens', () => {
+  it('records create() and stream() and replays them to the SDK, credentials redacted', async () => {
+    const server = await startMockLLMServer({
+      scenarios: [{ name: 'g', steps: [{ respond: { text: 'Recorded.', toolCalls: [{ id: 'toolu_bdrk_g1', name: 'get_weather', arguments: { city: 'Oslo' } }], stream: { chunkSize: 3 } }, consume: false }] }],
+    });
+    const run = async () => {
+      const { client } = bedrock();
+      const created = await client.messages.create({ ...ask('weather?'), tools: [weather] });
+      const final = await client.messages.stream({ ...ask('weather?'), tools: [weather] }).finalMessage();
+      return [created, final].map((m) => ({ id: m.id, content: m.content, stop_reason: m.stop_reason, usage: m.usage }));
+    };
+    const { runtime, root } = tempRuntime('record');
+    const testFile = `${root}/anthropic-bedrock.test.ts`;
+    const recording = runtime.session(testFile, 'invoke');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await run();
+    await runtime.finish(testFile, 'invoke', true);
+    await server.close();
+    expect(recorded[1].content).toEqual(recorded[0].content);
+    const golden = recording.golden()!;
+    expect(golden.interactions.map((i) => [i.provider, new URL(i.request.url).pathname, i.response.framing ?? null])).toEqual([
+      ['bedrock', `${modelPath(HAIKU)}/invoke`, null],
+      ['bedrock', `${modelPath(HAIKU)}/invoke-with-response-stream`, 'binary'],
+    ]);
+    expect(golden.interactions[1].summary).toMatchObject({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] });
+    expect(JSON.stringify(golden)).not.toMatch(/AKIDGHOSTTEST|ghost-session-token|ghost-secret/);
+
+    // Replayed with the upstream gone: the SDK reads the same messages, ids included.
+    const { runtime: replay } = tempRuntime('replay', {}, root);
+    await replay.session(testFile, 'invoke').intercept();
+    expect(await run()).toEqual(recorded);
+    expect((await replay.finish(testFile, 'invoke', true))?.action).toBe('replayed');
   });
 });

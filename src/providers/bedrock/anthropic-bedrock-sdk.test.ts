@@ -147,6 +147,20 @@ describe('Claude on Bedrock through @anthropic-ai/bedrock-sdk over MSW', () => {
     expect(mock.unconsumed()).toHaveLength(1);
   });
 
+  it('answers beta.messages, the betas carried in the body as anthropic_beta', async () => {
+    mock.use({ name: 't', steps: [{ respond: { text: 'beta ok', stream: { chunkSize: 3 } }, consume: false }] });
+    const { client, sent } = bedrock();
+    const created = await client.beta.messages.create({ ...ask('hi'), betas: ['context-1m-2025-08-07'] });
+    const streamed = await client.beta.messages.stream({ ...ask('hi'), betas: ['context-1m-2025-08-07'] }).finalMessage();
+    expect(created.content).toEqual([{ type: 'text', text: 'beta ok', citations: null }]);
+    expect(streamed.content).toEqual(created.content);
+    expect(sent.map((r) => [new URL(r.url).pathname, r.body.anthropic_beta])).toEqual([
+      [`${modelPath(HAIKU)}/invoke`, ['context-1m-2025-08-07']],
+      [`${modelPath(HAIKU)}/invoke-with-response-stream`, ['context-1m-2025-08-07']],
+    ]);
+    expect(mock.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
   it('takes a Bedrock API key (Bearer) and an inference-profile ARN, URL-encoded in the path', async () => {
     const arn = 'arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-3-5-haiku-20241022-v1:0';
     mock.use({ name: 't', steps: [{ match: { model: arn }, respond: { text: 'by profile' } }] });

@@ -19,13 +19,30 @@ describe("provider 'bedrock' on the real port", () => {
     expect(result.executionMetadata.tokenUsage.totalTokens).toBe(158);
   });
 
-  it('retries a ThrottlingException, and reports a ValidationException without retrying', async () => {
+  it('retries a ThrottlingException (waiting what retry-after asks), and reports a ValidationException without retrying', async () => {
     const throttled = scenario('bedrock-throttle')
       .expect(bedrock()).then().respondWithError(429, 'Too many requests, please wait before trying again.')
       .expect(bedrock()).then().respondWithText('done');
     const retried = await withMockLLM([throttled], (server) => mcpGhost({ ...BEDROCK_GHOST, baseURL: server.url }));
     expect(retried.success).toBe(true);
     expect(retried.executionMetadata.llmRetries).toBe(1);
+
+    // The wait Bedrock asks for in `retry-after`, read from the AWS SDK error's raw `$response`
+    // (the SDK never calls the Retrier's fetch): 0.2 s, not the 3 s backoff.
+    const paced = scenario('bedrock-retry-after')
+      .expect(bedrock()).then().respondWithError(429, 'Too many requests, please wait before trying again.', { headers: { 'retry-after': '0.2' } })
+      .expect(bedrock()).then().respondWithText('done');
+    const slowBackoff = { maxRetries: 2, baseDelayMs: 3_000, maxDelayMs: 3_000 };
+    const gaps = await withMockLLM([paced], async (server) => {
+      const run = await mcpGhost({ ...BEDROCK_GHOST, baseURL: server.url, retry: slowBackoff });
+      expect(run.success).toBe(true);
+      expect(run.executionMetadata.llmRetries).toBe(1);
+      const [first, second] = server.mock.requests;
+      expect([first.status, second.status]).toEqual([429, 200]);
+      return second.startedAt - first.startedAt;
+    });
+    expect(gaps).toBeGreaterThanOrEqual(190);
+    expect(gaps).toBeLessThan(2_000);
 
     const invalid = scenario('bedrock-invalid').expect(bedrock()).then().respondWithError(400, 'The model returned the following errors: bad input');
     const failed = await withMockLLM([invalid], async (server) => {

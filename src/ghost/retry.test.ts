@@ -1,5 +1,8 @@
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { startMockLLMServer } from '../transports/server.ts';
 import { ProviderError, Retrier, isRetryableStatus, retryAfterMs } from './retry.ts';
 
 const ok = () => new Response(JSON.stringify({ object: 'list', data: [] }), { headers: { 'content-type': 'application/json' } });
@@ -34,6 +37,24 @@ describe('Retrier with a real SDK', () => {
     expect(retries).toBe(1);
     expect(seen[1] - seen[0]).toBeGreaterThanOrEqual(140);
     expect(seen[1] - seen[0]).toBeLessThan(5_000);
+  });
+
+  it('honours retry-after on AWS SDK errors, read from their $response (HTTP/1.1 handler)', async () => {
+    const server = await startMockLLMServer({
+      scenarios: [{ name: 'b', steps: [{ respond: { error: { status: 429, message: 'slow down', headers: { 'retry-after': '0.15' } } } }, { respond: { text: 'ok' } }] }],
+    });
+    const client = new BedrockRuntimeClient({ region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, endpoint: server.url, requestHandler: new NodeHttpHandler(), maxAttempts: 1 });
+    try {
+      const retrier = new Retrier('bedrock', { maxRetries: 2, baseDelayMs: 5_000, maxDelayMs: 10_000 });
+      const { retries } = await retrier.run(() => client.send(new ConverseCommand({ modelId: 'm', messages: [{ role: 'user', content: [{ text: 'hi' }] }] })));
+      expect(retries).toBe(1);
+      const [first, second] = server.mock.requests;
+      expect(second.startedAt - first.startedAt).toBeGreaterThanOrEqual(140);
+      expect(second.startedAt - first.startedAt).toBeLessThan(5_000);
+    } finally {
+      client.destroy();
+      await server.close();
+    }
   });
 
   it('gives up after maxRetries with a ProviderError naming status and attempts', async () => {

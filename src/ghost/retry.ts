@@ -1,6 +1,8 @@
 // One retry policy for every SDK. The SDKs' own retries are switched off (maxRetries: 0, no genai
-// retryOptions) because they differ: @google/genai's ApiError carries no headers, so it cannot honor
-// `retry-after`, and we want the same backoff, cap and retry count reported for every provider.
+// retryOptions, AWS maxAttempts: 1) because they differ: @google/genai's ApiError carries no headers,
+// so it cannot honor `retry-after`, and we want the same backoff, cap and retry count reported for every
+// provider. `retry-after` is read from the failed response: through the Retrier's `fetch` for the SDKs
+// that take one, from the error's `$response` for the AWS SDK (which has its own HTTP handlers).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ProviderName } from './tool-names.ts';
 
@@ -69,6 +71,27 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 100 ? status : undefined;
 }
 
+/**
+ * The failed response's headers as an SDK attached them to its error: the AWS SDK does not call
+ * `fetch`, so the Retrier's own `fetch` never sees them, but its errors carry the raw response as
+ * `$response` (Smithy's HttpResponse, headers a plain record).
+ */
+function errorHeaders(error: unknown): Headers | undefined {
+  const record = (error as { $response?: { headers?: unknown } } | null)?.$response?.headers;
+  if (typeof record !== 'object' || record === null) return undefined;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(record)) {
+    // HTTP/2 responses list pseudo-headers (`:status`) too, which are no header names.
+    if (typeof value !== 'string' || name.startsWith(':')) continue;
+    try {
+      headers.append(name, value);
+    } catch {
+      // A name or value Headers refuses: skip it, the rest still count.
+    }
+  }
+  return headers;
+}
+
 /** AWS exceptions worth another try, by name, for when no status came with them. */
 const RETRYABLE_AWS = new Set(['ThrottlingException', 'ServiceUnavailableException', 'InternalServerException', 'ModelNotReadyException', 'ModelTimeoutException', 'TimeoutError']);
 
@@ -133,7 +156,7 @@ export class Retrier {
           const after = attempt > 0 ? ` after ${attempt + 1} attempts` : '';
           throw new ProviderError(this.provider, `${this.provider} ${what}${after}: ${message}`, status, retryable, attempt + 1);
         }
-        const asked = retryAfterMs(state.headers);
+        const asked = retryAfterMs(state.headers ?? errorHeaders(error));
         const backoff = this.policy.baseDelayMs * 2 ** attempt;
         await sleep(Math.min(asked ?? backoff, this.policy.maxDelayMs), signal);
       }

@@ -1,10 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { CohereClientV2, CohereError } from 'cohere-ai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
+import { startMockLLMServer } from '../transports/server.ts';
 import { capturingFetch } from './testing/capture.ts';
+import { staticTokenClient } from './vertex-shared/test-auth.ts';
 import { validateOpenAI } from './testing/openapi.ts';
 import { defaultAdapters } from './registry.ts';
 import { ProviderRouter } from './router.ts';
@@ -30,6 +33,8 @@ function setup() {
     anthropic: new Anthropic({ apiKey: 'sk-ant', fetch, maxRetries: 0 }),
     google: new GoogleGenAI({ apiKey: 'g', httpOptions: { fetch } }),
     googleBeta: new GoogleGenAI({ apiKey: 'g', httpOptions: { fetch, apiVersion: 'v1beta' } }),
+    cohere: new CohereClientV2({ token: 'co-test', fetch, maxRetries: 0 }),
+    vertex: new GoogleGenAI({ vertexai: true, project: 'ghost-project', location: 'us-central1', googleAuthOptions: { authClient: staticTokenClient() }, httpOptions: { fetch } }),
   };
 }
 
@@ -80,6 +85,68 @@ describe('model listing', () => {
     expect((missing as ApiError).status).toBe(404);
   });
 
+  it('lists them in Cohere’s shape through cohere-ai, filtered by endpoint and paged', async () => {
+    const { cohere, exchanges } = setup();
+    const all = await cohere.models.list();
+    expect(all.models.map((m) => m.name)).toEqual(NAMES);
+    expect(all.models[0]).toMatchObject({ name: 'gpt-4o', endpoints: ['generate', 'chat', 'summarize'], finetuned: false, contextLength: expect.any(Number) });
+    expect(all.nextPageToken).toBeUndefined();
+    expect(new URL(exchanges[0].url).pathname).toBe('/v1/models');
+    // Paged: the SDK hands the token back as page_token.
+    const first = await cohere.models.list({ pageSize: 2 });
+    expect(first.models.map((m) => m.name)).toEqual(NAMES.slice(0, 2));
+    const rest = await cohere.models.list({ pageSize: 2, pageToken: first.nextPageToken });
+    expect(rest.models.map((m) => m.name)).toEqual(NAMES.slice(2));
+    expect(rest.nextPageToken).toBeUndefined();
+    expect((await cohere.models.list({ endpoint: 'embed' })).models).toEqual([]);
+    expect((await cohere.models.list({ endpoint: 'chat', defaultOnly: true })).models.map((m) => m.name)).toEqual(['gpt-4o']);
+    const one = await cohere.models.get('claude-sonnet-5-5');
+    expect(one).toMatchObject({ name: 'claude-sonnet-5-5', endpoints: ['generate', 'chat', 'summarize'] });
+    const missing = await cohere.models.get('command-nope').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(CohereError);
+    expect((missing as CohereError).statusCode).toBe(404);
+    expect((missing as CohereError).body).toMatchObject({ message: expect.stringContaining("model 'command-nope' not found") });
+    const bad = await cohere.models.list({ defaultOnly: true }).catch((e: unknown) => e);
+    expect((bad as CohereError).statusCode).toBe(400);
+  });
+
+  it('lists them as Vertex publisher models through @google/genai with vertexai: true', async () => {
+    const { vertex, exchanges } = setup();
+    const names: string[] = [];
+    for await (const model of await vertex.models.list()) names.push(model.name ?? '');
+    expect(names).toEqual(NAMES.map((n) => `publishers/google/models/${n}`));
+    expect(exchanges[0].url).toBe('https://us-central1-aiplatform.googleapis.com/v1beta1/publishers/google/models');
+    // Paged: the SDK's pager follows nextPageToken.
+    const paged: string[] = [];
+    for await (const model of await vertex.models.list({ config: { pageSize: 2 } })) paged.push(model.name ?? '');
+    expect(paged).toEqual(names);
+    expect(exchanges.slice(1).map((e) => new URL(e.url).searchParams.get('pageToken'))).toEqual([null, '2']);
+    const one = await vertex.models.get({ model: 'gemini-2.5-flash' });
+    expect(one).toMatchObject({ name: 'publishers/google/models/gemini-2.5-flash', version: '001' });
+    expect(new URL(exchanges.at(-1)!.url).pathname).toBe('/v1beta1/publishers/google/models/gemini-2.5-flash');
+    const missing = await vertex.models.get({ model: 'gemini-0' }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect((missing as ApiError).status).toBe(404);
+    // Tuned models: none, at the project's own path.
+    const tuned: unknown[] = [];
+    for await (const model of await vertex.models.list({ config: { queryBase: false } })) tuned.push(model);
+    expect(tuned).toEqual([]);
+    expect(new URL(exchanges.at(-1)!.url).pathname).toBe('/v1beta1/projects/ghost-project/locations/us-central1/models');
+  });
+
+  it('answers Cohere’s and Vertex’s listings on the real port, Cohere’s told apart by its SDK header', async () => {
+    const server = await startMockLLMServer({ scenarios });
+    try {
+      const cohere = new CohereClientV2({ token: 'co-test', environment: server.url, maxRetries: 0 });
+      expect((await cohere.models.list()).models.map((m) => m.name)).toEqual(NAMES);
+      const vertex = new GoogleGenAI({ vertexai: true, project: 'p', location: 'us-central1', googleAuthOptions: { authClient: staticTokenClient() }, httpOptions: { baseUrl: server.url } });
+      expect((await vertex.models.get({ model: 'gpt-4o' })).name).toBe('publishers/google/models/gpt-4o');
+      expect(server.mock.requests.map((r) => `${r.provider} ${r.status}`)).toEqual(['cohere 200', 'vertex-gemini 200']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('tells the providers apart by headers on the shared /v1/models path', () => {
     const router = new ProviderRouter(defaultAdapters());
     const served = (headers: Record<string, string>, path = '/v1/models', query = '', method = 'GET') => {
@@ -94,6 +161,7 @@ describe('model listing', () => {
     expect(served({}, '/models')).toBe('openai');
     expect(served({}, '/v1/models/gemini-x:generateContent')).toBe('openai');
     expect(served({}, '/v1/models', '', 'POST')).toBeNull();
+    expect(served({ authorization: 'Bearer k', 'x-fern-sdk-name': 'cohere-ai' })).toBe('cohere');
   });
 
   it('answers a listing without credentials with each provider’s auth error', async () => {
@@ -105,5 +173,10 @@ describe('model listing', () => {
     expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     const gemini = await mock.handle(new Request('https://generativelanguage.googleapis.com/v1beta/models'));
     expect(gemini.status).toBe(403);
+    const cohere = await mock.handle(new Request('https://api.cohere.com/v1/models'));
+    expect(cohere.status).toBe(401);
+    const vertex = await mock.handle(new Request('https://us-central1-aiplatform.googleapis.com/v1beta1/publishers/google/models'));
+    expect(vertex.status).toBe(401);
+    expect(await vertex.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
   });
 });

@@ -19,6 +19,7 @@ import { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
 import { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 import { cohereAdapter } from './cohere/index.ts';
 import { bedrockAdapter } from './bedrock/index.ts';
+import { bedrockMantleAdapter } from './bedrock-mantle/index.ts';
 
 /** Adding a provider: its folder, and one line here. */
 const REGISTERED = [
@@ -36,6 +37,7 @@ const REGISTERED = [
   { id: 'embeddings', create: vertexEmbeddingsAdapter },
   { id: 'cohere', create: cohereAdapter },
   { id: 'bedrock', create: bedrockAdapter },
+  { id: 'bedrock', create: bedrockMantleAdapter },
 ] as const;
 
 /** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */

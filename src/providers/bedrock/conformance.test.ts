@@ -11,6 +11,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { expect } from 'vitest';
 import { bedrockAdapter } from './index.ts';
 import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+import { bedrockErrorReader } from '../testing/kits.ts';
 
 // HTTP/1.1 handler: MSW cannot see the SDK's default HTTP/2 one (see the README's Bedrock notes).
 const client = (base: string | undefined) =>
@@ -69,10 +70,7 @@ describeConformance({
   authHeaders: ['authorization'],
   authStatus: 403,
   badBody: { messages: 'hi' },
-  readError(_status, body) {
-    expect(body).toEqual({ message: expect.any(String), ...(body.details ? { details: body.details } : {}) });
-    return { message: body.message, nearMisses: body.details };
-  },
+  readError: bedrockErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: {

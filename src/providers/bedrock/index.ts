@@ -67,9 +67,14 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
     credentials: { headers: ['authorization', 'x-amz-security-token', 'x-amz-date', 'x-amz-content-sha256'], query: ['X-Amz-Signature', 'X-Amz-Credential', 'X-Amz-Security-Token'] },
     framing: 'binary',
     routes: ({ method, path }: RouteRequest) => method === 'POST' && MODEL_PATH.test(path),
-    /** AWS's fingerprint: a SigV4 scope naming the `bedrock` service, or the SDK's user agent. */
+    /**
+     * AWS's fingerprint: a SigV4 scope naming the `bedrock` service, or an SDK's user agent (the AWS
+     * SDK's, or `@anthropic-ai/bedrock-sdk`'s `AnthropicBedrock/JS …` when it sends a Bedrock API key).
+     */
     recognizes: (req: RouteRequest) =>
-      /\/bedrock\/aws4_request/.test(req.headers.get('authorization') ?? '') || /client-bedrock-runtime/.test(`${req.headers.get('x-amz-user-agent') ?? ''} ${req.headers.get('user-agent') ?? ''}`),
+      /\/bedrock\/aws4_request/.test(req.headers.get('authorization') ?? '') ||
+      /client-bedrock-runtime/.test(`${req.headers.get('x-amz-user-agent') ?? ''} ${req.headers.get('user-agent') ?? ''}`) ||
+      /^AnthropicBedrock\//.test(req.headers.get('user-agent') ?? ''),
     authenticate,
     parse,
     render,

@@ -8,6 +8,7 @@ import type { IncomingRequest } from '../adapter.ts';
 import { parseAnthropicRequest } from '../anthropic/parse.ts';
 import { renderAnthropicMessage, renderAnthropicStream } from '../anthropic/render.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
+import { withPrefix } from '../common/ids.ts';
 import { ssePayloads } from '../common/views.ts';
 import { headerRecord, parseJsonObject, restParams } from '../common/wire-json.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -71,8 +72,13 @@ export function renderTitan(res: CanonicalResponse, request: CanonicalRequest): 
   return out;
 }
 
+/** The prefix of the message ids Claude on Bedrock answers with (`msg_bdrk_01…`). */
+export const BEDROCK_MESSAGE_ID_PREFIX = 'msg_bdrk_';
+
+const bedrockIds = (res: CanonicalResponse): CanonicalResponse => ({ ...res, id: withPrefix(BEDROCK_MESSAGE_ID_PREFIX, res.id) });
+
 /** The Anthropic message InvokeModel answers with. */
-export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> => renderAnthropicMessage(res, request);
+export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> => renderAnthropicMessage(bedrockIds(res), request);
 
 /**
  * The InvokeModelWithResponseStream answer: each Anthropic stream event as a `chunk` event whose
@@ -81,7 +87,7 @@ export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest):
  *   renderInvokeStream(res, req)[0] // chunk event of { type: 'message_start', ... }
  */
 export function renderInvokeStream(res: CanonicalResponse, request: CanonicalRequest): Uint8Array[] {
-  const events = ssePayloads(renderAnthropicStream(res, request)).filter((e) => e.event !== 'ping');
+  const events = ssePayloads(renderAnthropicStream(bedrockIds(res), request)).filter((e) => e.event !== 'ping');
   return events.map(({ data }) => {
     const payload =
       data.type === 'message_stop'

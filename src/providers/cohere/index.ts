@@ -1,11 +1,13 @@
 /**
  * The Cohere v2 adapter (`cohere-ai`'s `CohereClientV2`): `POST /v2/chat` (JSON, or SSE events
- * when `stream` is true) and `POST /v2/embed` on `api.cohere.com` (and the older `api.cohere.ai`).
- * Its paths are its own, so the shared real port routes them by path alone.
+ * when `stream` is true) and `POST /v2/embed` on `api.cohere.com` (and the older `api.cohere.ai`),
+ * and the model listing `GET /v1/models[/{name}]`. Chat and embed paths are its own, so the shared
+ * real port routes them by path alone; `/v1/models` there is Cohere's when the SDK's header names it.
  */
-import type { IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { isCohereModelsRoute, renderCohereModels } from './models.ts';
 import { parseCohereChat, parseCohereEmbed } from './parse.ts';
 import { cohereReader } from './reader.ts';
 import { renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
@@ -24,7 +26,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
     hosts: ['api.cohere.com', 'api.cohere.ai'],
     credentials: { headers: ['authorization'], query: [] },
     framing: 'sse',
-    routes: ({ method, path }: RouteRequest) => method === 'POST' && (path === CHAT || path === EMBED),
+    routes: (req: RouteRequest) => (req.method === 'POST' && (req.path === CHAT || req.path === EMBED)) || isCohereModelsRoute(req),
     /** The SDK names itself in Fern's `X-Fern-SDK-Name` header. */
     recognizes: (req: RouteRequest) => req.headers.get('x-fern-sdk-name') === 'cohere-ai',
     authenticate: (req: IncomingRequest) =>
@@ -36,6 +38,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
       return jsonOrStream(response, request, headers, () => renderCohereChat(response), () => renderCohereStream(response));
     },
     renderError: renderCohereError,
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderCohereModels(req, catalog, renderCohereError),
     reader: cohereReader,
   };
 }

@@ -32,6 +32,12 @@ export function googleErrorReader(status: number, body: any): { message: string;
   return { message: body.error.message, nearMisses: body.error.details };
 }
 
+/** Bedrock's `{ message }` (the exception named in `x-amzn-ErrorType`), with a near-miss `details` when ghostwire adds one. */
+export function bedrockErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
+  expect(body).toEqual({ message: expect.any(String), ...(body.details ? { details: body.details } : {}) });
+  return { message: body.message, nearMisses: body.details };
+}
+
 /**
  * An Anthropic SDK message as the conformance suite reads answers (Anthropic and Claude on Vertex).
  * @example anthropicSdkAnswer(await client.messages.create(params)).toolCalls

@@ -11,6 +11,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
 import { renderAnthropicError } from '../anthropic/render.ts';
+import { withPrefix } from '../common/ids.ts';
 import { decodeSegment } from '../common/models.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
 import { renderGoogleError } from '../gemini/render.ts';
@@ -21,6 +22,9 @@ import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '
  * (`2023-06-01`) there instead, so any version string is taken.
  */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** The prefix of the message ids Claude on Vertex answers with. */
+export const VERTEX_MESSAGE_ID_PREFIX = 'msg_vrtx_';
 
 const METHODS = new Set(['rawPredict', 'streamRawPredict']);
 const COUNT_TOKENS_MODEL = 'count-tokens';
@@ -74,7 +78,9 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
       const canonical = anthropic.parse(asAnthropic(req));
       return { ...canonical, provider: 'vertex-anthropic', path: req.path };
     },
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => anthropic.render(response, request),
+    // Claude on Vertex mints its message ids as `msg_vrtx_…` (the stream's `message_start` too).
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+      anthropic.render({ ...response, id: withPrefix(VERTEX_MESSAGE_ID_PREFIX, response.id) }, request),
     renderError(error: CanonicalError): RenderedResponse {
       // The front end (credentials, unknown routes) answers as Google; the model as Anthropic.
       if (error.status === 401 || error.code === 'unknown_url') return renderGoogleError(error);

@@ -12,6 +12,8 @@ describe('Claude on Vertex AI through @anthropic-ai/vertex-sdk', () => {
     const client = new AnthropicVertex({ region: 'us-east5', projectId: 'ghost-project', authClient: staticTokenClient(), fetch, maxRetries: 0 });
     const message = await client.messages.create({ model: 'claude-sonnet-4@20250514', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
     expect(message.content).toEqual([{ type: 'text', text: 'Claude on Vertex.', citations: null }]);
+    // Vertex's own id format, as real Claude-on-Vertex answers carry.
+    expect(message.id).toMatch(/^msg_vrtx_[0-9a-zA-Z]+$/);
     expect(new URL(exchanges[0].url).pathname).toBe('/v1/projects/ghost-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict');
     const sent = JSON.parse(exchanges[0].requestBody);
     expect(sent).not.toHaveProperty('model');
@@ -27,6 +29,7 @@ describe('Claude on Vertex AI through @anthropic-ai/vertex-sdk', () => {
       const client = new AnthropicVertex({ region: 'global', projectId: 'p', authClient: staticTokenClient(), baseURL: `${server.url}/v1`, maxRetries: 0 });
       const final = await client.messages.stream({ model: 'claude-opus-4', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
       expect(final.content[0]).toMatchObject({ type: 'text', text: 'streamed from vertex' });
+      expect(final.id).toMatch(/^msg_vrtx_[0-9a-zA-Z]+$/);
       expect(server.mock.requests[0]).toMatchObject({ provider: 'vertex-anthropic', path: '/v1/projects/p/locations/global/publishers/anthropic/models/claude-opus-4:streamRawPredict' });
       const missing = await fetch(`${server.url}/v1/projects/p/locations/global/publishers/anthropic/models/claude-opus-4:rawPredict`, {
         method: 'POST',

@@ -4,12 +4,14 @@
  * `:streamGenerateContent?alt=sse` and `:countTokens`, or without `projects/…/locations/…` in
  * express mode (an API key). The body and answers are Gemini's, so the Gemini adapter parses and
  * renders; this one maps the path, checks Vertex's credentials and names the provider `vertex-gemini`.
+ * Model listings (`models.list()`, `models.get()`) are answered in Vertex's publisher-model shape.
  */
-import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 import { geminiAdapter } from '../gemini/index.ts';
 import { renderGoogleError } from '../gemini/render.ts';
 import { geminiReader } from '../gemini/reader.ts';
+import { isVertexModelsRoute, renderVertexModels } from './models.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
@@ -34,9 +36,10 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     framing: 'sse',
     routes(req: RouteRequest): boolean {
       const route = req.method === 'POST' ? vertexRoute(req.path) : null;
-      return route?.publisher === 'google' && METHODS.has(route.method);
+      return (route?.publisher === 'google' && METHODS.has(route.method)) || isVertexModelsRoute(req);
     },
     authenticate: vertexAuthError,
+    listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderVertexModels(req, catalog),
     answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req)),
     parse(req: IncomingRequest): CanonicalRequest {
       return { ...gemini.parse(asGemini(req)), provider: 'vertex-gemini', path: req.path };

@@ -1,0 +1,47 @@
+import { AnthropicBedrockMantle } from '@anthropic-ai/bedrock-sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { APIError } from '@anthropic-ai/sdk';
+import { bedrockMantleAdapter } from './index.ts';
+import { describeConformance } from '../testing/conformance.ts';
+import { anthropicErrorReader, anthropicSdkAnswer } from '../testing/kits.ts';
+
+// On the real port the base URL keeps Mantle's `/anthropic` prefix, as the SDK's default one has it.
+const client = (base: string | undefined) =>
+  new AnthropicBedrockMantle({ awsRegion: 'us-east-1', awsAccessKey: 'AKIDTEST', awsSecretAccessKey: 'test-secret', maxRetries: 0, ...(base ? { baseURL: `${base}/anthropic` } : {}) });
+const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
+const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
+
+describeConformance({
+  id: 'bedrock',
+  adapter: bedrockMantleAdapter,
+  origin: 'https://bedrock-mantle.us-east-1.api.aws',
+  request: (model, prompt) => ({
+    path: '/anthropic/v1/messages',
+    // The SDK's user agent goes with every request: on a shared host it tells Mantle's `/anthropic/…` from Anthropic's prefix.
+    headers: {
+      authorization: 'AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/bedrock-mantle/aws4_request, SignedHeaders=host, Signature=00',
+      'anthropic-version': '2023-06-01',
+      'user-agent': 'AnthropicBedrockMantle/JS 1.12.0',
+    },
+    body: params(model, prompt),
+  }),
+  authHeaders: ['authorization'],
+  authStatus: 401,
+  badBody: { model: 'm-1', max_tokens: 64, messages: 'hi' },
+  readError: anthropicErrorReader,
+  finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
+  noMatch404: true,
+  sdk: {
+    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
+    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
+    tools: async (base, model, prompt, stream) =>
+      stream
+        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
+        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
+      if (!(err instanceof APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
+      return err.status ?? 0;
+    },
+  },
+});

@@ -55,8 +55,8 @@ function mswLoaded(): boolean {
 }
 
 /**
- * The worker's layer. One per process (test files re-evaluate modules under `--no-isolate`, while MSW's
- * interceptors are per process), so it is the one value kept on `globalThis`.
+ * The worker's layer. One per process (the setup file is evaluated again for every test file, and may be
+ * two module instances, while MSW's interceptors are per process), so it is the one value kept on `globalThis`.
  */
 export class InProcessLayer {
   readonly slots = new AsyncLocalStorage<TestSlot>();

@@ -3,12 +3,13 @@
 // module-level OpenAI client; a socket sentinel proving nothing reaches a non-loopback host. Run under
 // forks, threads and --no-isolate; goldens recorded through a loopback baseURL, replayed in CI with that
 // server stopped; the reporter under -t, --shard + --merge-reports, and with fewer calls than recorded.
+// The same install also holds fixtures/user-project-noplugin as `noplugin/`: a project without the plugin.
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
-import { explain, installPacked, run, userEnv, type Installed, type Run } from './testing/packed.ts';
+import { explain, installPacked, ROOT, run, userEnv, type Installed, type Run } from './testing/packed.ts';
 
 describe('a user project: MSW recipe + ghostwire, installed from the tarball', () => {
   let installed: Installed | null = null;
@@ -19,6 +20,8 @@ describe('a user project: MSW recipe + ghostwire, installed from the tarball', (
   beforeAll(async () => {
     installed = await installPacked('fixtures/user-project');
     project = installed.project;
+    // One pack for both projects: the second resolves ghostwire and its peers from the first's node_modules.
+    await cp(join(ROOT, 'fixtures/user-project-noplugin'), join(project, 'noplugin'), { recursive: true });
     upstream = await startMockLLMServer({ scenarios: [{ name: 'any', steps: [{ respond: { text: 'Mild' }, consume: false }] }] });
     baseURL = `${upstream.url}/v1`;
   }, 180_000);
@@ -30,10 +33,10 @@ describe('a user project: MSW recipe + ghostwire, installed from the tarball', (
 
   const sentinel = () => join(project, 'sentinel.log');
   /** The project's Vitest; fails the calling test if any socket went to a non-loopback host. */
-  const vitest = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run & { output: string }> => {
+  const vitest = async (args: string[], env: NodeJS.ProcessEnv = {}, cwd = project): Promise<Run & { output: string }> => {
     await rm(sentinel(), { force: true });
     const result = await run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', ...args], {
-      cwd: project,
+      cwd,
       env: userEnv({ GW_SENTINEL: sentinel(), OPENAI_BASE_URL: baseURL, ...env }),
       timeoutMs: 90_000,
     });
@@ -108,5 +111,39 @@ describe('a user project: MSW recipe + ghostwire, installed from the tarball', (
     const strict = await vitest(['golden.case.ts'], { CI: '1', GW_FEWER: '1', GW_STRICT: '1' });
     expect(strict.code, explain(strict)).toBe(1);
     expect(strict.output).toContain('strict: 1 recorded interaction(s) of goldens/golden.case/two-questions.json were never used');
+  });
+
+  describe('without the plugin (ghostwire/vitest imported; a module-level client; the user\'s MSW server)', () => {
+    const noplugin = () => join(project, 'noplugin');
+    // The client on the providers' default host (OPENAI_BASE_URL would point it at the recording upstream).
+    const defaultHost = { OPENAI_BASE_URL: '' };
+
+    it('every file\'s tests run in their own slot, one hook per file: isolated (forks, threads), and --no-isolate with the setup file', { timeout: 180_000 }, async () => {
+      const runs: Array<[string[], NodeJS.ProcessEnv]> = [
+        [[], {}],
+        [['--pool=threads'], {}],
+        [['--no-isolate', '--maxWorkers=1'], { GW_SETUP_FILE: '1' }],
+        [['--no-isolate', '--maxWorkers=1', '--pool=threads'], { GW_SETUP_FILE: '1' }],
+      ];
+      for (const [args, env] of runs) {
+        const result = await vitest(args, { ...defaultHost, ...env }, noplugin());
+        expect(result.code, `${args.join(' ')} ${JSON.stringify(env)}\n${explain(result)}`).toBe(0);
+        // Three files of four tests: useMockLLM, the mockLLM fixture, the golden fixture, the hook count.
+        expect(result.output).toMatch(/Tests\s+12 passed/);
+      }
+      expect((await readdir(join(noplugin(), 'goldens'))).sort()).toEqual(['one.case', 'three.case', 'two.case']);
+    });
+
+    it('--no-isolate without the setup file: the files after the first fail, naming both fixes', { timeout: 120_000 }, async () => {
+      for (const pool of ['forks', 'threads']) {
+        const result = await vitest(['--no-isolate', '--maxWorkers=1', `--pool=${pool}`], defaultHost, noplugin());
+        expect(result.code, explain(result)).toBe(1);
+        // The first file of the worker passes; the two others fail (three ghostwire calls + the hook count each).
+        expect(result.output).toMatch(/Tests\s+8 failed \| 4 passed/);
+        expect(result.output).toContain("useMockLLM() ran in a test of");
+        expect(result.output).toContain('this one shares its worker with an earlier file (isolate: false / --no-isolate)');
+        expect(result.output).toContain("Add the plugin (plugins: [ghostwire()] from 'ghostwire/plugin' in vitest.config) or add 'ghostwire/vitest/setup' to test.setupFiles.");
+      }
+    });
   });
 });

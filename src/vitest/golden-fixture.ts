@@ -30,8 +30,8 @@ export interface GoldenFixture {
  *   it('answers', async ({ golden }) => { golden.input({ prompt }); expect(await run(prompt)).toMatchGolden(); });
  */
 export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (fixture: GoldenFixture) => Promise<void>): Promise<void> {
-  const slot = inProcessLayer().slot();
-  if (!slot || slot.task !== task) throw new Error('ghostwire: the golden fixture runs outside its test\'s slot; import it from ghostwire/vitest (or configure the ghostwire plugin)');
+  const slot = inProcessLayer().requireSlot('the golden fixture');
+  if (slot.task !== task) throw new Error(`ghostwire: the golden fixture of "${task.name}" runs inside the slot of "${slot.task.name}"`);
   const session = loadSync<typeof import('./goldens-worker.ts')>('goldens-worker').goldenSessionOf(slot);
   inProcessLayer().intercept();
   await session.intercept({

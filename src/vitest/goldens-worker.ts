@@ -47,8 +47,7 @@ export function toMatchGolden(
   const name = typeof nameOrMatchers === 'string' ? nameOrMatchers : 'output';
   const propertyMatchers = typeof nameOrMatchers === 'object' && nameOrMatchers !== null ? nameOrMatchers : maybeMatchers;
   // The calling test's own slot: under test.concurrent the global `expect` names whichever test started last.
-  const slot = inProcessLayer().slot();
-  if (!slot) throw new Error('toMatchGolden() must be called inside a running test');
+  const slot = inProcessLayer().requireSlot('toMatchGolden()');
   if (this.isNot) throw new Error('toMatchGolden() cannot be negated: a golden records what the output is, not what it is not');
   const result = goldenSessionOf(slot).expect(name, received, { propertyMatchers, equals: (a, b) => this.equals(a, b), matchers: expect });
   return { pass: result.pass, message: () => result.message };

@@ -7,7 +7,7 @@
  * See docs/decisions/one-msw-server-per-worker.md.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TestContext } from 'vitest';
+import { TestRunner, type RunnerTestFile, type TestContext } from 'vitest';
 import { loadSync } from './load-sync.ts';
 import type { MswBridge } from './msw-bridge.ts';
 import { hostPattern, type HostMatcher } from '../providers/common/host-pattern.ts';
@@ -55,8 +55,8 @@ function mswLoaded(): boolean {
 }
 
 /**
- * The worker's layer. One per process (test files re-evaluate modules under `--no-isolate`, while MSW's
- * interceptors are per process), so it is the one value kept on `globalThis`.
+ * The worker's layer. One per process (the setup file is evaluated again for every test file, and may be
+ * two module instances, while MSW's interceptors are per process), so it is the one value kept on `globalThis`.
  */
 export class InProcessLayer {
   readonly slots = new AsyncLocalStorage<TestSlot>();
@@ -87,6 +87,44 @@ export class InProcessLayer {
   slot(): TestSlot | undefined {
     const slot = this.slots.getStore();
     return slot && !slot.closed ? slot : undefined;
+  }
+
+  /**
+   * Test files whose per-test hook is registered (setup.ts): one registration per file, whichever
+   * module instances of setup.ts (the plugin's or `setupFiles` entry, an import of `ghostwire/vitest`) ran.
+   */
+  private readonly hookedFiles = new WeakSet<RunnerTestFile>();
+
+  /**
+   * Marks `file` as having the per-test hook; false when it already had it (then the caller registers nothing).
+   * Without a file (not collecting one) there is nothing to dedupe: true.
+   * @example if (layer.claimFile(TestRunner.getCurrentSuite().file)) aroundEach(...)
+   */
+  claimFile(file: RunnerTestFile | undefined): boolean {
+    if (!file) return true;
+    if (this.hookedFiles.has(file)) return false;
+    this.hookedFiles.add(file);
+    return true;
+  }
+
+  /**
+   * The calling test's slot, or an error naming why there is none: `what` was called outside a running
+   * test, or in a test file that got no per-test hook (no plugin, `ghostwire/vitest` only imported, and a
+   * worker shared with an earlier file under `isolate: false`, where the import is not evaluated again).
+   * @example const slot = inProcessLayer().requireSlot('useMockLLM()')
+   */
+  requireSlot(what: string): TestSlot {
+    const slot = this.slot();
+    if (slot) return slot;
+    const running = TestRunner.getCurrentTest() as { file: RunnerTestFile } | undefined;
+    if (running && !this.hookedFiles.has(running.file)) {
+      throw new Error(
+        `ghostwire: ${what} ran in a test of ${running.file.name} that has no ghostwire slot: without the ghostwire plugin, importing 'ghostwire/vitest' ` +
+          'sets up only the first test file of a Vitest worker, and this one shares its worker with an earlier file (isolate: false / --no-isolate). ' +
+          "Add the plugin (plugins: [ghostwire()] from 'ghostwire/plugin' in vitest.config) or add 'ghostwire/vitest/setup' to test.setupFiles.",
+      );
+    }
+    throw new Error(`${what} must be called inside a running test (its mocks and golden belong to that test only)`);
   }
 
   /**

@@ -1,5 +1,6 @@
 // ghostwire/vitest: useMockLLM, the extended `test` with fixtures, and the toMatchGolden types.
-// Importing it starts the worker's in-process layer (./setup.ts) when the plugin has not already.
+// Importing it starts the worker's in-process layer (./setup.ts) when the plugin has not already; an import
+// runs once per worker, so without the plugin under isolate: false `ghostwire/vitest/setup` goes in setupFiles.
 export { test } from './test.ts';
 export type { GhostwireFixtures } from './test.ts';
 export { useMockLLM, mswServer, mockLLMFixture } from './use-mock-llm.ts';

@@ -40,9 +40,7 @@ function toScenarios(input: ScenarioList | string): ScenarioList {
 }
 
 function currentSlot(what: string): TestSlot {
-  const slot = inProcessLayer().slot();
-  if (!slot) throw new Error(`${what} must be called inside a running test (its mock answers that test only)`);
-  return slot;
+  return inProcessLayer().requireSlot(what);
 }
 
 /**

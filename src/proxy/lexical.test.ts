@@ -30,6 +30,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(gh.search('delete README.old from the repository on GitHub', 2)[0].id).toBe('github/delete_file');
   });
 
+  it('never leads with a destructive tool whose action is asked on another object, even when it scores best', () => {
+    const notion = new LexicalIndex([
+      { id: 'notion/API-post-page', name: 'API-post-page', description: 'Notion | Create a page', params: ['parent', 'properties'], annotations: { destructiveHint: true } },
+      { id: 'notion/API-get-page', name: 'API-get-page', description: 'Notion | Retrieve a page', params: ['page_id'], annotations: { readOnlyHint: true } },
+    ]);
+    const hits = notion.search('add a paragraph to the end of the Notion page', 2);
+    expect(hits.map((h) => h.id)).toEqual(['notion/API-get-page', 'notion/API-post-page']);
+    // Asked on its own object, it leads.
+    expect(notion.search('add a page to Notion', 2)[0].id).toBe('notion/API-post-page');
+  });
+
   it('finds tools worded differently through WordNet, below exact words', () => {
     const fs = new LexicalIndex([
       { id: 'fs/create_directory', name: 'create_directory', description: 'Create a new directory.', params: ['path'] },

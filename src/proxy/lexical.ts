@@ -5,7 +5,7 @@
  * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
 import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBackFor, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, directObject, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
 
 export { stem, tokenize };
 
@@ -57,10 +57,32 @@ function properNames(query: string): Set<string> {
   return out;
 }
 
+/**
+ * What a query acts on, as stems: the object of its leading verb if it has one ("add a paragraph
+ * to the page" → paragraph), else all its words; with the words related to them, and "file" for a
+ * file name. A destructive tool leads only if it acts on one of these.
+ * @example
+ *   namedTerms('delete README.old', new Synonyms()).has('file'); // true
+ */
+export function namedTerms(query: string, synonyms: Synonyms): Set<string> {
+  const out = new Set<string>();
+  const names = properNames(query);
+  const object = directObject(query);
+  for (const w of object ?? words(query)) {
+    for (const t of tokenize(w)) out.add(t);
+    if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
+  }
+  const file = FILE_NAME.exec(query);
+  if (file && (!object || object.includes(words(file[0])[0]))) out.add('file');
+  return out;
+}
+
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
   nameWords: Set<string>;
+  /** Stems of what the tool acts on, from its name. */
+  objects: Set<string>;
 }
 
 /**
@@ -108,7 +130,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), objects: nameObjects(doc.name, server) });
       this.lengths.push(length);
       total += length;
     });
@@ -189,6 +211,8 @@ export class LexicalIndex {
     }
     const asked = queryActions(query);
     const lead = words(query)[0];
+    // What the query acts on: a destructive tool must act on one of these to lead.
+    const named = namedTerms(query, this.synonyms);
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
     const top: Array<{ d: number; score: number; held: boolean }> = [];
@@ -197,11 +221,12 @@ export class LexicalIndex {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
-      const { actions, destructive, nameWords } = this.meta[d];
+      const { actions, destructive, nameWords, objects } = this.meta[d];
       const fit = actionFit(asked, actions);
-      // A destructive tool whose action the query does not ask for is held back.
-      const held = heldBackFor(lead, asked, nameWords, actions, destructive);
-      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1), held };
+      // A destructive tool whose action the query does not ask for is held back and scores lower;
+      // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
+      const held = heldBackFor(lead, asked, nameWords, actions, destructive, objects, named);
+      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fit !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, heldBack, isDestructive, queryActions, toolActions } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -31,5 +31,26 @@ describe('actions asked and offered', () => {
     // A tool of no known verb, annotated destructive, is asked for by name.
     expect(heldBack('click the submit button', new Set(), 'browser_click', new Set(), true)).toBe(false);
     expect(heldBack('what is on the page', new Set(), 'browser_click', new Set(), true)).toBe(true);
+  });
+
+  it('reads what a tool name and an imperative act on: the direct object, not where', () => {
+    expect(nameObjects('delete_repository', 'github')).toEqual(new Set(['repositori']));
+    expect(nameObjects('remove_member_from_card', 'trello')).toEqual(new Set(['member']));
+    expect(nameObjects('exec_in_pod', 'kubernetes')).toEqual(new Set());
+    expect(nameObjects('kubectl_delete', 'kubernetes')).toEqual(new Set());
+    expect(nameObjects('API-post-page', 'notion')).toEqual(new Set(['page']));
+    expect(directObject('add a paragraph to the end of the page')).toEqual(['paragraph']);
+    expect(directObject('remove that block from the page')).toEqual(['block']);
+    expect(directObject('forget everything about Carol')).toBeUndefined();
+    expect(directObject('what pods are running')).toBeUndefined();
+  });
+
+  it('holds back a destructive tool whose action is asked on another object', () => {
+    const q = 'add a paragraph to the end of the Notion page';
+    const terms = new Set(['paragraph']);
+    expect(heldBack(q, queryActions(q), 'API-post-page', new Set(['create', 'send']), true, terms, nameObjects('API-post-page', 'notion'))).toBe(true);
+    expect(heldBack(q, queryActions(q), 'API-post-paragraph', new Set(['create', 'send']), true, terms, nameObjects('API-post-paragraph', 'notion'))).toBe(false);
+    // No object in the name: the asked action is enough.
+    expect(heldBack('delete the crashed pod', new Set(['delete']), 'kubectl_delete', new Set(['delete']), true, new Set(['crash', 'pod']), new Set())).toBe(false);
   });
 });

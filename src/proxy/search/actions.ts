@@ -3,7 +3,7 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { words } from '../../lexicon/index.ts';
+import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
 export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
 
@@ -72,6 +72,32 @@ export function queryActions(query: string): Set<Action> {
   return out;
 }
 
+/** Words that end the object of an imperative: prepositions and clause openers. */
+const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about']);
+
+/** Words before an object, or standing in for one. */
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'all', 'any', 'every', 'some', 'it', 'them', 'everything', 'anything', 'something', 'nothing', 'one']);
+
+/**
+ * The words an imperative acts on: after its leading verb, up to a preposition or clause
+ * ("delete README.old from the repository" → readme, old), without determiners and stopwords;
+ * undefined when the query does not start with a verb or its object is only a pronoun.
+ * @example
+ *   directObject('add a paragraph to the page'); // ['paragraph']
+ */
+export function directObject(query: string): string[] | undefined {
+  const ws = words(query);
+  if (ws.length === 0 || (ws[0] !== 'open' && !verbOf(ws[0]))) return undefined;
+  const out: string[] = [];
+  for (const w of ws.slice(1)) {
+    if (out.length === 0 && DETERMINERS.has(w)) continue;
+    if (OBJECT_END.has(w)) break;
+    if (!STOPWORDS.has(w)) out.push(w);
+  }
+  // "forget everything about Carol": a pronoun says nothing of the object; the whole query does.
+  return out.length === 0 || out.every((w) => DETERMINERS.has(w)) ? undefined : out;
+}
+
 /**
  * The actions a tool performs: the first verb of its name, else of its description.
  * @example
@@ -120,21 +146,51 @@ export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
   return hits;
 }
 
+/** Name words that say nothing about what a tool acts on. */
+const GENERIC = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'many', 'all', 'multiple', 'batch', 'bulk', 'one', 'single', 'by', 'id']);
+
+/**
+ * What a tool acts on, from its name: the stems of the words after its verb up to a preposition
+ * (words before it name the tool's family: `kubectl_delete`, `git_clean`), less the server's name
+ * and generic words ("delete_repository" → repositori; "remove_member_from_card" → member; "jira_delete" → none).
+ * @example
+ *   nameObjects('delete_repository', 'github'); // Set { 'repositori' }
+ */
+export function nameObjects(name: string, server = ''): Set<string> {
+  const own = new Set(words(server));
+  const out = new Set<string>();
+  const ws = words(name);
+  const verb = ws.findIndex((w) => w === 'open' || verbOf(w) !== undefined);
+  for (const w of ws.slice(verb + 1)) {
+    // Only its direct object: `exec_in_pod` runs a command, the pod is where.
+    if (OBJECT_END.has(w)) break;
+    if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w)) continue;
+    out.add(stem(w));
+  }
+  return out;
+}
+
 /**
  * Whether a destructive tool is held back for this query: the query does not ask for its action.
- * It asks when the actions match, or, for a tool of no known action, when its first word is in the
- * tool's name ("click the button" for a browser_click the server annotates as destructive).
+ * It asks when the actions match and the query names what the tool acts on (any word of its name
+ * besides the verb, or a word related to one: "mark the error as fixed" asks for an update, but not
+ * `update_project`'s); for a tool of no known action, when the query's first word is in its name
+ * ("click the submit button" for a browser_click the server annotates as destructive).
  * @example
  *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
  */
-export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean): boolean {
-  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive);
+export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, queryTerms?: ReadonlySet<string>, objects?: ReadonlySet<string>): boolean {
+  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, objects ?? nameObjects(toolName), queryTerms ?? new Set(words(query).map(stem)));
 }
 
-/** heldBack with the query's first word and the tool name's words worked out once (the index's hot loop). */
-export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+/** heldBack with the query's first word, its terms and the tool's name words and objects worked out once (the index's hot loop). */
+export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, objects: ReadonlySet<string>, queryTerms: ReadonlySet<string>): boolean {
   if (!destructive) return false;
-  if (actionFit(asked, actions) === 'match') return false;
+  if (actionFit(asked, actions) === 'match') {
+    if (objects.size === 0) return false;
+    for (const o of objects) if (queryTerms.has(o)) return false;
+    return true;
+  }
   if (actions.size > 0) return true;
   return lead === undefined || !nameWords.has(lead);
 }

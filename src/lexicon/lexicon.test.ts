@@ -23,15 +23,28 @@ describe('WordNet synonyms', () => {
     expect(hypernym.words).toContain('remove');
   });
 
-  it('relates words through synonyms and hypernyms below the glossary, and keeps to common parts of speech', () => {
-    const synonyms = new Synonyms(wordnet);
-    const erase = synonyms.related('erase');
+  it('relates words through synonyms and hypernyms below the software lexicon, and keeps to common parts of speech', () => {
+    const plain = new Synonyms(wordnet, []);
+    const erase = plain.related('erase');
     expect(erase).toContainEqual({ term: stem('delete'), weight: 0.5 });
-    expect(synonyms.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.3);
-    expect(synonyms.related('folder')).toContainEqual({ term: stem('directory'), weight: 1 });
+    expect(plain.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.3);
+    const synonyms = new Synonyms(wordnet);
+    expect(synonyms.related('folder')).toContainEqual({ term: stem('directory'), weight: 0.8 });
+    expect(synonyms.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.8);
+    expect(synonyms.related('repo').map((r) => r.term)).toContain(stem('repository'));
     // "pods" is a noun: the rare verb senses ("shell" peas, hence "get") stay out.
     expect(synonyms.related('pods').map((r) => r.term)).not.toContain('get');
-    expect(synonyms.related('erase')).toBe(erase);
+    expect(plain.related('erase')).toBe(erase);
+  });
+});
+
+describe('software lexicon phrases', () => {
+  it('finds multi-word terms in a query and relates them to their group', () => {
+    const synonyms = new Synonyms(new WordNet(), ['hover | mouse over | mouseover', 'pull request | pr | merge request']);
+    expect(synonyms.phrases('mouse over the menu')).toEqual([{ phrase: 'mouse over', related: [{ term: 'hover', weight: 0.8 }, { term: 'mouseov', weight: 0.8 }] }]);
+    expect(synonyms.phrases('open merge requests').map((p) => p.phrase)).toEqual(['merge request']);
+    expect(synonyms.related('pr').map((r) => r.term)).toEqual(expect.arrayContaining(['pull', 'request', 'merg']));
+    expect(synonyms.phrases('move the mouse')).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
  */
 import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, directObject, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, directObject, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type QueryTarget, type ToolHints, type ToolTarget } from './search/actions.ts';
 
 export { stem, tokenize };
 
@@ -41,6 +41,8 @@ const DESCRIPTION_TERMS = 80;
 const ACTION_MATCH = 1.3;
 const ACTION_CLASH = 0.75;
 const UNASKED_DESTRUCTIVE = 0.5;
+/** Related words of a query word the catalog itself uses count this much of their weight. */
+const OWN_WORD_EXPANSION = 0.5;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
@@ -58,31 +60,37 @@ function properNames(query: string): Set<string> {
 }
 
 /**
- * What a query acts on, as stems: the object of its leading verb if it has one ("add a paragraph
- * to the page" → paragraph), else all its words; with the words related to them, and "file" for a
- * file name. A destructive tool leads only if it acts on one of these.
+ * What a query names, as stems: what it acts on (the object of its leading verb if it has one, "add
+ * a paragraph to the page" → paragraph, else all its words) and all its words; each with the words
+ * related to them, and "file" for a file name. A destructive tool leads only if it acts on these.
  * @example
- *   namedTerms('delete README.old', new Synonyms()).has('file'); // true
+ *   namedTerms('delete README.old', new Synonyms()).what.has('file'); // true
  */
-export function namedTerms(query: string, synonyms: Synonyms): Set<string> {
-  const out = new Set<string>();
+export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const names = properNames(query);
+  const terms = (ws: string[]): Set<string> => {
+    const out = new Set<string>();
+    for (const w of ws) {
+      for (const t of tokenize(w)) out.add(t);
+      if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
+    }
+    return out;
+  };
   const object = directObject(query);
-  for (const w of object ?? words(query)) {
-    for (const t of tokenize(w)) out.add(t);
-    if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
-  }
+  const all = terms(words(query));
+  const what = object ? terms(object) : all;
   const file = FILE_NAME.exec(query);
-  if (file && (!object || object.includes(words(file[0])[0]))) out.add('file');
-  return out;
+  if (file) all.add('file');
+  if (file && object?.includes(words(file[0])[0])) what.add('file');
+  return { what, all };
 }
 
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
   nameWords: Set<string>;
-  /** Stems of what the tool acts on, from its name. */
-  objects: Set<string>;
+  /** What the tool acts on, from its name. */
+  target: ToolTarget;
 }
 
 /**
@@ -130,7 +138,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), objects: nameObjects(doc.name, server) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server) });
       this.lengths.push(length);
       total += length;
     });
@@ -188,7 +196,8 @@ export class LexicalIndex {
       groups.push({ word: w, term: terms[0], name: names.has(w) });
     }
     if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
-    const questions = questionTerms(query);
+    // Question words ("who", "how many") and the lexicon's phrases ("mouse over") add what they mean.
+    const questions = [...questionTerms(query), ...this.synonyms.phrases(query)];
     if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
     const scored: number[] = [];
@@ -197,8 +206,10 @@ export class LexicalIndex {
       const touched: number[] = [];
       this.scoreTerm(g.term, 1, touched);
       // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
+      // A word the tools use themselves needs its related words less than one they never use.
+      const own = this.postings.has(g.term) ? OWN_WORD_EXPANSION : 1;
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
-        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight * own, touched);
       }
       best += this.idf(g.term) * (K1 + 1);
       this.addGroup(touched, scored);
@@ -221,11 +232,11 @@ export class LexicalIndex {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
-      const { actions, destructive, nameWords, objects } = this.meta[d];
+      const { actions, destructive, nameWords, target } = this.meta[d];
       const fit = actionFit(asked, actions);
       // A destructive tool whose action the query does not ask for is held back and scores lower;
       // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
-      const held = heldBackFor(lead, asked, nameWords, actions, destructive, objects, named);
+      const held = heldBackFor(lead, asked, nameWords, actions, destructive, target, named);
       const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fit !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {

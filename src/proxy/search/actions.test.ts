@@ -34,11 +34,11 @@ describe('actions asked and offered', () => {
   });
 
   it('reads what a tool name and an imperative act on: the direct object, not where', () => {
-    expect(nameObjects('delete_repository', 'github')).toEqual(new Set(['repositori']));
-    expect(nameObjects('remove_member_from_card', 'trello')).toEqual(new Set(['member']));
-    expect(nameObjects('exec_in_pod', 'kubernetes')).toEqual(new Set());
-    expect(nameObjects('kubectl_delete', 'kubernetes')).toEqual(new Set());
-    expect(nameObjects('API-post-page', 'notion')).toEqual(new Set(['page']));
+    expect(nameObjects('delete_repository', 'github')).toEqual({ what: new Set(['repositori']), where: new Set() });
+    expect(nameObjects('remove_member_from_card', 'trello')).toEqual({ what: new Set(['member']), where: new Set(['card']) });
+    expect(nameObjects('exec_in_pod', 'kubernetes')).toEqual({ what: new Set(), where: new Set(['pod']) });
+    expect(nameObjects('kubectl_delete', 'kubernetes')).toEqual({ what: new Set(), where: new Set() });
+    expect(nameObjects('API-post-page', 'notion').what).toEqual(new Set(['page']));
     expect(directObject('add a paragraph to the end of the page')).toEqual(['paragraph']);
     expect(directObject('remove that block from the page')).toEqual(['block']);
     expect(directObject('forget everything about Carol')).toBeUndefined();
@@ -47,10 +47,14 @@ describe('actions asked and offered', () => {
 
   it('holds back a destructive tool whose action is asked on another object', () => {
     const q = 'add a paragraph to the end of the Notion page';
-    const terms = new Set(['paragraph']);
+    const terms = { what: new Set(['paragraph']), all: new Set(['paragraph', 'end', 'notion', 'page']) };
     expect(heldBack(q, queryActions(q), 'API-post-page', new Set(['create', 'send']), true, terms, nameObjects('API-post-page', 'notion'))).toBe(true);
     expect(heldBack(q, queryActions(q), 'API-post-paragraph', new Set(['create', 'send']), true, terms, nameObjects('API-post-paragraph', 'notion'))).toBe(false);
-    // No object in the name: the asked action is enough.
-    expect(heldBack('delete the crashed pod', new Set(['delete']), 'kubectl_delete', new Set(['delete']), true, new Set(['crash', 'pod']), new Set())).toBe(false);
+    // No object in the name: the asked action is enough; a place in the name must be named somewhere.
+    const none = { what: new Set<string>(), where: new Set<string>() };
+    expect(heldBack('delete the crashed pod', new Set(['delete']), 'kubectl_delete', new Set(['delete']), true, { what: new Set(['crash', 'pod']), all: new Set(['crash', 'pod']) }, none)).toBe(false);
+    const exec = nameObjects('exec_in_pod', 'kubernetes');
+    expect(heldBack('run npm install in a terminal', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['npm', 'instal']), all: new Set(['npm', 'instal', 'termin']) }, exec)).toBe(true);
+    expect(heldBack('execute a command in the pod', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['command']), all: new Set(['command', 'pod']) }, exec)).toBe(false);
   });
 });

@@ -149,47 +149,68 @@ export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
 /** Name words that say nothing about what a tool acts on. */
 const GENERIC = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'many', 'all', 'multiple', 'batch', 'bulk', 'one', 'single', 'by', 'id']);
 
+/** What a tool acts on (its name's direct object) and where (the words after a preposition), as stems. */
+export interface ToolTarget {
+  what: ReadonlySet<string>;
+  where: ReadonlySet<string>;
+}
+
+/** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
+export interface QueryTarget {
+  what: ReadonlySet<string>;
+  all: ReadonlySet<string>;
+}
+
 /**
- * What a tool acts on, from its name: the stems of the words after its verb up to a preposition
- * (words before it name the tool's family: `kubectl_delete`, `git_clean`), less the server's name
- * and generic words ("delete_repository" → repositori; "remove_member_from_card" → member; "jira_delete" → none).
+ * What a tool acts on, from its name: the stems of the words after its verb up to a preposition,
+ * and where, the words after that (words before the verb name the tool's family: `kubectl_delete`,
+ * `git_clean`), less the server's name and generic words ("delete_repository" → repositori;
+ * "exec_in_pod" → where: pod; "jira_delete" → none).
  * @example
- *   nameObjects('delete_repository', 'github'); // Set { 'repositori' }
+ *   nameObjects('delete_repository', 'github').what; // Set { 'repositori' }
  */
-export function nameObjects(name: string, server = ''): Set<string> {
+export function nameObjects(name: string, server = ''): ToolTarget {
   const own = new Set(words(server));
-  const out = new Set<string>();
+  const what = new Set<string>();
+  const where = new Set<string>();
   const ws = words(name);
   const verb = ws.findIndex((w) => w === 'open' || verbOf(w) !== undefined);
+  let into = what;
   for (const w of ws.slice(verb + 1)) {
-    // Only its direct object: `exec_in_pod` runs a command, the pod is where.
-    if (OBJECT_END.has(w)) break;
+    if (OBJECT_END.has(w)) { into = where; continue; }
     if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w)) continue;
-    out.add(stem(w));
+    into.add(stem(w));
   }
-  return out;
+  return { what, where };
 }
 
 /**
  * Whether a destructive tool is held back for this query: the query does not ask for its action.
- * It asks when the actions match and the query names what the tool acts on (any word of its name
- * besides the verb, or a word related to one: "mark the error as fixed" asks for an update, but not
- * `update_project`'s); for a tool of no known action, when the query's first word is in its name
- * ("click the submit button" for a browser_click the server annotates as destructive).
+ * It asks when the actions match and the query names what the tool acts on (a word of its name's
+ * direct object, or a word related to one, among what the query's imperative acts on: "add a
+ * paragraph to the page" asks for a create, but not `create_page`'s), or, for a name without a
+ * direct object, where it acts anywhere in the query (`exec_in_pod` needs a pod); for a tool of
+ * no known action, when the query's first word is in its name ("click the submit button" for a
+ * browser_click the server annotates as destructive).
  * @example
  *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
  */
-export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, queryTerms?: ReadonlySet<string>, objects?: ReadonlySet<string>): boolean {
-  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, objects ?? nameObjects(toolName), queryTerms ?? new Set(words(query).map(stem)));
+export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
+  const all = new Set(words(query).map(stem));
+  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
 }
 
-/** heldBack with the query's first word, its terms and the tool's name words and objects worked out once (the index's hot loop). */
-export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, objects: ReadonlySet<string>, queryTerms: ReadonlySet<string>): boolean {
+const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+};
+
+/** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
+export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
   if (actionFit(asked, actions) === 'match') {
-    if (objects.size === 0) return false;
-    for (const o of objects) if (queryTerms.has(o)) return false;
-    return true;
+    if (target.what.size > 0) return !meets(target.what, named.what);
+    return target.where.size > 0 && !meets(target.where, named.all);
   }
   if (actions.size > 0) return true;
   return lead === undefined || !nameWords.has(lead);

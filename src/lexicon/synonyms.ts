@@ -41,6 +41,8 @@ export function questionTerms(query: string): Array<{ phrase: string; related: R
 const SYNONYM_WEIGHT = 0.5;
 /** Software lexicon relations: above WordNet's (they are meant in this sense), below the word itself. */
 const LEXICON_WEIGHT = 0.8;
+/** WordNet relations of a word the lexicon knows count this much: the lexicon knows the software sense ("folder" is a directory, not a booklet). */
+const LEXICON_SHADOWS_WORDNET = 0.5;
 const QUESTION_WEIGHT = 0.5;
 const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
@@ -148,7 +150,9 @@ export class Synonyms {
       if (s === self) return;
       if ((best.get(s) ?? 0) < weight) best.set(s, weight);
     };
-    for (const w of this.lexicon.related(key)) add(w, LEXICON_WEIGHT);
+    const known = this.lexicon.related(key);
+    for (const w of known) add(w, LEXICON_WEIGHT);
+    const wnScale = known.length > 0 ? LEXICON_SHADOWS_WORDNET : 1;
     const uses = (['verb', 'noun'] as const).map((pos) => {
       const lemma = baseForms(key, pos).find((f) => this.wordnet.offsets(f, pos).length > 0);
       return { pos, lemma, tagged: lemma ? this.wordnet.tagged(lemma, pos) : 0 };
@@ -158,9 +162,9 @@ export class Synonyms {
     for (const { pos, lemma, tagged } of uses) {
       if (tagged * 4 < top) continue;
       this.wordnet.senses(lemma as string, pos, SENSES).forEach((synset, sense) => {
-        for (const w of synset.words) add(w, SYNONYM_WEIGHT);
-        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
-        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT);
+        for (const w of synset.words) add(w, SYNONYM_WEIGHT * wnScale);
+        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT * wnScale);
+        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT * wnScale);
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));

@@ -43,6 +43,8 @@ const ACTION_CLASH = 0.75;
 const UNASKED_DESTRUCTIVE = 0.5;
 /** Related words of a query word the catalog itself uses count this much of their weight. */
 const OWN_WORD_EXPANSION = 0.5;
+/** Score factor for a name explained in full by the query's words and related words (less in part). */
+const NAME_COVERAGE = 0.5;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
@@ -91,6 +93,8 @@ interface DocMeta {
   nameWords: Set<string>;
   /** What the tool acts on, from its name. */
   target: ToolTarget;
+  /** Stems of its name's words, less the server's name. */
+  nameTerms: string[];
 }
 
 /**
@@ -124,6 +128,7 @@ export class LexicalIndex {
         length += terms.length * weight;
       };
       const server = doc.id.slice(0, Math.max(0, doc.id.indexOf('/')));
+      const serverTerms = new Set(tokenize(server));
       const description = tokenize(doc.description);
       add(tokenize(doc.name), W.name);
       add(tokenize(server), W.server);
@@ -138,7 +143,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: [...new Set(tokenize(doc.name))].filter((t) => !serverTerms.has(t)) });
       this.lengths.push(length);
       total += length;
     });
@@ -202,14 +207,20 @@ export class LexicalIndex {
     const totals = this.totals;
     const scored: number[] = [];
     let best = 0;
+    // Every term the query reaches, with its weight: how much of a tool's name the query explains.
+    const reach = new Map<string, number>();
+    const reached = (term: string, weight: number): void => {
+      if ((reach.get(term) ?? 0) < weight) reach.set(term, weight);
+    };
     for (const g of groups) {
       const touched: number[] = [];
+      reached(g.term, 1);
       this.scoreTerm(g.term, 1, touched);
       // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
       // A word the tools use themselves needs its related words less than one they never use.
       const own = this.postings.has(g.term) ? OWN_WORD_EXPANSION : 1;
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
-        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight * own, touched);
+        if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight * own, touched); reached(r.term, r.weight * own); }
       }
       best += this.idf(g.term) * (K1 + 1);
       this.addGroup(touched, scored);
@@ -217,7 +228,7 @@ export class LexicalIndex {
     // Question words ("who", "how many") add what they ask about, like synonyms, without raising the best score.
     for (const q of questions) {
       const touched: number[] = [];
-      for (const r of q.related) if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+      for (const r of q.related) if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight, touched); reached(r.term, r.weight); }
       this.addGroup(touched, scored);
     }
     const asked = queryActions(query);
@@ -232,12 +243,16 @@ export class LexicalIndex {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
-      const { actions, destructive, nameWords, target } = this.meta[d];
+      const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
+      // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
+      let covered = 0;
+      for (const t of nameTerms) covered += reach.get(t) ?? 0;
+      const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (covered / nameTerms.length) : 1;
       const fit = actionFit(asked, actions);
       // A destructive tool whose action the query does not ask for is held back and scores lower;
       // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
       const held = heldBackFor(lead, asked, nameWords, actions, destructive, target, named);
-      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fit !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
+      const hit = { d, score: raw * coverage * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fit !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;

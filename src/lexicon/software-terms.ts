@@ -55,7 +55,8 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'file | document',
   'folder | directory | dir',
   'path | location',
-  'read | open | view | show | cat | display | contents',
+  // Not "open": it reads a file but creates a ticket (the action matcher tells them apart).
+  'read | view | show | cat | display | contents',
   'write | save | store',
   'edit | modify | change | update | patch | alter',
   'delete | remove | erase | rm | unlink | trash | discard | throw away',

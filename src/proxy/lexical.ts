@@ -87,13 +87,23 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   return { what, all };
 }
 
+/** A name's words less verbs (the action is matched on its own) and the server's name, stemmed. */
+function nameContent(name: string, serverTerms: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const w of words(name)) {
+    if (toolActions(w, '').size > 0) continue;
+    for (const t of tokenize(w)) if (!serverTerms.has(t)) out.add(t);
+  }
+  return [...out];
+}
+
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
   nameWords: Set<string>;
   /** What the tool acts on, from its name. */
   target: ToolTarget;
-  /** Stems of its name's words, less the server's name. */
+  /** Stems of its name's words, less its verb and the server's name. */
   nameTerms: string[];
 }
 
@@ -143,7 +153,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: [...new Set(tokenize(doc.name))].filter((t) => !serverTerms.has(t)) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms) });
       this.lengths.push(length);
       total += length;
     });

@@ -30,6 +30,15 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(gh.search('delete README.old from the repository on GitHub', 2)[0].id).toBe('github/delete_file');
   });
 
+  it('weighs a value (file name, quoted string, number) below the words that say which tool', () => {
+    const fs = new LexicalIndex([
+      { id: 'fs/read_file', name: 'read_file', description: 'Read the contents of a file.', params: ['path'] },
+      { id: 'app/get_config', name: 'get_config', description: 'Get the server config, as YAML.', params: [] },
+    ]);
+    expect(fs.search('show me what is inside config.yaml', 2)[0].id).toBe('fs/read_file');
+    expect(fs.search('show me the config', 2)[0].id).toBe('app/get_config');
+  });
+
   it('never leads with a destructive tool whose action is asked on another object, even when it scores best', () => {
     const notion = new LexicalIndex([
       { id: 'notion/API-post-page', name: 'API-post-page', description: 'Notion | Create a page', params: ['parent', 'properties'], annotations: { destructiveHint: true } },

@@ -48,6 +48,20 @@ const NAME_COVERAGE = 0.5;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
+/** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
+const VALUE_WEIGHT = 0.3;
+const FILE_NAMES = new RegExp(FILE_NAME.source, 'gi');
+
+/** Words of the values in a query: file names ("config.yaml"), quoted strings and numbers. */
+function valueWords(query: string): Set<string> {
+  const out = new Set<string>();
+  const parts = [...query.matchAll(FILE_NAMES)].map((m) => m[0]);
+  for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) parts.push(m[1] ?? m[2] ?? m[3]);
+  for (const p of parts) for (const w of words(p)) out.add(w);
+  for (const w of words(query)) if (/^\d+$/.test(w)) out.add(w);
+  return out;
+}
+
 /** Higher score first; equal scores keep index order, so results are deterministic. */
 function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
   return a.score > b.score || (a.score === b.score && a.d < b.d);
@@ -202,15 +216,17 @@ export class LexicalIndex {
   search(query: string, k: number, allow?: (id: string) => boolean): LexicalHit[] {
     if (this.ids.length === 0) return [];
     const seen = new Set<string>();
-    const groups: Array<{ word: string; term: string; name: boolean }> = [];
+    const groups: Array<{ word: string; term: string; name: boolean; weight: number }> = [];
     const names = properNames(query);
+    const values = valueWords(query);
     for (const w of words(query)) {
       const terms = tokenize(w);
       if (terms.length !== 1 || seen.has(terms[0])) continue;
       seen.add(terms[0]);
-      groups.push({ word: w, term: terms[0], name: names.has(w) });
+      const value = values.has(w);
+      groups.push({ word: w, term: terms[0], name: names.has(w) || value, weight: value ? VALUE_WEIGHT : 1 });
     }
-    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
+    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false, weight: 1 });
     // Question words ("who", "how many") and the lexicon's phrases ("mouse over") add what they mean.
     const questions = [...questionTerms(query), ...this.synonyms.phrases(query)];
     if (groups.length === 0 && questions.length === 0) return [];
@@ -224,15 +240,15 @@ export class LexicalIndex {
     };
     for (const g of groups) {
       const touched: number[] = [];
-      reached(g.term, 1);
-      this.scoreTerm(g.term, 1, touched);
+      reached(g.term, g.weight);
+      this.scoreTerm(g.term, g.weight, touched);
       // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
       // A word the tools use themselves needs its related words less than one they never use.
       const own = this.postings.has(g.term) ? OWN_WORD_EXPANSION : 1;
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
         if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight * own, touched); reached(r.term, r.weight * own); }
       }
-      best += this.idf(g.term) * (K1 + 1);
+      best += this.idf(g.term) * (K1 + 1) * g.weight;
       this.addGroup(touched, scored);
     }
     // Question words ("who", "how many") add what they ask about, like synonyms, without raising the best score.

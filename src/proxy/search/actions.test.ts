@@ -10,6 +10,9 @@ describe('actions asked and offered', () => {
     expect(queryActions('show the conversion drop-off from visit to purchase')).toEqual(new Set(['read']));
     expect(queryActions('what pods are running in the cluster')).toEqual(new Set());
     expect(queryActions('run npm install in a terminal')).toEqual(new Set(['run']));
+    // A new object is created, whatever the verb.
+    expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
+    expect(queryActions('put the task on the board')).toEqual(new Set(['update']));
   });
 
   it('reads a tool action from its name, else its description, and its destructiveness from annotations too', () => {

@@ -59,6 +59,8 @@ export function queryActions(query: string): Set<Action> {
   };
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
   const first = ws.length ? actionsAt(0) : [];
+  // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
+  if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
   if (first.length) {
     const out = new Set<Action>(first);
     ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });

@@ -4,6 +4,7 @@
  * "memory"), plus a lexicon of software vocabulary WordNet does not know in that sense
  * (software-terms.ts: "repo", "folder" as a directory, "ticket" as an issue, "mouse over" as hover).
  */
+import { IRREGULAR_FORMS } from './irregular-verbs.ts';
 import { SOFTWARE_TERMS } from './software-terms.ts';
 import { stem, STOPWORDS, words } from './words.ts';
 import { sharedWordNet, type PartOfSpeech, type WordNet } from './wordnet.ts';
@@ -105,6 +106,8 @@ function baseForms(word: string, pos: PartOfSpeech): string[] {
     ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['nning', 'n'], ['tting', 't'], ['pping', 'p'], ['gging', 'g'], ['mming', 'm']]
     : [['s', ''], ['ses', 's'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['ies', 'y']];
   const out = [word];
+  const irregular = pos === 'verb' ? IRREGULAR_FORMS.get(word) : undefined;
+  if (irregular) out.push(irregular);
   for (const [suffix, repl] of rules) if (word.endsWith(suffix) && word.length > suffix.length + 2) out.push(word.slice(0, -suffix.length) + repl);
   return out;
 }

@@ -129,6 +129,17 @@ export class Synonyms {
   }
 
   /**
+   * Stems the software lexicon relates to a word, only these (no WordNet): what a tool's own name
+   * words are also called ("directory" → folder, dir).
+   * @example
+   *   new Synonyms().lexiconTerms('directory'); // ['folder', 'dir']
+   */
+  lexiconTerms(word: string): string[] {
+    const self = stem(word.toLowerCase());
+    return [...new Set(this.lexicon.related(word.toLowerCase()).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))].filter((t) => t !== self);
+  }
+
+  /**
    * The software lexicon's phrases found in a query, each with its related terms ("mouse over" → hover).
    * @example
    *   new Synonyms().phrases('mouse over the menu'); // [{ phrase: 'mouse over', related: [{ term: 'hover', weight: 0.8 }, ...] }]

@@ -30,6 +30,14 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(gh.search('delete README.old from the repository on GitHub', 2)[0].id).toBe('github/delete_file');
   });
 
+  it('finds a directory tool for "folder", over a tool that only mentions folders', () => {
+    const fs = new LexicalIndex([
+      { id: 'fs/list_directory', name: 'list_directory', description: 'List entries at a path.', params: ['path'] },
+      { id: 'fs/get_file_info', name: 'get_file_info', description: 'Size and times of a file or folder.', params: ['path'] },
+    ]);
+    expect(fs.search('what is in this folder', 2)[0].id).toBe('fs/list_directory');
+  });
+
   it('weighs a value (file name, quoted string, number) below the words that say which tool', () => {
     const fs = new LexicalIndex([
       { id: 'fs/read_file', name: 'read_file', description: 'Read the contents of a file.', params: ['path'] },

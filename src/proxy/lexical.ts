@@ -34,7 +34,7 @@ export interface LexicalHit {
 const K1 = 1.2;
 const B = 0.75;
 /** Field weights: a word in the tool's name says more than one deep in its description. */
-const W = { name: 3, server: 1.5, description: 1, firstSentence: 0.5, param: 0.7, paramDescription: 0.3, serverDescription: 0.3 };
+const W = { name: 3, nameAlso: 0.3, server: 1.5, description: 1, firstSentence: 0.5, param: 0.7, paramDescription: 0.3, serverDescription: 0.3 };
 /** Descriptions past this many terms add little but length. */
 const DESCRIPTION_TERMS = 80;
 /** Score factors for the action a query asks for against the tool's. */
@@ -155,6 +155,8 @@ export class LexicalIndex {
       const serverTerms = new Set(tokenize(server));
       const description = tokenize(doc.description);
       add(tokenize(doc.name), W.name);
+      // What the name's words are also called in software ("directory" → folder): found by users' words.
+      add(words(doc.name).flatMap((w) => this.synonyms.lexiconTerms(w)), W.nameAlso);
       add(tokenize(server), W.server);
       add(description.slice(0, DESCRIPTION_TERMS), W.description);
       // The first sentence says what the tool does; later ones add caveats, examples and error codes.

@@ -56,7 +56,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'folder | directory | dir',
   'path | location',
   // Not "open": it reads a file but creates a ticket (the action matcher tells them apart).
-  'read | view | show | cat | display | contents',
+  'read | view | show | cat | display',
   'write | save | store',
   'edit | modify | change | update | patch | alter',
   'delete | remove | erase | rm | unlink | trash | discard | throw away',
@@ -70,7 +70,6 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'download | fetch | get | retrieve',
   'zip | compress | archive',
   'size | bytes | how big',
-  'text | plain text | contents',
   // Browsers and web pages
   'navigate | go to | visit | open url | browse | load page',
   'click | press | tap',

@@ -45,6 +45,8 @@ const UNASKED_DESTRUCTIVE = 0.5;
 const OWN_WORD_EXPANSION = 0.5;
 /** Score factor for a name explained in full by the query's words and related words (less in part). */
 const NAME_COVERAGE = 0.5;
+/** A query word the lexicon relates to a name word explains it as well as the word itself. */
+const ALSO_COVERS = 1;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
@@ -101,14 +103,14 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   return { what, all };
 }
 
-/** A name's words less verbs (the action is matched on its own) and the server's name, stemmed. */
-function nameContent(name: string, serverTerms: ReadonlySet<string>): string[] {
-  const out = new Set<string>();
+/** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */
+function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): Array<{ term: string; also: string[] }> {
+  const out = new Map<string, string[]>();
   for (const w of words(name)) {
     if (toolActions(w, '').size > 0) continue;
-    for (const t of tokenize(w)) if (!serverTerms.has(t)) out.add(t);
+    for (const t of tokenize(w)) if (!serverTerms.has(t) && !out.has(t)) out.set(t, synonyms.lexiconTerms(w));
   }
-  return [...out];
+  return [...out].map(([term, also]) => ({ term, also }));
 }
 
 interface DocMeta {
@@ -118,7 +120,7 @@ interface DocMeta {
   /** What the tool acts on, from its name. */
   target: ToolTarget;
   /** Stems of its name's words, less its verb and the server's name. */
-  nameTerms: string[];
+  nameTerms: Array<{ term: string; also: string[] }>;
 }
 
 /**
@@ -171,7 +173,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
@@ -276,7 +278,11 @@ export class LexicalIndex {
       const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;
-      for (const t of nameTerms) covered += reach.get(t) ?? 0;
+      for (const { term, also } of nameTerms) {
+        let r = reach.get(term) ?? 0;
+        for (const a of also) r = Math.max(r, (reach.get(a) ?? 0) * ALSO_COVERS);
+        covered += r;
+      }
       const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (covered / nameTerms.length) : 1;
       const fit = actionFit(asked, actions);
       // A destructive tool whose action the query does not ask for is held back and scores lower;

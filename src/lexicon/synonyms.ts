@@ -12,7 +12,7 @@ import { sharedWordNet, type PartOfSpeech, type WordNet } from './wordnet.ts';
 export interface Related {
   /** Stem of the related word. */
   term: string;
-  /** How close: 1 for the glossary, lower for WordNet synonyms, lower still for hypernyms. */
+  /** How close: 0.8 for the software lexicon, lower for WordNet synonyms, lower still for hypernyms. */
   weight: number;
 }
 

@@ -79,7 +79,8 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'scroll | page down',
   'back | go back | previous page',
   'forward | go forward | next page',
-  'dialog | alert | popup | pop-up | modal | prompt | confirm box',
+  // Not "prompt": among AI tools it is mostly an LLM prompt.
+  'dialog | alert | popup | pop-up | modal | confirm box',
   'dismiss | close | cancel | accept',
   'tab | browser tab | window',
   'web page | page | site | website | url | link',

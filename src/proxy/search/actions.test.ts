@@ -10,6 +10,8 @@ describe('actions asked and offered', () => {
     expect(queryActions('show the conversion drop-off from visit to purchase')).toEqual(new Set(['read']));
     expect(queryActions('what pods are running in the cluster')).toEqual(new Set());
     expect(queryActions('run npm install in a terminal')).toEqual(new Set(['run']));
+    expect(queryActions('tell me the current time')).toEqual(new Set(['read']));
+    expect(queryActions('tell the team the build is green')).toEqual(new Set(['send']));
     // A new object is created, whatever the verb.
     expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
     expect(queryActions('put the task on the board')).toEqual(new Set(['update']));

@@ -55,6 +55,8 @@ export function queryActions(query: string): Set<Action> {
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+    // "tell me" asks to read; "tell the team" to send.
+    if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
     return verbOf(w) ?? [];
   };
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.

@@ -38,6 +38,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(fs.search('what is in this folder', 2)[0].id).toBe('fs/list_directory');
   });
 
+  it('reads a phrasal verb as its phrase: the "go" of "go to" counts less on its own', () => {
+    const browser = new LexicalIndex([
+      { id: 'pw/go_back', name: 'go_back', description: 'Go back to the previous page.', params: [] },
+      { id: 'pw/navigate', name: 'navigate', description: 'Open a URL in the browser.', params: ['url'] },
+    ]);
+    const goBack = (q: string): number => browser.search(q, 2).find((h) => h.id === 'pw/go_back')?.score ?? 0;
+    expect(browser.search('go to the login page', 2)[0].id).toBe('pw/navigate');
+    // "to" is a stopword: without the phrase both queries would score go_back alike.
+    expect(goBack('go to the login page')).toBeLessThan(goBack('go the login page') * 0.8);
+  });
+
   it('weighs a value (file name, quoted string, number) below the words that say which tool', () => {
     const fs = new LexicalIndex([
       { id: 'fs/read_file', name: 'read_file', description: 'Read the contents of a file.', params: ['path'] },

@@ -52,6 +52,9 @@ const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
 /** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
 const VALUE_WEIGHT = 0.3;
+/** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
+const PHRASAL_VERB_WEIGHT = 0.5;
+const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
 const FILE_NAMES = new RegExp(FILE_NAME.source, 'gi');
 
 /** Words of the values in a query: file names ("config.yaml"), quoted strings and numbers. */
@@ -234,7 +237,14 @@ export class LexicalIndex {
     }
     if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false, weight: 1 });
     // Question words ("who", "how many") and the lexicon's phrases ("mouse over") add what they mean.
-    const questions = [...questionTerms(query), ...this.synonyms.phrases(query)];
+    const phrases = this.synonyms.phrases(query);
+    // A phrasal verb means what its phrase means: "go to" is navigating, not a `go_back`.
+    for (const p of phrases) {
+      const [verb, particle] = p.phrase.split(' ');
+      if (!PARTICLES.has(particle)) continue;
+      for (const g of groups) if (g.word === verb) g.weight *= PHRASAL_VERB_WEIGHT;
+    }
+    const questions = [...questionTerms(query), ...phrases];
     if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
     const scored: number[] = [];
@@ -252,7 +262,7 @@ export class LexicalIndex {
       // A word the tools use themselves needs its related words less than one they never use.
       const own = this.postings.has(g.term) ? OWN_WORD_EXPANSION : 1;
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
-        if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight * own, touched); reached(r.term, r.weight * own); }
+        if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight * own * g.weight, touched); reached(r.term, r.weight * own * g.weight); }
       }
       best += this.idf(g.term) * (K1 + 1) * g.weight;
       this.addGroup(touched, scored);

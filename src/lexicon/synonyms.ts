@@ -55,7 +55,7 @@ const DERIVED_WEIGHT = 0.5;
 class SoftwareLexicon {
   private readonly groups: string[][][] = [];
   private readonly byStem = new Map<string, number[]>();
-  private readonly phrases: Array<{ words: string[]; group: number }> = [];
+  private readonly phrases: Array<{ words: string[]; stems: string[]; group: number }> = [];
 
   constructor(lines: readonly string[]) {
     lines.forEach((line, g) => {
@@ -63,7 +63,7 @@ class SoftwareLexicon {
       this.groups.push(members);
       for (const m of members) {
         if (m.length === 1) this.byStem.set(stem(m[0]), [...(this.byStem.get(stem(m[0])) ?? []), g]);
-        else if (m.length > 1) this.phrases.push({ words: m, group: g });
+        else if (m.length > 1) this.phrases.push({ words: m, stems: m.map(stem), group: g });
       }
     });
   }
@@ -88,7 +88,7 @@ class SoftwareLexicon {
     const ws = words(text).map(stem);
     const out: Array<{ phrase: string; related: string[] }> = [];
     for (const p of this.phrases) {
-      const stems = p.words.map(stem);
+      const stems = p.stems;
       for (let i = 0; i + stems.length <= ws.length; i++) {
         if (stems.every((st, j) => ws[i + j] === st)) {
           out.push({ phrase: p.words.join(' '), related: this.others(p.group, p.words) });
@@ -121,6 +121,7 @@ function baseForms(word: string, pos: PartOfSpeech): string[] {
 export class Synonyms {
   private readonly wordnet: WordNet;
   private readonly memo = new Map<string, Related[]>();
+  private readonly lexiconMemo = new Map<string, string[]>();
   private readonly lexicon: SoftwareLexicon;
 
   constructor(wordnet: WordNet = sharedWordNet(), lexicon: readonly string[] = SOFTWARE_TERMS) {
@@ -135,8 +136,14 @@ export class Synonyms {
    *   new Synonyms().lexiconTerms('directory'); // ['folder', 'dir']
    */
   lexiconTerms(word: string): string[] {
-    const self = stem(word.toLowerCase());
-    return [...new Set(this.lexicon.related(word.toLowerCase()).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))].filter((t) => t !== self);
+    const key = word.toLowerCase();
+    let found = this.lexiconMemo.get(key);
+    if (found) return found;
+    const self = stem(key);
+    found = [...new Set(this.lexicon.related(key).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))].filter((t) => t !== self);
+    if (this.lexiconMemo.size >= MAX_MEMO) this.lexiconMemo.clear();
+    this.lexiconMemo.set(key, found);
+    return found;
   }
 
   /**

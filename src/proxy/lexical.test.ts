@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CATALOG_DIR } from './eval-command.ts';
+import { loadEvalCatalog } from './eval.ts';
+import { parameterNames } from './hashing.ts';
 import { LexicalIndex, tokenize } from './lexical.ts';
 import { cosine, packVector, unpackVector, VectorIndex } from './vectors.ts';
 
@@ -78,6 +81,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(fs.search('make a folder for the build', 1)[0].id).toBe('fs/create_directory');
     const hits = fs.search('delete the cache file', 3);
     expect(hits.map((h) => h.id)).toEqual(['fs/delete_cache', 'fs/erase_file']);
+  });
+});
+
+describe('LexicalIndex top k', () => {
+  it('returns the same first k hits as a full ranking (docs that cannot reach the top k are skipped, exactly)', () => {
+    const catalog = loadEvalCatalog(DEFAULT_CATALOG_DIR);
+    const index = new LexicalIndex(catalog.tools.map((t) => ({ id: `${t.server}/${t.name}`, name: t.name, description: t.description ?? '', params: parameterNames(t.inputSchema), annotations: t.annotations })));
+    for (const { query } of catalog.queries) {
+      const all = index.search(query, 1000);
+      expect(index.search(query, 3)).toEqual(all.slice(0, 3));
+    }
   });
 });
 

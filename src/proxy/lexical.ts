@@ -47,6 +47,8 @@ const OWN_WORD_EXPANSION = 0.5;
 const NAME_COVERAGE = 0.5;
 /** A query word the lexicon relates to a name word explains it as well as the word itself. */
 const ALSO_COVERS = 1;
+/** The most the factors above can raise a raw score. */
+const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH;
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
@@ -285,6 +287,9 @@ export class LexicalIndex {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
+      // A doc that could not enter the top k nor lead even at the highest factors is not weighed further.
+      const bound = raw * MAX_FACTOR;
+      if (free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
       const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;

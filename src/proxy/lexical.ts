@@ -276,6 +276,8 @@ export class LexicalIndex {
       this.addGroup(touched, scored);
     }
     const asked = queryActions(query);
+    // What the imperative itself asks (an HTTP method named in the query is a value, not a request to destroy).
+    const askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
     const lead = words(query)[0];
     // What the query acts on: a destructive tool must act on one of these to lead.
     const named = namedTerms(query, this.synonyms);
@@ -300,10 +302,11 @@ export class LexicalIndex {
       }
       const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (covered / nameTerms.length) : 1;
       const fit = actionFit(asked, actions);
+      const fitHold = askedHold === asked ? fit : actionFit(askedHold, actions);
       // A destructive tool whose action the query does not ask for is held back and scores lower;
       // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
-      const held = heldBackFor(lead, asked, nameWords, actions, destructive, target, named);
-      const hit = { d, score: raw * coverage * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fit !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
+      const held = heldBackFor(lead, askedHold, nameWords, actions, destructive, target, named);
+      const hit = { d, score: raw * coverage * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;

@@ -189,7 +189,7 @@ export class ToolSearch {
    * (lexical search does this itself; re-rankers call it after their own sort).
    */
   guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
-    const asked = queryActions(query);
+    const asked = queryActions(query, { methods: false });
     const named = namedTerms(query, this.synonyms);
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);

@@ -12,6 +12,14 @@ describe('actions asked and offered', () => {
     expect(queryActions('run npm install in a terminal')).toEqual(new Set(['run']));
     expect(queryActions('tell me the current time')).toEqual(new Set(['read']));
     expect(queryActions('tell the team the build is green')).toEqual(new Set(['send']));
+    // Phrasal verbs mean their phrase, the particle next or a few words on.
+    expect(queryActions('take Bob off this card')).toEqual(new Set(['delete']));
+    expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
+    expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
+    expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));
+    // An HTTP method asks for its action when ranking, not when letting a destructive tool lead.
+    expect(queryActions('send an HTTP DELETE request')).toEqual(new Set(['send', 'delete']));
+    expect(queryActions('send an HTTP DELETE request', { methods: false })).toEqual(new Set(['send']));
     // A new object is created, whatever the verb.
     expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
     expect(queryActions('put the task on the board')).toEqual(new Set(['update']));
@@ -47,6 +55,7 @@ describe('actions asked and offered', () => {
     expect(directObject('add a paragraph to the end of the page')).toEqual(['paragraph']);
     expect(directObject('remove that block from the page')).toEqual(['block']);
     expect(directObject('forget everything about Carol')).toBeUndefined();
+    expect(directObject('take Bob off this card')).toEqual(['bob']);
     expect(directObject('what pods are running')).toBeUndefined();
   });
 

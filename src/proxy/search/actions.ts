@@ -39,6 +39,17 @@ define(['delete'], 'delete remove drop destroy erase purge clear clean kill term
 define(['send'], 'send message notify reply email share tell');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 
+/** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
+const PHRASAL: Record<string, Record<string, Action[]>> = {
+  take: { off: ['delete'], down: ['delete'], away: ['delete'] }, throw: { away: ['delete'], out: ['delete'] },
+  get: { rid: ['delete'] }, clean: { up: ['delete'] }, wipe: { out: ['delete'] }, tear: { down: ['delete'] },
+  kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
+  write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
+  fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
+};
+
+const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
 
@@ -50,25 +61,31 @@ const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case
  * @example
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
-export function queryActions(query: string): Set<Action> {
+export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
   const ws = words(query);
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
     // "tell me" asks to read; "tell the team" to send.
     if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+    // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
+    const phrasal = PHRASAL[w];
+    if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
     return verbOf(w) ?? [];
   };
+  // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
+  // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
+  const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
   const first = ws.length ? actionsAt(0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
   if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
   if (first.length) {
-    const out = new Set<Action>(first);
+    const out = new Set<Action>([...first, ...methods]);
     ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
     return out;
   }
-  const out = new Set<Action>();
+  const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     for (const a of actionsAt(i)) out.add(a);
@@ -91,7 +108,7 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those',
  */
 export function directObject(query: string): string[] | undefined {
   const ws = words(query);
-  if (ws.length === 0 || (ws[0] !== 'open' && !verbOf(ws[0]))) return undefined;
+  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {
     if (out.length === 0 && DETERMINERS.has(w)) continue;

@@ -283,8 +283,8 @@ export class LexicalIndex {
     const named = namedTerms(query, this.synonyms);
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
-    const top: Array<{ d: number; score: number; held: boolean }> = [];
-    let free: { d: number; score: number; held: boolean } | undefined;
+    const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];
+    let free: { d: number; score: number; held: boolean; sim: number } | undefined;
     for (const d of scored) {
       const raw = totals[d];
       totals[d] = 0;
@@ -306,7 +306,10 @@ export class LexicalIndex {
       // A destructive tool whose action the query does not ask for is held back and scores lower;
       // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
       const held = heldBackFor(lead, askedHold, nameWords, actions, destructive, target, named);
-      const hit = { d, score: raw * coverage * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1), held };
+      const fitted = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1);
+      // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
+      // threshold measure how much of the query a tool's text answers.
+      const hit = { d, score: fitted * coverage, held, sim: fitted };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;
@@ -322,7 +325,7 @@ export class LexicalIndex {
       else if (top.length >= k) top.pop();
       top.unshift(free);
     }
-    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.score / best) : 0 }));
+    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }
 }

@@ -1,13 +1,15 @@
 /**
  * Local lexical search, the proxy's default ranker when no embeddings API is configured: BM25 over
- * weighted fields (tool name, server, description, parameter names and descriptions), queries
- * expanded with WordNet synonyms and hypernyms weighted below exact words, the action a query asks
- * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
+ * weighted fields (tool name and what the software lexicon also calls its words, server, description,
+ * parameter names and descriptions), queries expanded with the lexicon and WordNet below exact words,
+ * names the query explains scored up, the action a query asks for matched against the tool's, and
+ * destructive tools kept off the top unless their action is asked on their object.
  */
 import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, directObject, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type QueryTarget, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { FILE_NAME, namedTerms, properNames, valueWords } from './search/query-terms.ts';
 
-export { stem, tokenize };
+export { namedTerms, stem, tokenize };
 
 export interface LexicalDoc {
   id: string;
@@ -49,63 +51,15 @@ const NAME_COVERAGE = 0.5;
 const ALSO_COVERS = 1;
 /** The most the factors above can raise a raw score. */
 const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH;
-/** A word with a file extension ("README.old", "config.yaml") names a file. */
-const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
 
 /** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
 const VALUE_WEIGHT = 0.3;
 /** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
 const PHRASAL_VERB_WEIGHT = 0.5;
 const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
-const FILE_NAMES = new RegExp(FILE_NAME.source, 'gi');
-
-/** Words of the values in a query: file names ("config.yaml"), quoted strings and numbers. */
-function valueWords(query: string): Set<string> {
-  const out = new Set<string>();
-  const parts = [...query.matchAll(FILE_NAMES)].map((m) => m[0]);
-  for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) parts.push(m[1] ?? m[2] ?? m[3]);
-  for (const p of parts) for (const w of words(p)) out.add(w);
-  for (const w of words(query)) if (/^\d+$/.test(w)) out.add(w);
-  return out;
-}
-
 /** Higher score first; equal scores keep index order, so results are deterministic. */
 function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
   return a.score > b.score || (a.score === b.score && a.d < b.d);
-}
-
-/** Lowercased words written with a capital inside the query: names of people, places, products. */
-function properNames(query: string): Set<string> {
-  const out = new Set<string>();
-  const found = query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? [];
-  for (const w of found) out.add(w.toLowerCase());
-  return out;
-}
-
-/**
- * What a query names, as stems: what it acts on (the object of its leading verb if it has one, "add
- * a paragraph to the page" → paragraph, else all its words) and all its words; each with the words
- * related to them, and "file" for a file name. A destructive tool leads only if it acts on these.
- * @example
- *   namedTerms('delete README.old', new Synonyms()).what.has('file'); // true
- */
-export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
-  const names = properNames(query);
-  const terms = (ws: string[]): Set<string> => {
-    const out = new Set<string>();
-    for (const w of ws) {
-      for (const t of tokenize(w)) out.add(t);
-      if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
-    }
-    return out;
-  };
-  const object = directObject(query);
-  const all = terms(words(query));
-  const what = object ? terms(object) : all;
-  const file = FILE_NAME.exec(query);
-  if (file) all.add('file');
-  if (file && object?.includes(words(file[0])[0])) what.add('file');
-  return { what, all };
 }
 
 /** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */

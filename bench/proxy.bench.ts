@@ -4,7 +4,7 @@
  *   the caller's process (createProxy(...).core.callTool), so the figure is the proxy's own work per call
  *   (lookup, ajv validation, metrics, failure classification) on top of the same stdio call. The same call
  *   behind one more MCP client/server hop (in-memory transport) is reported too, without a goal.
- * - search over 10,000 tools: median query < 5 ms lexical (BM25 over weighted fields, WordNet expansion, action
+ * - search over 10,000 tools: median query < 5 ms lexical (BM25 over weighted fields, lexicon and WordNet expansion, action
  *   matching and the destructive guard), < 10 ms 1536-d cosine.
  * - re-index of 10,000 tools with 1 % changed: ≤ 10 % of a full re-index's time and ≤ 1 % of its embedded texts.
  * - metrics: ≥ 50,000 recorded calls per second (batched transactions) vs one autocommit insert per call.
@@ -102,7 +102,7 @@ test('search over 10,000 tools (goal: lexical < 5 ms, 1536-d cosine < 10 ms at t
   expect(lexical.search(queries[0], 10)).toHaveLength(10);
   const coldMs = performance.now() - coldStart;
   const NAIVE = 'naive cosine over number[] rows (baseline)';
-  const LEX = 'lexical (BM25 + WordNet + actions)';
+  const LEX = 'lexical (BM25 + lexicon + WordNet + actions)';
   const VEC = 'cosine over the packed float32 matrix';
   const results = await bench.compare(
     bench(NAIVE, () => {

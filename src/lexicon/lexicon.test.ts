@@ -9,6 +9,10 @@ describe('words and stems', () => {
   it('stems every form of a word alike (Porter), and drops stopwords', () => {
     expect(new Set(['issue', 'issues', 'issued'].map(stem)).size).toBe(1);
     expect(stem('files')).toBe(stem('file'));
+    // Irregular verbs too: Porter cannot know "broken" is "break".
+    expect(stem('broken')).toBe(stem('break'));
+    expect(stem('written')).toBe(stem('writes'));
+    expect(stem('sent')).toBe(stem('sending'));
     expect(tokenize('readFile: Reads the files')).toEqual(['read', 'file', 'read', 'file']);
     expect(tokenize('list_open_pull_requests')).toEqual(['list', 'open', 'pull', 'request']);
   });
@@ -23,15 +27,31 @@ describe('WordNet synonyms', () => {
     expect(hypernym.words).toContain('remove');
   });
 
-  it('relates words through synonyms and hypernyms below the glossary, and keeps to common parts of speech', () => {
-    const synonyms = new Synonyms(wordnet);
-    const erase = synonyms.related('erase');
+  it('relates words through synonyms and hypernyms below the software lexicon, and keeps to common parts of speech', () => {
+    const plain = new Synonyms(wordnet, []);
+    const erase = plain.related('erase');
     expect(erase).toContainEqual({ term: stem('delete'), weight: 0.5 });
-    expect(synonyms.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.3);
-    expect(synonyms.related('folder')).toContainEqual({ term: stem('directory'), weight: 1 });
+    expect(plain.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.3);
+    const synonyms = new Synonyms(wordnet);
+    expect(synonyms.related('folder')).toContainEqual({ term: stem('directory'), weight: 0.8 });
+    expect(synonyms.related('delete').find((r) => r.term === stem('remove'))?.weight).toBe(0.8);
+    expect(synonyms.related('repo').map((r) => r.term)).toContain(stem('repository'));
     // "pods" is a noun: the rare verb senses ("shell" peas, hence "get") stay out.
     expect(synonyms.related('pods').map((r) => r.term)).not.toContain('get');
-    expect(synonyms.related('erase')).toBe(erase);
+    expect(plain.related('erase')).toBe(erase);
+  });
+});
+
+describe('software lexicon phrases', () => {
+  it('finds multi-word terms in a query and relates them to their group', () => {
+    const synonyms = new Synonyms(new WordNet(), ['hover | mouse over | mouseover', 'pull request | pr | merge request']);
+    expect(synonyms.phrases('mouse over the menu')).toEqual([{ phrase: 'mouse over', related: [{ term: 'hover', weight: 0.8 }, { term: 'mouseov', weight: 0.8 }] }]);
+    expect(synonyms.phrases('open merge requests').map((p) => p.phrase)).toEqual(['merge request']);
+    expect(synonyms.related('pr').map((r) => r.term)).toEqual(expect.arrayContaining(['pull', 'request', 'merg']));
+    expect(synonyms.phrases('move the mouse')).toEqual([]);
+    // A tool name's word, as the lexicon alone relates it (what the index adds beside the name).
+    expect(synonyms.lexiconTerms('pr')).toEqual(['pull', 'request', 'merg']);
+    expect(new Synonyms().lexiconTerms('directory')).toEqual(expect.arrayContaining(['folder', 'dir']));
   });
 });
 

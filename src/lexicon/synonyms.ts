@@ -1,26 +1,20 @@
 /**
  * Related words for query expansion: WordNet synonyms (the first senses of the word as a verb and a
  * noun), hypernyms (the more general word: "delete" → "remove") and derived forms ("remember" →
- * "memory"), plus a short glossary of software
- * words WordNet does not know in that sense ("repo", "folder" as a directory, "ticket" as an issue).
+ * "memory"), plus a lexicon of software vocabulary WordNet does not know in that sense
+ * (software-terms.ts: "repo", "folder" as a directory, "ticket" as an issue, "mouse over" as hover).
  */
-import { stem, STOPWORDS } from './words.ts';
+import { IRREGULAR_FORMS } from './irregular-verbs.ts';
+import { SOFTWARE_TERMS } from './software-terms.ts';
+import { stem, STOPWORDS, words } from './words.ts';
 import { sharedWordNet, type PartOfSpeech, type WordNet } from './wordnet.ts';
 
 export interface Related {
   /** Stem of the related word. */
   term: string;
-  /** How close: 1 for the glossary, lower for WordNet synonyms, lower still for hypernyms. */
+  /** How close: 0.8 for the software lexicon, lower for WordNet synonyms, lower still for hypernyms. */
   weight: number;
 }
-
-/** Software words and abbreviations, each with the words it stands for. */
-const GLOSSARY: Record<string, string[]> = {
-  repo: ['repository'], repos: ['repository'], pr: ['pull', 'request'], prs: ['pull', 'request'], mr: ['merge', 'request'],
-  k8s: ['kubernetes'], db: ['database'], dir: ['directory'], folder: ['directory'], folders: ['directory'],
-  ticket: ['issue'], tickets: ['issue'], bug: ['issue'], docs: ['documentation'], doc: ['documentation'],
-  config: ['configuration'], env: ['environment'], msg: ['message'], dm: ['message'], ci: ['pipeline', 'build'],
-};
 
 /** What a question word asks about: "who" is a person, "how many" a count (these words are otherwise stopwords). */
 const QUESTIONS: Record<string, string[]> = {
@@ -46,6 +40,10 @@ export function questionTerms(query: string): Array<{ phrase: string; related: R
 }
 
 const SYNONYM_WEIGHT = 0.5;
+/** Software lexicon relations: above WordNet's (they are meant in this sense), below the word itself. */
+const LEXICON_WEIGHT = 0.8;
+/** WordNet relations of a word the lexicon knows count this much: the lexicon knows the software sense ("folder" is a directory, not a booklet). */
+const LEXICON_SHADOWS_WORDNET = 0.5;
 const QUESTION_WEIGHT = 0.5;
 const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
@@ -53,12 +51,63 @@ const SENSES = 3;
 const MAX_MEMO = 20_000;
 const DERIVED_WEIGHT = 0.5;
 
+/** The software lexicon, indexed: groups as word lists per member, single-word members by stem, phrases. */
+class SoftwareLexicon {
+  private readonly groups: string[][][] = [];
+  private readonly byStem = new Map<string, number[]>();
+  private readonly phrases: Array<{ words: string[]; stems: string[]; group: number }> = [];
+
+  constructor(lines: readonly string[]) {
+    lines.forEach((line, g) => {
+      const members = line.split('|').map((m) => words(m.trim()));
+      this.groups.push(members);
+      for (const m of members) {
+        if (m.length === 1) this.byStem.set(stem(m[0]), [...(this.byStem.get(stem(m[0])) ?? []), g]);
+        else if (m.length > 1) this.phrases.push({ words: m, stems: m.map(stem), group: g });
+      }
+    });
+  }
+
+  /** The words of a group's members other than `except` (a stem or a phrase's words), stopwords out. */
+  private others(group: number, except: string[]): string[] {
+    const out: string[] = [];
+    for (const m of this.groups[group]) {
+      if (m.length === except.length && m.every((w, i) => stem(w) === stem(except[i]))) continue;
+      for (const w of m) if (!STOPWORDS.has(w)) out.push(w);
+    }
+    return out;
+  }
+
+  /** Words related to one word through the groups it is a member of. */
+  related(word: string): string[] {
+    return (this.byStem.get(stem(word)) ?? []).flatMap((g) => this.others(g, [word]));
+  }
+
+  /** Phrases of the lexicon in a text ("mouse over", "how far"), each with its related words. */
+  phrasesIn(text: string): Array<{ phrase: string; related: string[] }> {
+    const ws = words(text).map(stem);
+    const out: Array<{ phrase: string; related: string[] }> = [];
+    for (const p of this.phrases) {
+      const stems = p.stems;
+      for (let i = 0; i + stems.length <= ws.length; i++) {
+        if (stems.every((st, j) => ws[i + j] === st)) {
+          out.push({ phrase: p.words.join(' '), related: this.others(p.group, p.words) });
+          break;
+        }
+      }
+    }
+    return out;
+  }
+}
+
 /** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
 function baseForms(word: string, pos: PartOfSpeech): string[] {
   const rules: Array<[string, string]> = pos === 'verb'
     ? [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['nning', 'n'], ['tting', 't'], ['pping', 'p'], ['gging', 'g'], ['mming', 'm']]
     : [['s', ''], ['ses', 's'], ['xes', 'x'], ['ches', 'ch'], ['shes', 'sh'], ['ies', 'y']];
   const out = [word];
+  const irregular = pos === 'verb' ? IRREGULAR_FORMS.get(word) : undefined;
+  if (irregular) out.push(irregular);
   for (const [suffix, repl] of rules) if (word.endsWith(suffix) && word.length > suffix.length + 2) out.push(word.slice(0, -suffix.length) + repl);
   return out;
 }
@@ -72,9 +121,42 @@ function baseForms(word: string, pos: PartOfSpeech): string[] {
 export class Synonyms {
   private readonly wordnet: WordNet;
   private readonly memo = new Map<string, Related[]>();
+  private readonly lexiconMemo = new Map<string, string[]>();
+  private readonly lexicon: SoftwareLexicon;
 
-  constructor(wordnet: WordNet = sharedWordNet()) {
+  constructor(wordnet: WordNet = sharedWordNet(), lexicon: readonly string[] = SOFTWARE_TERMS) {
     this.wordnet = wordnet;
+    this.lexicon = new SoftwareLexicon(lexicon);
+  }
+
+  /**
+   * Stems the software lexicon relates to a word, only these (no WordNet): what a tool's own name
+   * words are also called ("directory" → folder, dir).
+   * @example
+   *   new Synonyms().lexiconTerms('directory'); // ['folder', 'dir']
+   */
+  lexiconTerms(word: string): string[] {
+    const key = word.toLowerCase();
+    let found = this.lexiconMemo.get(key);
+    if (found) return found;
+    const self = stem(key);
+    found = [...new Set(this.lexicon.related(key).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))].filter((t) => t !== self);
+    if (this.lexiconMemo.size >= MAX_MEMO) this.lexiconMemo.clear();
+    this.lexiconMemo.set(key, found);
+    return found;
+  }
+
+  /**
+   * The software lexicon's phrases found in a query, each with its related terms ("mouse over" → hover).
+   * @example
+   *   new Synonyms().phrases('mouse over the menu'); // [{ phrase: 'mouse over', related: [{ term: 'hover', weight: 0.8 }, ...] }]
+   */
+  phrases(query: string): Array<{ phrase: string; related: Related[] }> {
+    return this.lexicon.phrasesIn(query).map(({ phrase, related }) => {
+      const best = new Map<string, number>();
+      for (const w of related) if (w.length > 1) best.set(stem(w), LEXICON_WEIGHT);
+      return { phrase, related: [...best].map(([term, weight]) => ({ term, weight })) };
+    });
   }
 
   related(word: string): Related[] {
@@ -89,7 +171,9 @@ export class Synonyms {
       if (s === self) return;
       if ((best.get(s) ?? 0) < weight) best.set(s, weight);
     };
-    for (const g of GLOSSARY[key] ?? []) add(g, 1);
+    const known = this.lexicon.related(key);
+    for (const w of known) add(w, LEXICON_WEIGHT);
+    const wnScale = known.length > 0 ? LEXICON_SHADOWS_WORDNET : 1;
     const uses = (['verb', 'noun'] as const).map((pos) => {
       const lemma = baseForms(key, pos).find((f) => this.wordnet.offsets(f, pos).length > 0);
       return { pos, lemma, tagged: lemma ? this.wordnet.tagged(lemma, pos) : 0 };
@@ -99,9 +183,9 @@ export class Synonyms {
     for (const { pos, lemma, tagged } of uses) {
       if (tagged * 4 < top) continue;
       this.wordnet.senses(lemma as string, pos, SENSES).forEach((synset, sense) => {
-        for (const w of synset.words) add(w, SYNONYM_WEIGHT);
-        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT);
-        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT);
+        for (const w of synset.words) add(w, SYNONYM_WEIGHT * wnScale);
+        if (sense === 0) for (const h of synset.hypernyms) for (const w of this.wordnet.synset(h, pos).words) add(w, HYPERNYM_WEIGHT * wnScale);
+        if (sense === 0) for (const d of synset.derived) for (const w of this.wordnet.synset(d.offset, d.pos).words) add(w, DERIVED_WEIGHT * wnScale);
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));

@@ -4,6 +4,7 @@
  * so that "issue", "issues" and "issued" all meet at one stem.
  */
 import { stemmer } from 'stemmer';
+import { IRREGULAR_FORMS } from './irregular-verbs.ts';
 
 /** Function words and request fillers that say nothing about which tool is wanted. */
 export const STOPWORDS: ReadonlySet<string> = new Set((
@@ -28,12 +29,13 @@ export function words(text: string): string[] {
 }
 
 /**
- * The stem of a lowercase word (Porter's algorithm).
+ * The stem of a lowercase word (Porter's algorithm, after irregular verb forms are taken to their base).
  * @example
  *   stem('issues') === stem('issue'); // true
  */
 export function stem(word: string): string {
-  return word.length <= 2 ? word : stemmer(word);
+  const base = IRREGULAR_FORMS.get(word) ?? word;
+  return base.length <= 2 ? base : stemmer(base);
 }
 
 /**

@@ -2,7 +2,7 @@
  * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class,
  * over fixtures/catalog and fixtures/catalog-large (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
- * (deterministic hashed word, subword and synonym features, in-process, no network) — the figures say which.
+ * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -63,7 +63,7 @@ export async function runEvalCommand(options: { catalogDir?: string; json?: bool
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ embeddings: real ? 'api' : 'mock', sets }, null, 2)}\n`);
     } else {
-      const source = real ? 'OpenAI-compatible API' : 'ghostwire mock LLM (hashed words, subwords and WordNet synonyms, not a language model)';
+      const source = real ? 'OpenAI-compatible API' : 'ghostwire mock LLM (hashed words, subwords, software-lexicon and WordNet related words; not a language model)';
       for (const set of sets) {
         process.stdout.write(`${set.catalog}: ${set.tools} tools, ${set.queries} queries; embeddings: ${source}\n\n${table(set.results)}\n\n`);
       }

@@ -11,7 +11,7 @@ import { ToolSearch } from './search.ts';
 import { openStore } from './store.ts';
 
 /** Lexical (BM25) similarity a fallback needs: calibrate() on fixtures/catalog (its test keeps this true). */
-export const LEXICAL_FALLBACK_MIN_SIMILARITY = 0.32;
+export const LEXICAL_FALLBACK_MIN_SIMILARITY = 0.42;
 /**
  * Embedding (cosine) similarity a fallback needs. Not measured here (that needs an embeddings API):
  * a conservative value for OpenAI's text-embedding-3 models, where unrelated short texts mostly score below it.

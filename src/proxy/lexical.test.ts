@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CATALOG_DIR } from './eval-command.ts';
+import { loadEvalCatalog } from './eval.ts';
+import { parameterNames } from './hashing.ts';
 import { LexicalIndex, tokenize } from './lexical.ts';
 import { cosine, packVector, unpackVector, VectorIndex } from './vectors.ts';
 
@@ -30,6 +33,45 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(gh.search('delete README.old from the repository on GitHub', 2)[0].id).toBe('github/delete_file');
   });
 
+  it('finds a directory tool for "folder", over a tool that only mentions folders', () => {
+    const fs = new LexicalIndex([
+      { id: 'fs/list_directory', name: 'list_directory', description: 'List entries at a path.', params: ['path'] },
+      { id: 'fs/get_file_info', name: 'get_file_info', description: 'Size and times of a file or folder.', params: ['path'] },
+    ]);
+    expect(fs.search('what is in this folder', 2)[0].id).toBe('fs/list_directory');
+  });
+
+  it('reads a phrasal verb as its phrase: the "go" of "go to" counts less on its own', () => {
+    const browser = new LexicalIndex([
+      { id: 'pw/go_back', name: 'go_back', description: 'Go back to the previous page.', params: [] },
+      { id: 'pw/navigate', name: 'navigate', description: 'Open a URL in the browser.', params: ['url'] },
+    ]);
+    const goBack = (q: string): number => browser.search(q, 2).find((h) => h.id === 'pw/go_back')?.score ?? 0;
+    expect(browser.search('go to the login page', 2)[0].id).toBe('pw/navigate');
+    // "to" is a stopword: without the phrase both queries would score go_back alike.
+    expect(goBack('go to the login page')).toBeLessThan(goBack('go the login page') * 0.8);
+  });
+
+  it('weighs a value (file name, quoted string, number) below the words that say which tool', () => {
+    const fs = new LexicalIndex([
+      { id: 'fs/read_file', name: 'read_file', description: 'Read the contents of a file.', params: ['path'] },
+      { id: 'app/get_config', name: 'get_config', description: 'Get the server config, as YAML.', params: [] },
+    ]);
+    expect(fs.search('show me what is inside config.yaml', 2)[0].id).toBe('fs/read_file');
+    expect(fs.search('show me the config', 2)[0].id).toBe('app/get_config');
+  });
+
+  it('never leads with a destructive tool whose action is asked on another object, even when it scores best', () => {
+    const notion = new LexicalIndex([
+      { id: 'notion/API-post-page', name: 'API-post-page', description: 'Notion | Create a page', params: ['parent', 'properties'], annotations: { destructiveHint: true } },
+      { id: 'notion/API-get-page', name: 'API-get-page', description: 'Notion | Retrieve a page', params: ['page_id'], annotations: { readOnlyHint: true } },
+    ]);
+    const hits = notion.search('add a paragraph to the end of the Notion page', 2);
+    expect(hits.map((h) => h.id)).toEqual(['notion/API-get-page', 'notion/API-post-page']);
+    // Asked on its own object, it leads.
+    expect(notion.search('add a page to Notion', 2)[0].id).toBe('notion/API-post-page');
+  });
+
   it('finds tools worded differently through WordNet, below exact words', () => {
     const fs = new LexicalIndex([
       { id: 'fs/create_directory', name: 'create_directory', description: 'Create a new directory.', params: ['path'] },
@@ -39,6 +81,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(fs.search('make a folder for the build', 1)[0].id).toBe('fs/create_directory');
     const hits = fs.search('delete the cache file', 3);
     expect(hits.map((h) => h.id)).toEqual(['fs/delete_cache', 'fs/erase_file']);
+  });
+});
+
+describe('LexicalIndex top k', () => {
+  it('returns the same first k hits as a full ranking (docs that cannot reach the top k are skipped, exactly)', () => {
+    const catalog = loadEvalCatalog(DEFAULT_CATALOG_DIR);
+    const index = new LexicalIndex(catalog.tools.map((t) => ({ id: `${t.server}/${t.name}`, name: t.name, description: t.description ?? '', params: parameterNames(t.inputSchema), annotations: t.annotations })));
+    for (const { query } of catalog.queries) {
+      const all = index.search(query, 1000);
+      expect(index.search(query, 3)).toEqual(all.slice(0, 3));
+    }
   });
 });
 

@@ -1,13 +1,15 @@
 /**
  * Local lexical search, the proxy's default ranker when no embeddings API is configured: BM25 over
- * weighted fields (tool name, server, description, parameter names and descriptions), queries
- * expanded with WordNet synonyms and hypernyms weighted below exact words, the action a query asks
- * for matched against the tool's, and destructive tools kept off the top unless their action is asked.
+ * weighted fields (tool name and what the software lexicon also calls its words, server, description,
+ * parameter names and descriptions), queries expanded with the lexicon and WordNet below exact words,
+ * names the query explains scored up, the action a query asks for matched against the tool's, and
+ * destructive tools kept off the top unless their action is asked on their object.
  */
 import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBackFor, isDestructive, queryActions, toolActions, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { FILE_NAME, namedTerms, properNames, valueWords } from './search/query-terms.ts';
 
-export { stem, tokenize };
+export { namedTerms, stem, tokenize };
 
 export interface LexicalDoc {
   id: string;
@@ -34,33 +36,50 @@ export interface LexicalHit {
 const K1 = 1.2;
 const B = 0.75;
 /** Field weights: a word in the tool's name says more than one deep in its description. */
-const W = { name: 3, server: 1.5, description: 1, param: 0.7, paramDescription: 0.3, serverDescription: 0.3 };
+const W = { name: 3, nameAlso: 0.3, server: 1.5, description: 1, firstSentence: 0.5, param: 0.7, paramDescription: 0.3, serverDescription: 0.3 };
 /** Descriptions past this many terms add little but length. */
 const DESCRIPTION_TERMS = 80;
 /** Score factors for the action a query asks for against the tool's. */
 const ACTION_MATCH = 1.3;
 const ACTION_CLASH = 0.75;
 const UNASKED_DESTRUCTIVE = 0.5;
-/** A word with a file extension ("README.old", "config.yaml") names a file. */
-const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
+/** Related words of a query word the catalog itself uses count this much of their weight. */
+const OWN_WORD_EXPANSION = 0.5;
+/** Score factor for a name explained in full by the query's words and related words (less in part). */
+const NAME_COVERAGE = 0.5;
+/** A query word the lexicon relates to a name word explains it as well as the word itself. */
+const ALSO_COVERS = 1;
+/** The most the factors above can raise a raw score. */
+const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH;
 
+/** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
+const VALUE_WEIGHT = 0.3;
+/** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
+const PHRASAL_VERB_WEIGHT = 0.5;
+const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
 /** Higher score first; equal scores keep index order, so results are deterministic. */
 function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
   return a.score > b.score || (a.score === b.score && a.d < b.d);
 }
 
-/** Lowercased words written with a capital inside the query: names of people, places, products. */
-function properNames(query: string): Set<string> {
-  const out = new Set<string>();
-  const found = query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? [];
-  for (const w of found) out.add(w.toLowerCase());
-  return out;
+/** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */
+function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): Array<{ term: string; also: string[] }> {
+  const out = new Map<string, string[]>();
+  for (const w of words(name)) {
+    if (toolActions(w, '').size > 0) continue;
+    for (const t of tokenize(w)) if (!serverTerms.has(t) && !out.has(t)) out.set(t, synonyms.lexiconTerms(w));
+  }
+  return [...out].map(([term, also]) => ({ term, also }));
 }
 
 interface DocMeta {
   actions: Set<Action>;
   destructive: boolean;
   nameWords: Set<string>;
+  /** What the tool acts on, from its name. */
+  target: ToolTarget;
+  /** Stems of its name's words, less its verb and the server's name. */
+  nameTerms: Array<{ term: string; also: string[] }>;
 }
 
 /**
@@ -94,10 +113,15 @@ export class LexicalIndex {
         length += terms.length * weight;
       };
       const server = doc.id.slice(0, Math.max(0, doc.id.indexOf('/')));
+      const serverTerms = new Set(tokenize(server));
       const description = tokenize(doc.description);
       add(tokenize(doc.name), W.name);
+      // What the name's words are also called in software ("directory" → folder): found by users' words.
+      add(words(doc.name).flatMap((w) => this.synonyms.lexiconTerms(w)), W.nameAlso);
       add(tokenize(server), W.server);
       add(description.slice(0, DESCRIPTION_TERMS), W.description);
+      // The first sentence says what the tool does; later ones add caveats, examples and error codes.
+      add(tokenize(doc.description.split(/(?<=[.!?])\s|\n/)[0] ?? ''), W.firstSentence);
       add(doc.params.flatMap(tokenize), W.param);
       add((doc.paramDescriptions ?? []).flatMap(tokenize).slice(0, DESCRIPTION_TERMS), W.paramDescription);
       add(tokenize(doc.serverDescription ?? '').slice(0, DESCRIPTION_TERMS), W.serverDescription);
@@ -108,7 +132,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)) });
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
@@ -157,51 +181,89 @@ export class LexicalIndex {
   search(query: string, k: number, allow?: (id: string) => boolean): LexicalHit[] {
     if (this.ids.length === 0) return [];
     const seen = new Set<string>();
-    const groups: Array<{ word: string; term: string; name: boolean }> = [];
+    const groups: Array<{ word: string; term: string; name: boolean; weight: number }> = [];
     const names = properNames(query);
+    const values = valueWords(query);
     for (const w of words(query)) {
       const terms = tokenize(w);
       if (terms.length !== 1 || seen.has(terms[0])) continue;
       seen.add(terms[0]);
-      groups.push({ word: w, term: terms[0], name: names.has(w) });
+      const value = values.has(w);
+      groups.push({ word: w, term: terms[0], name: names.has(w) || value, weight: value ? VALUE_WEIGHT : 1 });
     }
-    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false });
-    const questions = questionTerms(query);
+    if (FILE_NAME.test(query) && !seen.has('file')) groups.push({ word: 'file', term: 'file', name: false, weight: 1 });
+    // Question words ("who", "how many") and the lexicon's phrases ("mouse over") add what they mean.
+    const phrases = this.synonyms.phrases(query);
+    // A phrasal verb means what its phrase means: "go to" is navigating, not a `go_back`.
+    for (const p of phrases) {
+      const [verb, particle] = p.phrase.split(' ');
+      if (!PARTICLES.has(particle)) continue;
+      for (const g of groups) if (g.word === verb) g.weight *= PHRASAL_VERB_WEIGHT;
+    }
+    const questions = [...questionTerms(query), ...phrases];
     if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
     const scored: number[] = [];
     let best = 0;
+    // Every term the query reaches, with its weight: how much of a tool's name the query explains.
+    const reach = new Map<string, number>();
+    const reached = (term: string, weight: number): void => {
+      if ((reach.get(term) ?? 0) < weight) reach.set(term, weight);
+    };
     for (const g of groups) {
       const touched: number[] = [];
-      this.scoreTerm(g.term, 1, touched);
+      reached(g.term, g.weight);
+      this.scoreTerm(g.term, g.weight, touched);
       // A proper name ("Acme", "Denver") means itself: its dictionary senses ("peak") would mislead.
+      // A word the tools use themselves needs its related words less than one they never use.
+      const own = this.postings.has(g.term) ? OWN_WORD_EXPANSION : 1;
       for (const r of g.name ? [] : this.synonyms.related(g.word)) {
-        if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+        if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight * own * g.weight, touched); reached(r.term, r.weight * own * g.weight); }
       }
-      best += this.idf(g.term) * (K1 + 1);
+      best += this.idf(g.term) * (K1 + 1) * g.weight;
       this.addGroup(touched, scored);
     }
     // Question words ("who", "how many") add what they ask about, like synonyms, without raising the best score.
     for (const q of questions) {
       const touched: number[] = [];
-      for (const r of q.related) if (!seen.has(r.term)) this.scoreTerm(r.term, r.weight, touched);
+      for (const r of q.related) if (!seen.has(r.term)) { this.scoreTerm(r.term, r.weight, touched); reached(r.term, r.weight); }
       this.addGroup(touched, scored);
     }
     const asked = queryActions(query);
+    // What the imperative itself asks (an HTTP method named in the query is a value, not a request to destroy).
+    const askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
     const lead = words(query)[0];
+    // What the query acts on: a destructive tool must act on one of these to lead.
+    const named = namedTerms(query, this.synonyms);
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
-    const top: Array<{ d: number; score: number; held: boolean }> = [];
-    let free: { d: number; score: number; held: boolean } | undefined;
+    const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];
+    let free: { d: number; score: number; held: boolean; sim: number } | undefined;
     for (const d of scored) {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
-      const { actions, destructive, nameWords } = this.meta[d];
+      // A doc that could not enter the top k nor lead even at the highest factors is not weighed further.
+      const bound = raw * MAX_FACTOR;
+      if (free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
+      const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
+      // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
+      let covered = 0;
+      for (const { term, also } of nameTerms) {
+        let r = reach.get(term) ?? 0;
+        for (const a of also) r = Math.max(r, (reach.get(a) ?? 0) * ALSO_COVERS);
+        covered += r;
+      }
+      const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (covered / nameTerms.length) : 1;
       const fit = actionFit(asked, actions);
-      // A destructive tool whose action the query does not ask for is held back.
-      const held = heldBackFor(lead, asked, nameWords, actions, destructive);
-      const hit = { d, score: raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held ? UNASKED_DESTRUCTIVE : 1), held };
+      const fitHold = askedHold === asked ? fit : actionFit(askedHold, actions);
+      // A destructive tool whose action the query does not ask for is held back and scores lower;
+      // one whose action is asked but on another object ("add a paragraph" → create_page) only never leads.
+      const held = heldBackFor(lead, askedHold, nameWords, actions, destructive, target, named);
+      const fitted = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1);
+      // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
+      // threshold measure how much of the query a tool's text answers.
+      const hit = { d, score: fitted * coverage, held, sim: fitted };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;
@@ -217,7 +279,7 @@ export class LexicalIndex {
       else if (top.length >= k) top.pop();
       top.unshift(free);
     }
-    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.score / best) : 0 }));
+    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }
 }

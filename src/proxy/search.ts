@@ -6,8 +6,8 @@ import type { CatalogTool, ToolCatalog } from './catalog.ts';
 import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings.ts';
 import { descriptionHash, parameterNames, searchText } from './hashing.ts';
 import { Synonyms } from '../lexicon/index.ts';
-import { LexicalIndex } from './lexical.ts';
-import { heldBack, isDestructive, leadWithAsked, queryActions, toolActions } from './search/actions.ts';
+import { LexicalIndex, namedTerms } from './lexical.ts';
+import { heldBack, isDestructive, leadWithAsked, nameObjects, queryActions, toolActions } from './search/actions.ts';
 
 export interface SearchOptions {
   top_k?: number;
@@ -189,11 +189,12 @@ export class ToolSearch {
    * (lexical search does this itself; re-rankers call it after their own sort).
    */
   guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
-    const asked = queryActions(query);
+    const asked = queryActions(query, { methods: false });
+    const named = namedTerms(query, this.synonyms);
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);
       const actions = toolActions(h.tool, h.description);
-      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations));
+      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, nameObjects(h.tool, h.server));
     });
   }
 

@@ -2,7 +2,8 @@
  * Deterministic embeddings that carry meaning, so search code can be tested with vectors that behave
  * like a model's without one: stopwords are dropped; each word's stem, its character trigrams
  * (subword features: "screenshot" and "screenshots" or "config" and "configuration" overlap) and its
- * WordNet synonyms and hypernyms (weighted lower) are feature-hashed into `dimensions` buckets with a
+ * related words (the software lexicon's and WordNet's synonyms and hypernyms, weighted lower; the
+ * lexicon's phrases, "kick off" → trigger, too) are feature-hashed into `dimensions` buckets with a
  * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
 import { STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
@@ -69,6 +70,15 @@ export function embedText(text: string, dimensions = 1536): number[] {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     const { buckets, values } = featuresOf(word, dimensions);
     for (let i = 0; i < buckets.length; i++) vector[buckets[i]] += values[i];
+  }
+  // The software lexicon's phrases ("mouse over", "pull request") add what they mean, like a word's related words.
+  shared ??= { synonyms: new Synonyms(), features: new Map() };
+  for (const phrase of shared.synonyms.phrases(text)) {
+    for (const r of phrase.related) {
+      const feature = `w:${r.term}`;
+      const bucket = fnv1a(feature, 0) % dimensions;
+      vector[bucket] += (fnv1a(feature, 0x9e3779b9) & 1 ? 1 : -1) * RELATED_WEIGHT * r.weight;
+    }
   }
   let sum = 0;
   for (const x of vector) sum += x * x;

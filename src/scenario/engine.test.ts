@@ -140,6 +140,11 @@ describe('ScenarioEngine', () => {
     expect(cosineSimilarity(a, b)).toBeGreaterThan(cosineSimilarity(a, c));
     expect(embedText('same text', 64)).toEqual(embedText('same text', 64));
   });
+
+  it('embeds a phrase near the word it means ("kick off" near trigger)', () => {
+    const trigger = embedText('trigger a build');
+    expect(cosineSimilarity(embedText('kick off the build'), trigger)).toBeGreaterThan(cosineSimilarity(embedText('kick the build'), trigger) + 0.1);
+  });
 });
 
 describe('ScenarioEngine input checks', () => {

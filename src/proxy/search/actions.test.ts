@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, heldBack, isDestructive, queryActions, toolActions } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -10,6 +10,19 @@ describe('actions asked and offered', () => {
     expect(queryActions('show the conversion drop-off from visit to purchase')).toEqual(new Set(['read']));
     expect(queryActions('what pods are running in the cluster')).toEqual(new Set());
     expect(queryActions('run npm install in a terminal')).toEqual(new Set(['run']));
+    expect(queryActions('tell me the current time')).toEqual(new Set(['read']));
+    expect(queryActions('tell the team the build is green')).toEqual(new Set(['send']));
+    // Phrasal verbs mean their phrase, the particle next or a few words on.
+    expect(queryActions('take Bob off this card')).toEqual(new Set(['delete']));
+    expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
+    expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
+    expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));
+    // An HTTP method asks for its action when ranking, not when letting a destructive tool lead.
+    expect(queryActions('send an HTTP DELETE request')).toEqual(new Set(['send', 'delete']));
+    expect(queryActions('send an HTTP DELETE request', { methods: false })).toEqual(new Set(['send']));
+    // A new object is created, whatever the verb.
+    expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
+    expect(queryActions('put the task on the board')).toEqual(new Set(['update']));
   });
 
   it('reads a tool action from its name, else its description, and its destructiveness from annotations too', () => {
@@ -31,5 +44,31 @@ describe('actions asked and offered', () => {
     // A tool of no known verb, annotated destructive, is asked for by name.
     expect(heldBack('click the submit button', new Set(), 'browser_click', new Set(), true)).toBe(false);
     expect(heldBack('what is on the page', new Set(), 'browser_click', new Set(), true)).toBe(true);
+  });
+
+  it('reads what a tool name and an imperative act on: the direct object, not where', () => {
+    expect(nameObjects('delete_repository', 'github')).toEqual({ what: new Set(['repositori']), where: new Set() });
+    expect(nameObjects('remove_member_from_card', 'trello')).toEqual({ what: new Set(['member']), where: new Set(['card']) });
+    expect(nameObjects('exec_in_pod', 'kubernetes')).toEqual({ what: new Set(), where: new Set(['pod']) });
+    expect(nameObjects('kubectl_delete', 'kubernetes')).toEqual({ what: new Set(), where: new Set() });
+    expect(nameObjects('API-post-page', 'notion').what).toEqual(new Set(['page']));
+    expect(directObject('add a paragraph to the end of the page')).toEqual(['paragraph']);
+    expect(directObject('remove that block from the page')).toEqual(['block']);
+    expect(directObject('forget everything about Carol')).toBeUndefined();
+    expect(directObject('take Bob off this card')).toEqual(['bob']);
+    expect(directObject('what pods are running')).toBeUndefined();
+  });
+
+  it('holds back a destructive tool whose action is asked on another object', () => {
+    const q = 'add a paragraph to the end of the Notion page';
+    const terms = { what: new Set(['paragraph']), all: new Set(['paragraph', 'end', 'notion', 'page']) };
+    expect(heldBack(q, queryActions(q), 'API-post-page', new Set(['create', 'send']), true, terms, nameObjects('API-post-page', 'notion'))).toBe(true);
+    expect(heldBack(q, queryActions(q), 'API-post-paragraph', new Set(['create', 'send']), true, terms, nameObjects('API-post-paragraph', 'notion'))).toBe(false);
+    // No object in the name: the asked action is enough; a place in the name must be named somewhere.
+    const none = { what: new Set<string>(), where: new Set<string>() };
+    expect(heldBack('delete the crashed pod', new Set(['delete']), 'kubectl_delete', new Set(['delete']), true, { what: new Set(['crash', 'pod']), all: new Set(['crash', 'pod']) }, none)).toBe(false);
+    const exec = nameObjects('exec_in_pod', 'kubernetes');
+    expect(heldBack('run npm install in a terminal', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['npm', 'instal']), all: new Set(['npm', 'instal', 'termin']) }, exec)).toBe(true);
+    expect(heldBack('execute a command in the pod', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['command']), all: new Set(['command', 'pod']) }, exec)).toBe(false);
   });
 });

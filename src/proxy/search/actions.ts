@@ -3,7 +3,7 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { words } from '../../lexicon/index.ts';
+import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
 export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
 
@@ -39,6 +39,17 @@ define(['delete'], 'delete remove drop destroy erase purge clear clean kill term
 define(['send'], 'send message notify reply email share tell');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 
+/** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
+const PHRASAL: Record<string, Record<string, Action[]>> = {
+  take: { off: ['delete'], down: ['delete'], away: ['delete'] }, throw: { away: ['delete'], out: ['delete'] },
+  get: { rid: ['delete'] }, clean: { up: ['delete'] }, wipe: { out: ['delete'] }, tear: { down: ['delete'] },
+  kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
+  write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
+  fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
+};
+
+const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
 
@@ -50,26 +61,62 @@ const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case
  * @example
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
-export function queryActions(query: string): Set<Action> {
+export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
   const ws = words(query);
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+    // "tell me" asks to read; "tell the team" to send.
+    if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+    // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
+    const phrasal = PHRASAL[w];
+    if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
     return verbOf(w) ?? [];
   };
+  // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
+  // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
+  const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
   const first = ws.length ? actionsAt(0) : [];
+  // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
+  if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
   if (first.length) {
-    const out = new Set<Action>(first);
+    const out = new Set<Action>([...first, ...methods]);
     ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
     return out;
   }
-  const out = new Set<Action>();
+  const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     for (const a of actionsAt(i)) out.add(a);
   });
   return out;
+}
+
+/** Words that end the object of an imperative: prepositions and clause openers. */
+const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about']);
+
+/** Words before an object, or standing in for one. */
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'all', 'any', 'every', 'some', 'it', 'them', 'everything', 'anything', 'something', 'nothing', 'one']);
+
+/**
+ * The words an imperative acts on: after its leading verb, up to a preposition or clause
+ * ("delete README.old from the repository" → readme, old), without determiners and stopwords;
+ * undefined when the query does not start with a verb or its object is only a pronoun.
+ * @example
+ *   directObject('add a paragraph to the page'); // ['paragraph']
+ */
+export function directObject(query: string): string[] | undefined {
+  const ws = words(query);
+  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
+  const out: string[] = [];
+  for (const w of ws.slice(1)) {
+    if (out.length === 0 && DETERMINERS.has(w)) continue;
+    if (OBJECT_END.has(w)) break;
+    if (!STOPWORDS.has(w)) out.push(w);
+  }
+  // "forget everything about Carol": a pronoun says nothing of the object; the whole query does.
+  return out.length === 0 || out.every((w) => DETERMINERS.has(w)) ? undefined : out;
 }
 
 /**
@@ -120,21 +167,72 @@ export function leadWithAsked<T>(hits: T[], held: (hit: T) => boolean): T[] {
   return hits;
 }
 
+/** Name words that say nothing about what a tool acts on. */
+const GENERIC = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'many', 'all', 'multiple', 'batch', 'bulk', 'one', 'single', 'by', 'id']);
+
+/** What a tool acts on (its name's direct object) and where (the words after a preposition), as stems. */
+export interface ToolTarget {
+  what: ReadonlySet<string>;
+  where: ReadonlySet<string>;
+}
+
+/** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
+export interface QueryTarget {
+  what: ReadonlySet<string>;
+  all: ReadonlySet<string>;
+}
+
+/**
+ * What a tool acts on, from its name: the stems of the words after its verb up to a preposition,
+ * and where, the words after that (words before the verb name the tool's family: `kubectl_delete`,
+ * `git_clean`), less the server's name and generic words ("delete_repository" → repositori;
+ * "exec_in_pod" → where: pod; "jira_delete" → none).
+ * @example
+ *   nameObjects('delete_repository', 'github').what; // Set { 'repositori' }
+ */
+export function nameObjects(name: string, server = ''): ToolTarget {
+  const own = new Set(words(server));
+  const what = new Set<string>();
+  const where = new Set<string>();
+  const ws = words(name);
+  const verb = ws.findIndex((w) => w === 'open' || verbOf(w) !== undefined);
+  let into = what;
+  for (const w of ws.slice(verb + 1)) {
+    if (OBJECT_END.has(w)) { into = where; continue; }
+    if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w)) continue;
+    into.add(stem(w));
+  }
+  return { what, where };
+}
+
 /**
  * Whether a destructive tool is held back for this query: the query does not ask for its action.
- * It asks when the actions match, or, for a tool of no known action, when its first word is in the
- * tool's name ("click the button" for a browser_click the server annotates as destructive).
+ * It asks when the actions match and the query names what the tool acts on (a word of its name's
+ * direct object, or a word related to one, among what the query's imperative acts on: "add a
+ * paragraph to the page" asks for a create, but not `create_page`'s), or, for a name without a
+ * direct object, where it acts anywhere in the query (`exec_in_pod` needs a pod); for a tool of
+ * no known action, when the query's first word is in its name ("click the submit button" for a
+ * browser_click the server annotates as destructive).
  * @example
  *   heldBack('open a Jira ticket', queryActions('open a Jira ticket'), 'jira_delete', new Set(['delete']), true); // true
  */
-export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean): boolean {
-  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive);
+export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
+  const all = new Set(words(query).map(stem));
+  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
 }
 
-/** heldBack with the query's first word and the tool name's words worked out once (the index's hot loop). */
-export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean): boolean {
+const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+};
+
+/** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
+export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
-  if (actionFit(asked, actions) === 'match') return false;
+  if (actionFit(asked, actions) === 'match') {
+    if (target.what.size > 0) return !meets(target.what, named.what);
+    return target.where.size > 0 && !meets(target.where, named.all);
+  }
   if (actions.size > 0) return true;
   return lead === undefined || !nameWords.has(lead);
 }

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { Synonyms } from '../../lexicon/index.ts';
+import { namedTerms, properNames, valueWords } from './query-terms.ts';
+
+describe('what a query says besides its words', () => {
+  it('finds the values in it: file names, quoted strings, numbers', () => {
+    expect(valueWords('show me what is inside config.yaml')).toEqual(new Set(['config', 'yaml']));
+    expect(valueWords('pick "United Kingdom" in the country list')).toEqual(new Set(['united', 'kingdom']));
+    expect(valueWords('scale the web deployment to 10 replicas')).toEqual(new Set(['10']));
+    expect(valueWords('list the open issues')).toEqual(new Set());
+  });
+
+  it('finds names written with a capital inside the query, not its first word', () => {
+    expect(properNames('Show what Alice said about Acme')).toEqual(new Set(['alice', 'acme']));
+  });
+
+  it('tells what an imperative acts on from everything it names', () => {
+    const synonyms = new Synonyms();
+    const named = namedTerms('delete README.old from the repository', synonyms);
+    expect(named.what.has('file')).toBe(true);
+    expect(named.what.has('repositori')).toBe(false);
+    expect(named.all.has('repositori')).toBe(true);
+    // No leading verb: the whole query is what it acts on.
+    const question = namedTerms('which repository holds README.old', synonyms);
+    expect(question.what).toBe(question.all);
+  });
+});

@@ -150,9 +150,10 @@ export class ToolSearch {
       try {
         if (this.unsynced) await this.sync();
         const [vector] = await this.embedder.embed([query]);
-        const hits = this.store.index.search(vector, k, min, allow);
+        // A few more than asked, so a held-back destructive lead has a harmless hit to give way to.
+        const hits = this.store.index.search(vector, Math.max(k * 3, 30), min, allow);
         const results = hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined);
-        return { mode: 'semantic', results: this.guard(query, results) };
+        return { mode: 'semantic', results: this.guard(query, results).slice(0, k) };
       } catch (err) {
         note = `Embeddings API failed (${(err as Error).message}); results come from local lexical search.`;
       }

@@ -44,6 +44,10 @@ describe('actions asked and offered', () => {
     // A tool of no known verb, annotated destructive, is asked for by name.
     expect(heldBack('click the submit button', new Set(), 'browser_click', new Set(), true)).toBe(false);
     expect(heldBack('what is on the page', new Set(), 'browser_click', new Set(), true)).toBe(true);
+    // Archiving is the tool's action, though its name ends in another verb's word.
+    const put = 'put the roadmap item on my plate';
+    expect([...toolActions('archiveInitiativeUpdate', '')]).toEqual(['delete']);
+    expect(heldBack(put, queryActions(put), 'archiveInitiativeUpdate', toolActions('archiveInitiativeUpdate', ''), true)).toBe(true);
   });
 
   it('reads what a tool name and an imperative act on: the direct object, not where', () => {

@@ -44,6 +44,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // The package tests' tarball, packed once for the run when the first of them asks (not before).
+    globalSetup: ['src/cli/testing/pack-once.ts'],
     // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/test-results.json' }]] : ['default'],
     projects: [

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './vitest.sequencer.ts';
 
 // In this repository `ghostwire/*` self-imports resolve to the TypeScript sources (the `ghostwire-source`
 // export condition) instead of dist/, which only an installed package uses. Vite keeps its default
@@ -44,6 +46,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Vitest's default is cores - 1 workers: one on the 2-core machine, idle while its test waits on the
+    // processes and sockets it started (most of the suite's time). One more worker than cores keeps them busy.
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongestFirstSequencer },
     // The package tests' tarball, packed once for the run when the first of them asks (not before).
     globalSetup: ['src/cli/testing/pack-once.ts'],
     // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line.

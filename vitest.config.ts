@@ -1,12 +1,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { enableCompileCache } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './vitest.sequencer.ts';
 
 // In this repository `ghostwire/*` self-imports resolve to the TypeScript sources (the `ghostwire-source`
 // export condition) instead of dist/, which only an installed package uses. Vite keeps its default
 // conditions alongside these; Vitest runs tests in the ssr environment and also passes its conditions to
 // the worker processes as `--conditions`.
 const conditions = ['ghostwire-source'];
+
+// Node's compile cache (V8 code cache, type-stripped TypeScript included) for every process of the run: the
+// workers and the many Node children the tests start (fixture MCP servers, the CLI, a user's Vitest) load the
+// same SDK and source modules, and reading them from the cache halves their load time. The variable reaches
+// the workers and every child that inherits the environment; a fresh clone fills the cache in its first run.
+process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/node-compile-cache');
+enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 const roots = ['src', 'examples', 'fixtures'];
 const testFiles = roots.flatMap((root) =>
@@ -36,6 +46,12 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Vitest's default is cores - 1 workers: one on the 2-core machine, idle while its test waits on the
+    // processes and sockets it started (most of the suite's time). One more worker than cores keeps them busy.
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongestFirstSequencer },
+    // The package tests' tarball, packed once for the run when the first of them asks (not before).
+    globalSetup: ['src/cli/testing/pack-once.ts'],
     // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line.
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/test-results.json' }]] : ['default'],
     projects: [

@@ -1,13 +1,16 @@
 /**
  * The package as a user installs it, for the package tests: `npm pack` (whose prepack builds dist/) into a
  * temp dir outside the repository, unpacked as node_modules/ghostwire beside links to this repository's
- * dependencies (no registry), with a fixture project's files copied next to it.
+ * dependencies (no registry), with a fixture project's files copied next to it. Under this repository's
+ * Vitest config the tarball is packed once per run (./pack-once.ts) and each test file unpacks its own copy.
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -64,23 +67,58 @@ export interface Installed {
   remove(): Promise<void>;
 }
 
+/** A packed tarball of this repository. */
+export interface Packed {
+  /** Absolute path of the .tgz file. */
+  tarball: string;
+  /** The packed file list. */
+  files: string[];
+  packMs: number;
+}
+
 /**
- * Packs this repository, installs the tarball into a fresh temp project and copies `fixture` (a folder of
- * this repository) into it.
+ * `npm pack` of this repository (its prepack builds dist/) into `destination`.
+ * @example const { tarball, files } = await packRepository(await mkdtemp(join(tmpdir(), 'pack-')))
+ */
+export async function packRepository(destination: string): Promise<Packed> {
+  const started = performance.now();
+  // --offline: packing a local folder needs no registry, and a test must never reach one.
+  const pack = await run('npm', ['pack', '--json', '--offline', '--pack-destination', destination], { cwd: ROOT, env: userEnv(), timeoutMs: 170_000 });
+  if (pack.code !== 0) throw new Error(`npm pack failed: ${explain(pack)}`);
+  const packMs = Math.round(performance.now() - started);
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
+  return { tarball: join(destination, info.filename), files: info.files.map((f) => f.path), packMs };
+}
+
+/** Asks this run's pack-once socket (./pack-once.ts) for the tarball it packed, packing it on the first ask. */
+function packedForThisRun(socket: string): Promise<Packed> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    connect(socket)
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (answer += chunk))
+      .on('error', reject)
+      .on('end', () => {
+        const parsed = JSON.parse(answer) as { packed: Packed } | { error: string };
+        if ('error' in parsed) reject(new Error(parsed.error));
+        else resolve(parsed.packed);
+      });
+  });
+}
+
+/**
+ * Installs this repository's packed tarball into a fresh temp project and copies `fixture` (a folder of
+ * this repository) into it. The tarball is this run's shared one when Vitest provides it, else packed here.
  * @example const { project, remove } = await installPacked('fixtures/user-project')
  */
 export async function installPacked(fixture: string): Promise<Installed> {
   const tmp = await mkdtemp(join(tmpdir(), 'ghostwire-pack-'));
-  const started = performance.now();
-  // --offline: packing a local folder needs no registry, and a test must never reach one.
-  const pack = await run('npm', ['pack', '--json', '--offline', '--pack-destination', tmp], { cwd: ROOT, env: userEnv(), timeoutMs: 170_000 });
-  if (pack.code !== 0) throw new Error(`npm pack failed: ${explain(pack)}`);
-  const packMs = Math.round(performance.now() - started);
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
+  const socket = inject('ghostwirePackSocket');
+  const packed = socket ? await packedForThisRun(socket) : await packRepository(tmp);
   const project = join(tmp, 'project');
   const pkg = join(project, 'node_modules', 'ghostwire');
   await mkdir(pkg, { recursive: true });
-  const untar = await run('tar', ['-xzf', join(tmp, info.filename), '--strip-components=1', '-C', pkg], { cwd: tmp, env: userEnv(), timeoutMs: 30_000 });
+  const untar = await run('tar', ['-xzf', packed.tarball, '--strip-components=1', '-C', pkg], { cwd: tmp, env: userEnv(), timeoutMs: 30_000 });
   if (untar.code !== 0) throw new Error(`tar failed: ${explain(untar)}`);
   // The dependencies, as an install would provide them: links to this repository's node_modules.
   for (const name of await readdir(join(ROOT, 'node_modules'))) {
@@ -90,5 +128,5 @@ export async function installPacked(fixture: string): Promise<Installed> {
   // Its own package.json stops Node's package scope lookup from reaching any outer project.
   await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'ghostwire-user', private: true, type: 'module' })}\n`);
   await cp(join(ROOT, fixture), project, { recursive: true });
-  return { tmp, project, pkg, packed: info.files.map((f) => f.path), packMs, remove: () => rm(tmp, { recursive: true, force: true }) };
+  return { tmp, project, pkg, packed: packed.files, packMs: packed.packMs, remove: () => rm(tmp, { recursive: true, force: true }) };
 }

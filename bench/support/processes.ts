@@ -103,14 +103,15 @@ function serverProcess(args: string[], what: string): Promise<ServerProcess> {
 }
 
 /**
- * `ghostwire serve` on the given scenarios (written to a file), as a user starts it for a non-JS client.
+ * `ghostwire serve` on the given scenarios (written to a file), as a user starts it for a non-JS client;
+ * `args` are further command-line options.
  * @example
  *   const server = await startGhostwire(dir, [{ name: 'bench', steps: [...] }]);
  */
-export function startGhostwire(dir: string, scenarios: unknown[]): Promise<ServerProcess> {
+export function startGhostwire(dir: string, scenarios: unknown[], args: string[] = []): Promise<ServerProcess> {
   const file = join(dir, `scenarios-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(scenarios));
-  return serverProcess([ghostwireBin, 'serve', '--scenarios', file], 'ghostwire serve');
+  return serverProcess([ghostwireBin, 'serve', '--scenarios', file, ...args], 'ghostwire serve');
 }
 
 export interface Captured {

@@ -69,7 +69,10 @@ describe('Journal', () => {
       journals[i].push(e);
       model[i].push(e);
       used += size;
-      while (model[i].length > 1 && model[i].length > limits[i]) (model[i].shift(), (used -= size));
+      while (model[i].length > 1 && model[i].length > limits[i]) {
+        model[i].shift();
+        used -= size;
+      }
       while (used > budget.limitBytes) {
         let oldest = -1;
         for (let j = 0; j < model.length; j++) {

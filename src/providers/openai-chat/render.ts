@@ -233,13 +233,38 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
 }
 
 /**
+ * A `chat.completion` answer: its text for the wire, the object only when someone reads it
+ * (readers, tests). A transport writes the text, so building the dozen objects per answer too was
+ * work nobody used; a prototype getter keeps the instance's shape fixed.
+ */
+class RenderedCompletion implements RenderedResponse {
+  readonly status = 200;
+  readonly headers: Record<string, string>;
+  readonly text: string | undefined;
+  readonly #res: CanonicalResponse;
+  readonly #req: CanonicalRequest;
+  #json: Json | undefined = undefined;
+
+  constructor(headers: Record<string, string>, res: CanonicalResponse, req: CanonicalRequest) {
+    this.headers = headers;
+    this.text = chatCompletionText(res, req);
+    this.#res = res;
+    this.#req = req;
+  }
+
+  get json(): Json {
+    return (this.#json ??= renderChatCompletion(this.#res, this.#req));
+  }
+}
+
+/**
  * JSON or SSE as the request asked.
  * @example
  *   renderChat(response, request).stream?.frames.length
  */
 export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
-  if (!req.stream) return { status: 200, headers, json: renderChatCompletion(res, req), text: chatCompletionText(res, req) };
+  if (!req.stream) return new RenderedCompletion(headers, res, req);
   const chunks = renderChatChunks(res, req, cache);
   return {
     status: 200,

@@ -141,6 +141,18 @@ export function startBare(dir: string, answer: Captured): Promise<ServerProcess>
   return serverProcess([here('./bare-server.ts'), file], 'bare server');
 }
 
+/**
+ * The floor of a mock's work: a bare server that also parses each body, encodes a fresh answer and
+ * journals the request (see bare-work-server.ts), for the same captured answer.
+ * @example
+ *   const floor = await startBareWork(dir, answer);
+ */
+export function startBareWork(dir: string, answer: Captured): Promise<ServerProcess> {
+  const file = join(dir, `answer-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify({ headers: answer.headers, body: answer.body.toString('base64') }));
+  return serverProcess([here('./bare-work-server.ts'), file], 'bare work server');
+}
+
 function runChild(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

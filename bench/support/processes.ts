@@ -103,14 +103,15 @@ function serverProcess(args: string[], what: string): Promise<ServerProcess> {
 }
 
 /**
- * `ghostwire serve` on the given scenarios (written to a file), as a user starts it for a non-JS client.
+ * `ghostwire serve` on the given scenarios (written to a file), as a user starts it for a non-JS client;
+ * `args` are further command-line options.
  * @example
  *   const server = await startGhostwire(dir, [{ name: 'bench', steps: [...] }]);
  */
-export function startGhostwire(dir: string, scenarios: unknown[]): Promise<ServerProcess> {
+export function startGhostwire(dir: string, scenarios: unknown[], args: string[] = []): Promise<ServerProcess> {
   const file = join(dir, `scenarios-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(scenarios));
-  return serverProcess([ghostwireBin, 'serve', '--scenarios', file], 'ghostwire serve');
+  return serverProcess([ghostwireBin, 'serve', '--scenarios', file, ...args], 'ghostwire serve');
 }
 
 export interface Captured {
@@ -138,6 +139,18 @@ export function startBare(dir: string, answer: Captured): Promise<ServerProcess>
   const file = join(dir, `answer-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify({ headers: answer.headers, body: answer.body.toString('base64') }));
   return serverProcess([here('./bare-server.ts'), file], 'bare server');
+}
+
+/**
+ * The floor of a mock's work: a bare server that also parses each body, encodes a fresh answer and
+ * journals the request (see bare-work-server.ts), for the same captured answer.
+ * @example
+ *   const floor = await startBareWork(dir, answer);
+ */
+export function startBareWork(dir: string, answer: Captured): Promise<ServerProcess> {
+  const file = join(dir, `answer-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify({ headers: answer.headers, body: answer.body.toString('base64') }));
+  return serverProcess([here('./bare-work-server.ts'), file], 'bare work server');
 }
 
 function runChild(args: string[]): Promise<string> {

@@ -30,6 +30,11 @@ export interface RenderedResponse {
   status: number;
   headers: Record<string, string>;
   json?: unknown;
+  /**
+   * Optional: `json` already encoded, exactly `JSON.stringify(json)`, for adapters that assemble
+   * their common answers faster than the generic serialiser; the transports write it as given.
+   */
+  text?: string;
   stream?: RenderedStream;
 }
 

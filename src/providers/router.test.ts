@@ -32,6 +32,33 @@ describe('ProviderRouter', () => {
     return result.served ? result.adapter.id : `unserved:${result.adapter?.id ?? null}`;
   };
 
+  it('answers a route seen just before exactly as a fresh router does, whatever came in between', () => {
+    const requests = [
+      req('http://127.0.0.1:1/v1/chat/completions'),
+      req('http://127.0.0.1:1/v1/chat/completions', 'POST', { 'user-agent': 'mistral-client-typescript/1.0' }),
+      req('http://127.0.0.1:1/mistral/v1/chat/completions'),
+      req('http://127.0.0.1:1/mistral/v1/chat/completions'),
+      req('http://127.0.0.1:1/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21'),
+      req('http://127.0.0.1:1/ollama/nothing'),
+      req('http://127.0.0.1:1/v1/chat/completions', 'GET'),
+      req('https://api.openai.com/v1/chat/completions'),
+      req('http://127.0.0.1:1/v1/chat/completions'),
+      req(`http://127.0.0.1:1/v1/models/${'m'.repeat(250)}:generateContent`),
+      req(`http://127.0.0.1:1/v1/models/${'m'.repeat(250)}:generateContent`),
+      req('http://127.0.0.1:1/v1/messages'),
+    ];
+    const shared = new ProviderRouter(defaultAdapters());
+    for (const r of [...requests, ...requests.toReversed(), ...requests]) {
+      const fresh = new ProviderRouter(defaultAdapters()).route(r);
+      const got = shared.route(r);
+      expect([got.adapter?.id ?? null, got.served, 'path' in got ? got.path : undefined], `${r.method} ${r.url.href}`).toEqual([
+        fresh.adapter?.id ?? null,
+        fresh.served,
+        'path' in fresh ? fresh.path : undefined,
+      ]);
+    }
+  });
+
   it('routes by path on a shared host, and every path of an API host to that API', () => {
     expect(served(req('http://127.0.0.1:1/v1/chat/completions'))).toBe('openai');
     expect(served(req('http://127.0.0.1:1/v1/messages'))).toBe('anthropic');

@@ -27,6 +27,12 @@ export class ProviderRouter {
   /** Last host seen and its candidates: a server sees one host over and over. */
   #lastHost = '';
   #lastCandidates: readonly ProviderAdapter[] = [];
+  /** The last route's host, method and path, the adapters serving it and its `/{provider}` reading. */
+  #lastRouteHost = '';
+  #lastMethod = '';
+  #lastPath = '';
+  #lastServing: readonly ProviderAdapter[] = [];
+  #lastPrefixed: RouteResult | null | undefined = undefined;
 
   constructor(adapters: readonly ProviderAdapter[]) {
     this.#adapters = adapters;
@@ -65,10 +71,13 @@ export class ProviderRouter {
    * host's API, else the API the client's headers name, else the first registered (null: no adapters).
    */
   route(req: RouteRequest): RouteResult {
-    const { candidates, owned } = this.#candidates(req.url.host);
-    const serving = this.#serving(candidates, req);
+    const host = req.url.host;
+    const { candidates, owned } = this.#candidates(host);
+    const serving = this.#serving(candidates, req, host);
     if (!owned) {
-      const prefixed = this.#prefixed(req);
+      // Read only off a host no API owns (once per route: it depends on the method and path alone).
+      let prefixed = this.#lastPrefixed;
+      if (prefixed === undefined) prefixed = this.#lastPrefixed = this.#prefixed(req);
       // An API whose own paths look like a prefix (Azure's `/openai/v1/...`) keeps them when its client says so.
       if (prefixed) {
         const own = serving.find((a) => a.recognizes?.(req) === true);
@@ -94,12 +103,20 @@ export class ProviderRouter {
 
   /**
    * The candidates serving a method and path, remembered per host, method and path (`routes` looks
-   * at those only; client headers are `recognizes`'), so the hot path asks each adapter once.
+   * at those only; client headers are `recognizes'`), so the hot path asks each adapter once; the
+   * `/{provider}` prefix reading of the same path is remembered beside it once read (#lastPrefixed). A
+   * server sees the same few routes over and over: the last one is compared before any key is built.
    */
-  #serving(candidates: readonly ProviderAdapter[], req: RouteRequest): readonly ProviderAdapter[] {
+  #serving(candidates: readonly ProviderAdapter[], req: RouteRequest, host: string): readonly ProviderAdapter[] {
+    const { method, path } = req;
+    if (path === this.#lastPath && method === this.#lastMethod && host === this.#lastRouteHost) return this.#lastServing;
+    this.#lastPrefixed = undefined;
     // Long paths are not remembered: the memory stays bounded in bytes (1,024 keys of a few hundred).
-    if (req.path.length > 200) return candidates.filter((a) => a.routes(req));
-    const key = `${req.url.host} ${req.method} ${req.path}`;
+    if (path.length > 200) {
+      this.#lastPath = '';
+      return candidates.filter((a) => a.routes(req));
+    }
+    const key = `${host} ${method} ${path}`;
     let serving = this.#served.get(key);
     if (serving === undefined) {
       serving = candidates.filter((a) => a.routes(req));
@@ -107,6 +124,10 @@ export class ProviderRouter {
       if (this.#served.size >= 1024) this.#served.clear();
       this.#served.set(key, serving);
     }
+    this.#lastRouteHost = host;
+    this.#lastMethod = method;
+    this.#lastPath = path;
+    this.#lastServing = serving;
     return serving;
   }
 

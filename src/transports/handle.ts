@@ -161,7 +161,7 @@ function toRaw(rendered: RenderedResponse, requestId: string, incoming: RawReque
   }
   headers['content-type'] ??= 'application/json';
   // As text: node writes a string body together with the head in one go, cheaper than bytes beside it.
-  return { status: rendered.status, headers, body: JSON.stringify(rendered.json ?? null) };
+  return { status: rendered.status, headers, body: rendered.text ?? JSON.stringify(rendered.json ?? null) };
 }
 
 /**

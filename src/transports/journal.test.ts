@@ -48,6 +48,48 @@ describe('Journal', () => {
     expect([a.length, b.length]).toEqual([1, 0]);
   });
 
+  it('with many journals on one budget keeps exactly what evicting the oldest entry anywhere would keep', () => {
+    const size = 100 + ENTRY_OVERHEAD_BYTES;
+    const budget = new JournalBudget(150 * size);
+    const journals = Array.from({ length: 100 }, (_, i) => new Journal({ budget, entries: i % 2 ? 3 : Infinity }));
+    // The reference: every journal's entries, and on overflow the globally oldest live one goes.
+    const model: { requestId: string; startedAt: number }[][] = journals.map(() => []);
+    const limits = journals.map((_, i) => (i % 2 ? 3 : Infinity));
+    let used = 0;
+    for (let n = 0; n < 20_000; n++) {
+      // Mostly round robin, with bursts into a few journals, and now and then a reset.
+      const i = n % 7 === 0 ? n % 5 : (n * 37) % journals.length;
+      if (n % 997 === 0) {
+        journals[i].clear();
+        used -= model[i].length * size;
+        model[i] = [];
+        continue;
+      }
+      const e = entry(100, `${i}-`);
+      journals[i].push(e);
+      model[i].push(e);
+      used += size;
+      while (model[i].length > 1 && model[i].length > limits[i]) {
+        model[i].shift();
+        used -= size;
+      }
+      while (used > budget.limitBytes) {
+        let oldest = -1;
+        for (let j = 0; j < model.length; j++) {
+          if (model[j].length === 0 || (j === i && model[j].length <= 1)) continue;
+          if (oldest < 0 || model[j][0].startedAt < model[oldest][0].startedAt) oldest = j;
+        }
+        if (oldest < 0) break;
+        model[oldest].shift();
+        used -= size;
+      }
+    }
+    expect(journals.map((j) => j.entries.map((e) => e.requestId))).toEqual(model.map((m) => m.map((e) => e.requestId)));
+    expect(budget.usedBytes).toBe(used);
+    expect(budget.usedBytes).toBeLessThanOrEqual(budget.limitBytes);
+    expect(budget.holders.size).toBe(model.filter((m) => m.length > 0).length);
+  });
+
   it('gives its bytes back when a session is deleted', async () => {
     const budget = new JournalBudget(2 ** 20);
     const sessions = new SessionRegistry(createMockLLM(), { mock: { journalBudget: budget } });

@@ -12,7 +12,11 @@ export const ENTRY_OVERHEAD_BYTES = 1024;
 /**
  * A byte budget several journals draw from (one per server, shared by its sessions): when the
  * total passes the limit, the oldest entries across all of them go first (an idle session's
- * history before the one in use).
+ * history before the one in use). Entries are remembered in the order they were journaled, so
+ * finding the oldest is O(1) however many sessions hold entries (a scan over every journal per
+ * request made each session cost every request something). Entries a journal dropped on its own
+ * (its entry limit, a reset) are skipped when they come up, and swept out once they outnumber the
+ * live ones, so the order's memory stays proportional to what is kept.
  * @example
  *   const budget = new JournalBudget(64 * 2 ** 20);
  *   createMockLLM({ journalBudget: budget });
@@ -22,27 +26,60 @@ export class JournalBudget {
   usedBytes = 0;
   /** Journals holding entries (an emptied journal leaves, so deleted sessions are not kept alive). */
   readonly holders = new Set<Journal>();
+  /** Every entry journaled and not yet evicted through here, oldest first: its journal and its ordinal there. */
+  #journals: Journal[] = [];
+  #ordinals: number[] = [];
+  #head = 0;
+  /** Live entries across all journals (the order's other items were dropped by their journals). */
+  #live = 0;
 
   constructor(limitBytes: number) {
     this.limitBytes = limitBytes;
   }
 
+  /** A journal took an entry (its `ordinal`-th ever). */
+  added(journal: Journal, ordinal: number): void {
+    this.#journals.push(journal);
+    this.#ordinals.push(ordinal);
+    this.#live += 1;
+  }
+
+  /** A journal let `count` entries go (its own limits, a reset): their places in the order go stale. */
+  dropped(count: number): void {
+    this.#live -= count;
+    const pending = this.#journals.length - this.#head;
+    if (pending - this.#live > Math.max(1024, this.#live)) this.#sweep();
+  }
+
   /** Evicts the oldest entries until the budget holds; `keep`'s newest entry (the one just pushed) stays. */
   settle(keep: Journal): void {
-    while (this.usedBytes > this.limitBytes) {
-      let oldest: Journal | undefined;
-      let oldestAt = Infinity;
-      for (const j of this.holders) {
-        if (j === keep && j.length <= 1) continue;
-        const at = j.oldestStartedAt;
-        if (at < oldestAt) {
-          oldest = j;
-          oldestAt = at;
-        }
+    while (this.usedBytes > this.limitBytes && this.#head < this.#journals.length) {
+      const journal = this.#journals[this.#head];
+      const ordinal = this.#ordinals[this.#head];
+      if (!journal.holds(ordinal)) {
+        this.#head += 1;
+        continue;
       }
-      if (!oldest) return;
-      oldest.dropOldest();
+      if (journal === keep && journal.length <= 1) return;
+      this.#head += 1;
+      this.#live -= 1;
+      journal.dropOldest(true);
     }
+    if (this.#head >= 1024 && this.#head * 2 >= this.#journals.length) this.#sweep();
+  }
+
+  /** Drops the order's stale and evicted items (amortised O(1) per entry). */
+  #sweep(): void {
+    const journals: Journal[] = [];
+    const ordinals: number[] = [];
+    for (let i = this.#head; i < this.#journals.length; i++) {
+      if (!this.#journals[i].holds(this.#ordinals[i])) continue;
+      journals.push(this.#journals[i]);
+      ordinals.push(this.#ordinals[i]);
+    }
+    this.#journals = journals;
+    this.#ordinals = ordinals;
+    this.#head = 0;
   }
 }
 
@@ -70,6 +107,9 @@ export class Journal {
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   readonly #budget: JournalBudget | undefined;
+  /** Entries ever pushed, and ever dropped: entry number n (from 0) is live when dropped <= n < pushed. */
+  #pushed = 0;
+  #dropped = 0;
 
   constructor(limits: JournalLimits = {}) {
     this.#maxEntries = limits.entries ?? Infinity;
@@ -85,9 +125,9 @@ export class Journal {
     return this.#bytes;
   }
 
-  /** When the oldest live entry arrived (Infinity when empty). */
-  get oldestStartedAt(): number {
-    return this.length === 0 ? Infinity : this.#entries[this.#start].startedAt;
+  /** Is the `ordinal`-th entry ever pushed still here? */
+  holds(ordinal: number): boolean {
+    return ordinal >= this.#dropped && ordinal < this.#pushed;
   }
 
   /** The live entries, oldest first. */
@@ -103,18 +143,22 @@ export class Journal {
     const budget = this.#budget;
     if (budget) {
       budget.usedBytes += size;
-      budget.holders.add(this);
+      if (this.#pushed === this.#dropped) budget.holders.add(this);
+      budget.added(this, this.#pushed);
     }
+    this.#pushed += 1;
     while (this.length > 1 && (this.length > this.#maxEntries || this.#bytes > this.#maxBytes)) this.dropOldest();
     if (budget && budget.usedBytes > budget.limitBytes) budget.settle(this);
   }
 
-  /** Forgets the oldest live entry. */
-  dropOldest(): void {
+  /** Forgets the oldest live entry; `byBudget` when the shared budget evicts it (it knows then). */
+  dropOldest(byBudget = false): void {
     if (this.length === 0) return;
     const size = this.#sizes[this.#start];
     this.#start += 1;
+    this.#dropped += 1;
     this.#release(size);
+    if (!byBudget) this.#budget?.dropped(1);
     if (this.length === 0) {
       this.clear();
       return;
@@ -128,11 +172,16 @@ export class Journal {
   }
 
   clear(): void {
+    const left = this.length;
     this.#release(this.#bytes);
     this.#entries.length = 0;
     this.#sizes.length = 0;
     this.#start = 0;
-    this.#budget?.holders.delete(this);
+    this.#dropped = this.#pushed;
+    if (this.#budget) {
+      this.#budget.holders.delete(this);
+      if (left > 0) this.#budget.dropped(left);
+    }
   }
 
   #release(size: number): void {

@@ -111,6 +111,24 @@ describe('node requests as parts', () => {
       await server.close();
     }
   });
+
+  it('answers a request target that makes no URL (`OPTIONS *`) as an unknown route, and journals it', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 's', steps: [{ respond: { text: 'hi' } }] }] });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () => socket.end('OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+      expect(answer).toContain('no mock API at OPTIONS *');
+      expect(server.mock.requests.map((r) => [r.method, r.path, r.status])).toEqual([['OPTIONS', '*', 404]]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('whole JSON bodies', () => {

@@ -118,8 +118,9 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     const query = url.indexOf('?');
     const pathname = query < 0 ? url : url.slice(0, query);
     // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
-    const served = pathname.startsWith(ADMIN_PREFIX) ? serveAdmin(req, res, pathname) : serveSession(req, res, pathname);
-    served.catch((err: unknown) => fail(res, err));
+    if (pathname.startsWith(ADMIN_PREFIX)) serveAdmin(req, res, pathname).catch((err: unknown) => fail(res, err));
+    // Provider traffic catches its own failures: no derived promise and closure per request.
+    else void serveSession(req, res, pathname);
   };
   const server: Server = createServer(onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -144,38 +145,42 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     await writeFetchResponse(res, await handleAdmin(request, pathname, sessions));
   }
   async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const { id, path } = SessionRegistry.route(pathname);
-    const refused = guard.checkRequest(req.headers.host, req.headers.origin);
-    if (refused) {
-      req.resume();
-      // Answered in the route's provider shape, journaled in the default session (never the named one).
-      await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
-      return;
-    }
-    const session = sessions.get(id);
-    if (!session) {
-      req.resume();
-      res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
-      return;
-    }
-    if (path.includes('%') && !wellEscaped(path)) {
-      // Adapters decode ids in paths; a malformed escape is the client's mistake, said in its provider's shape.
-      req.resume();
-      const message = `ghostwire: the path ${JSON.stringify(path)} holds a malformed percent-escape`;
-      await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
-      return;
-    }
-    let raw;
     try {
-      raw = await toRawRequest(req, res, origin, path, bodyLimit);
+      const { id, path } = SessionRegistry.route(pathname);
+      const refused = guard.checkRequest(req.headers.host, req.headers.origin);
+      if (refused) {
+        req.resume();
+        // Answered in the route's provider shape, journaled in the default session (never the named one).
+        await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
+        return;
+      }
+      const session = sessions.get(id);
+      if (!session) {
+        req.resume();
+        res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
+        return;
+      }
+      if (path.includes('%') && !wellEscaped(path)) {
+        // Adapters decode ids in paths; a malformed escape is the client's mistake, said in its provider's shape.
+        req.resume();
+        const message = `ghostwire: the path ${JSON.stringify(path)} holds a malformed percent-escape`;
+        await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
+        return;
+      }
+      let raw;
+      try {
+        raw = await toRawRequest(req, res, origin, path, bodyLimit);
+      } catch (err) {
+        if (!(err instanceof BodyTooLargeError)) throw err;
+        // The rest of the body drains unread (never buffered); closing instead could reset the
+        // connection before the client reads this answer.
+        await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
+        return;
+      }
+      await writeRawResponse(res, await session.mock.handleRaw(raw));
     } catch (err) {
-      if (!(err instanceof BodyTooLargeError)) throw err;
-      // The rest of the body drains unread (never buffered); closing instead could reset the
-      // connection before the client reads this answer.
-      await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
-      return;
+      fail(res, err);
     }
-    await writeRawResponse(res, await session.mock.handleRaw(raw));
   }
   server.keepAliveTimeout = 10_000;
   // One port for HTTP/1.1 and HTTP/2 cleartext (the AWS SDK's default handler speaks the latter).

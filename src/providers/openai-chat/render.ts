@@ -4,79 +4,17 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { withPrefix } from '../common/ids.ts';
+import { argumentsText, chatCompletionText, choiceCount, openAIFinishReason, openAIUsage, renderChatCompletion, serviceTier, SYSTEM_FINGERPRINT } from './completion.ts';
 import { lend } from '../common/reusable-bytes.ts';
 import { chunkText, SSE_DONE } from '../common/sse.ts';
-import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+
+export { argumentsText, openAIFinishReason, openAIUsage, renderChatCompletion };
 
 type Json = Record<string, unknown>;
 
-/** What the API says about the backend; constant so goldens stay stable. */
-const SYSTEM_FINGERPRINT = 'fp_ghostwire';
 /** Padding for `obfuscation` (the API pads chunks to blur their sizes); a slice of it per chunk. */
 const OBFUSCATION_PAD = 'Qz7Xk2Lm9Pw4Rt6Vb1Nc8Hd3Jf5Gs0Ya';
-
-/** OpenAI has no `stop_sequence`: a stop sequence ends the turn with `stop`. */
-export function openAIFinishReason(reason: FinishReason): string {
-  return reason === 'stop_sequence' ? 'stop' : reason;
-}
-
-/** Usage with the detail objects the API always includes. */
-export function openAIUsage(res: CanonicalResponse): Json {
-  const { inputTokens, outputTokens } = res.usage;
-  return {
-    prompt_tokens: inputTokens,
-    completion_tokens: outputTokens,
-    total_tokens: inputTokens + outputTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  };
-}
-
-/** Arguments as the wire carries them: a JSON string (a string kept as sent). */
-export function argumentsText(call: CanonicalToolCall): string {
-  return typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
-}
-
-function serviceTier(req: CanonicalRequest): string {
-  const asked = req.params.service_tier;
-  return typeof asked === 'string' && asked !== 'auto' ? asked : 'default';
-}
-
-function choiceCount(req: CanonicalRequest): number {
-  const n = req.params.n;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
-}
-
-/**
- * The non-streaming `chat.completion` body.
- * @example
- *   renderChatCompletion(response, request).choices[0].message.content
- */
-export function renderChatCompletion(res: CanonicalResponse, req: CanonicalRequest): Json {
-  const message: Json = {
-    role: 'assistant',
-    // A tool-call-only answer has `content: null`, as the API sends it.
-    content: res.text === '' && res.toolCalls.length > 0 ? null : res.text,
-    refusal: null,
-    annotations: [],
-  };
-  if (res.toolCalls.length > 0) {
-    message.tool_calls = res.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
-  }
-  const finishReason = openAIFinishReason(res.finishReason);
-  const choices: Json[] = [];
-  for (let index = 0, n = choiceCount(req); index < n; index++) choices.push({ index, message, logprobs: null, finish_reason: finishReason });
-  return {
-    id: withPrefix('chatcmpl-', res.id),
-    object: 'chat.completion',
-    created: res.created,
-    model: res.model,
-    choices,
-    usage: openAIUsage(res),
-    service_tier: serviceTier(req),
-    system_fingerprint: SYSTEM_FINGERPRINT,
-  };
-}
 
 /** The deltas of one choice as JSON, in the API's order: role, text, each tool call (head, then argument pieces), finish. */
 function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }[] {
@@ -295,13 +233,38 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
 }
 
 /**
+ * A `chat.completion` answer: its text for the wire, the object only when someone reads it
+ * (readers, tests). A transport writes the text, so building the dozen objects per answer too was
+ * work nobody used; a prototype getter keeps the instance's shape fixed.
+ */
+class RenderedCompletion implements RenderedResponse {
+  readonly status = 200;
+  readonly headers: Record<string, string>;
+  readonly text: string | undefined;
+  readonly #res: CanonicalResponse;
+  readonly #req: CanonicalRequest;
+  #json: Json | undefined = undefined;
+
+  constructor(headers: Record<string, string>, res: CanonicalResponse, req: CanonicalRequest) {
+    this.headers = headers;
+    this.text = chatCompletionText(res, req);
+    this.#res = res;
+    this.#req = req;
+  }
+
+  get json(): Json {
+    return (this.#json ??= renderChatCompletion(this.#res, this.#req));
+  }
+}
+
+/**
  * JSON or SSE as the request asked.
  * @example
  *   renderChat(response, request).stream?.frames.length
  */
 export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
-  if (!req.stream) return { status: 200, headers, json: renderChatCompletion(res, req) };
+  if (!req.stream) return new RenderedCompletion(headers, res, req);
   const chunks = renderChatChunks(res, req, cache);
   return {
     status: 200,

@@ -1,14 +1,11 @@
 import { AnthropicBedrockMantle } from '@anthropic-ai/bedrock-sdk';
-import type Anthropic from '@anthropic-ai/sdk';
-import { APIError } from '@anthropic-ai/sdk';
 import { bedrockMantleAdapter } from './index.ts';
 import { describeConformance } from '../testing/conformance.ts';
-import { anthropicErrorReader, anthropicSdkAnswer } from '../testing/kits.ts';
+import { anthropicErrorReader, anthropicSdkKit } from '../testing/kits.ts';
 
 // On the real port the base URL keeps Mantle's `/anthropic` prefix, as the SDK's default one has it.
 const client = (base: string | undefined) =>
   new AnthropicBedrockMantle({ awsRegion: 'us-east-1', awsAccessKey: 'AKIDTEST', awsSecretAccessKey: 'test-secret', maxRetries: 0, ...(base ? { baseURL: `${base}/anthropic` } : {}) });
-const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
 const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
 
 describeConformance({
@@ -31,17 +28,5 @@ describeConformance({
   readError: anthropicErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
-  sdk: {
-    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
-    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
-    tools: async (base, model, prompt, stream) =>
-      stream
-        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
-        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
-    errorStatus: async (base, model, prompt) => {
-      const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
-      if (!(err instanceof APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
-      return err.status ?? 0;
-    },
-  },
+  sdk: anthropicSdkKit(client),
 });

@@ -3,16 +3,12 @@
  * InvokeModel and InvokeModelWithResponseStream with Anthropic bodies, SigV4-signed.
  */
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
-import type Anthropic from '@anthropic-ai/sdk';
-import { APIError } from '@anthropic-ai/sdk';
 import { bedrockAdapter } from './index.ts';
 import { describeConformance } from '../testing/conformance.ts';
-import { anthropicSdkAnswer, bedrockErrorReader } from '../testing/kits.ts';
+import { anthropicSdkKit, bedrockErrorReader } from '../testing/kits.ts';
 
 const client = (base: string | undefined) =>
   new AnthropicBedrock({ awsRegion: 'us-east-1', awsAccessKey: 'AKIDTEST', awsSecretKey: 'test-secret', maxRetries: 0, ...(base ? { baseURL: base } : {}) });
-const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
-const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
 
 describeConformance({
   id: 'bedrock',
@@ -29,18 +25,5 @@ describeConformance({
   readError: bedrockErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
-  sdk: {
-    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
-    // The SDK turns the binary event stream back into Anthropic's SSE events and accumulates them.
-    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
-    tools: async (base, model, prompt, stream) =>
-      stream
-        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
-        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
-    errorStatus: async (base, model, prompt) => {
-      const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
-      if (!(err instanceof APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
-      return err.status ?? 0;
-    },
-  },
+  sdk: anthropicSdkKit(client),
 });

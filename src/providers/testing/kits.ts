@@ -3,10 +3,10 @@
  * the provider's shape and returns the message and near misses), and the SDK answer readers of the SDKs
  * that several adapters' kits drive.
  */
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import type { GenerateContentResponse } from '@google/genai';
 import { expect } from 'vitest';
-import type { SdkAnswer } from './conformance.ts';
+import type { ConformanceSdk, SdkAnswer } from './conformance.ts';
 
 /** OpenAI's `{ error: { message, type, param, code } }` (every OpenAI wire API). */
 export function openAIErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
@@ -48,6 +48,35 @@ export function anthropicSdkAnswer(message: Anthropic.Message): SdkAnswer {
     toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
     finishReason: message.stop_reason,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
+  };
+}
+
+/** What the conformance kits need of an Anthropic-SDK client (Anthropic's own, and its Vertex and Bedrock clients). */
+interface AnthropicMessagesClient {
+  messages: Pick<Anthropic['messages'], 'create' | 'stream'>;
+}
+
+/**
+ * The conformance suite's SDK calls through any client of the Anthropic SDK family: create, the stream
+ * accumulator's `finalMessage()`, tools both ways, and the status of the SDK's APIError.
+ * @example sdk: anthropicSdkKit((base) => new Anthropic({ apiKey: 'k', ...(base ? { baseURL: base } : {}) }))
+ */
+export function anthropicSdkKit(client: (base: string | undefined) => AnthropicMessagesClient): ConformanceSdk {
+  const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
+  const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
+  return {
+    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
+    // The SDK's own stream accumulator assembles the message from the events.
+    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
+    tools: async (base, model, prompt, stream) =>
+      stream
+        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
+        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
+      if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
+      return err.status ?? 0;
+    },
   };
 }
 

@@ -1,15 +1,13 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { expect } from 'vitest';
 import { vertexAnthropicAdapter } from './index.ts';
 import { describeConformance } from '../testing/conformance.ts';
-import { anthropicErrorReader, anthropicSdkAnswer, googleErrorReader } from '../testing/kits.ts';
+import { anthropicErrorReader, anthropicSdkKit, googleErrorReader } from '../testing/kits.ts';
 import { staticTokenClient } from '../vertex-shared/test-auth.ts';
 
 // A token client, so the SDK looks up no Google credentials; over MSW it calls us-east5-aiplatform.googleapis.com.
 const client = (base: string | undefined) =>
   new AnthropicVertex({ region: 'us-east5', projectId: 'ghost-project', authClient: staticTokenClient(), maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) });
-const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
 
 
 const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
@@ -38,17 +36,5 @@ describeConformance({
   },
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
-  sdk: {
-    text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
-    stream: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.stream(params(model, prompt)).finalMessage()),
-    tools: async (base, model, prompt, stream) =>
-      stream
-        ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
-        : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
-    errorStatus: async (base, model, prompt) => {
-      const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
-      if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic.APIError, got ${String(err)}`);
-      return err.status ?? 0;
-    },
-  },
+  sdk: anthropicSdkKit(client),
 });

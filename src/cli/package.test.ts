@@ -4,8 +4,8 @@
 // fails — every public subpath is imported and used, a user's Vitest runs the fixtures and the plugin, a
 // user's TypeScript checks against the shipped .d.ts files, and the packed bin answers --help.
 // The build is the slow part (tsc emit, ~10 s of CPU), so it runs once for the whole file.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explain, installPacked, ROOT, run, userEnv, type Installed } from './testing/packed.ts';
@@ -92,6 +92,25 @@ describe('the packed package, installed', () => {
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await run(process.execPath, [tsc, '-p', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
+  });
+
+  it('the .d.ts files of the subpaths a user without the ghost imports name no SDK the README calls optional', async () => {
+    // With skipLibCheck: false, a type import of a peer the user did not install is an error in their build.
+    const optional = /^(@anthropic-ai\/|@google\/genai|@aws-sdk\/)/;
+    const reached = new Map<string, string>();
+    const walk = async (file: string, from: string): Promise<void> => {
+      if (reached.has(file)) return;
+      reached.set(file, from);
+      const text = await readFile(file, 'utf8');
+      for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
+        if (spec.startsWith('.')) await walk(join(dirname(file), spec.replace(/\.[jt]s$/, '.d.ts')), file);
+        else if (optional.test(spec)) throw new Error(`${relative(pkg, file)} imports ${spec} (reached from ${relative(pkg, from)})`);
+      }
+    };
+    for (const entry of ['index', 'vitest/index', 'vitest/setup', 'vitest/plugin', 'proxy/index', 'mcp/mock/index', 'goldens/index', 'rollout/index']) {
+      await walk(join(pkg, 'dist/src', `${entry}.d.ts`), 'the entry');
+    }
+    expect(reached.size).toBeGreaterThan(20);
   });
 
   it("the README's example scenarios are usable from the installed package", async () => {

@@ -3,7 +3,10 @@
  * does not depend on any one provider; the default speaks the OpenAI chat API through the ghost's
  * OpenAIProvider (the official SDK), so the proxy holds no wire knowledge of its own.
  */
-import { OpenAIProvider, type LLMProvider } from '../ghost/index.ts';
+// Imported from the two files, not the ghost's index: the index's types name every provider SDK, and
+// the proxy's (and so 'ghostwire/vitest''s) .d.ts files must not need the optional peers a user left out.
+import type { LLMProvider } from '../ghost/provider.ts';
+import { OpenAIProvider } from '../ghost/provider-openai.ts';
 
 export interface RankingLLM {
   /** Returns the model's text answer. */

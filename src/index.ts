@@ -19,6 +19,8 @@ export {
   vertexAnthropic,
   bedrock,
   cohere,
+  mistral,
+  ollama,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

@@ -96,5 +96,9 @@ export const vertexAnthropic = (extra?: MatchLike): MatchLike => providerMatch('
 export const bedrock = (extra?: MatchLike): MatchLike => providerMatch('bedrock', extra);
 /** Matches Cohere v2 chat requests. @example scenario('x').expect(cohere()) */
 export const cohere = (extra?: MatchLike): MatchLike => providerMatch('cohere', extra);
+/** Matches Mistral chat requests (`@mistralai/mistralai`). @example scenario('x').expect(mistral()) */
+export const mistral = (extra?: MatchLike): MatchLike => providerMatch('mistral', extra);
+/** Matches Ollama `/api/chat` and `/api/generate` requests (`ollama`). @example scenario('x').expect(ollama()) */
+export const ollama = (extra?: MatchLike): MatchLike => providerMatch('ollama', extra);
 /** Matches any provider; add constraints with the with* methods. @example scenario('x').expect(anyProvider()).withModel(/^gpt/) */
 export const anyProvider = (extra: MatchLike = {}): MatchLike => ({ ...extra });

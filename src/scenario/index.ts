@@ -40,6 +40,8 @@ export {
   vertexAnthropic,
   bedrock,
   cohere,
+  mistral,
+  ollama,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

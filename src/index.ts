@@ -4,6 +4,7 @@
 export { createMockLLM, MockLLM, createHandler } from './transports/index.ts';
 export type { MockLLMOptions, ScenarioLike, ScenarioList, Handler, HandleOptions, HandlerOptions } from './transports/index.ts';
 export { defaultAdapters } from './providers/registry.ts';
+export { openAIResponsesAdapter, type ResponsesAdapterOptions } from './providers/index.ts';
 export { BadRequestError } from './providers/adapter.ts';
 export type { ProviderAdapter, RenderedResponse, IncomingRequest } from './providers/adapter.ts';
 

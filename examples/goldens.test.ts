@@ -3,7 +3,8 @@
  *
  *   npx ghostwire test --record-goldens examples/goldens.test.ts   # record (here: against a local mock server)
  *   npx vitest run examples/goldens.test.ts                        # replay (the default; always in CI)
- *   npx vitest run -u examples/goldens.test.ts                     # re-derive expected outputs from replay
+ *   npx vitest run examples/goldens.test.ts -u                     # re-derive expected outputs from replay (-u after the
+ *                                                                  # file: Vitest reads `-u FILE` as an update mode, running all)
  *   npx ghostwire inspect goldens/examples/goldens/*.json          # read a golden as a conversation
  *
  * In your project, add `ghostwire()` from 'ghostwire/plugin' to vitest.config.ts and use the `golden`

@@ -92,7 +92,7 @@ export interface ProviderOptions {
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
   openai: 'gpt-4o-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-4-6',
   gemini: 'gemini-2.5-flash',
   // Azure calls a deployment, named by `deployment`; this is only the fallback model name.
   'azure-openai': 'gpt-4o-mini',

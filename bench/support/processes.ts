@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const ghostwireBin = fileURLToPath(new URL('../../bin/ghostwire.js', import.meta.url));
@@ -22,9 +23,11 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** A scratch folder removed when the bench's process exits. */
+/** A scratch folder removed after the bench file (and, failing that, when its process exits). */
 export function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+  // Removed after the file's benches: a Vitest worker can be ended without its 'exit' handlers running.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

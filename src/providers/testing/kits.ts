@@ -1,10 +1,10 @@
 /**
  * Test-only: what the conformance kits share. The error-body readers, one per error shape (each asserts
- * the provider's shape and returns the message and near misses), and the SDK answer readers of the SDKs
+ * the provider's shape and returns the message and near misses), and the SDK answer readers and calls of the SDKs
  * that several adapters' kits drive.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { GenerateContentResponse } from '@google/genai';
+import { ApiError, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
 import { expect } from 'vitest';
 import type { ConformanceSdk, SdkAnswer } from './conformance.ts';
 
@@ -101,4 +101,26 @@ export async function collectGeminiStream(stream: AsyncIterable<GenerateContentR
   const chunks: GenerateContentResponse[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return geminiSdkAnswer(chunks);
+}
+
+/**
+ * The conformance suite's SDK calls through a `@google/genai` client (Gemini's API key or Vertex AI):
+ * generateContent, generateContentStream collected, tools both ways, and the status of the SDK's ApiError.
+ * @example sdk: geminiSdkKit((base) => new GoogleGenAI({ apiKey: 'k', httpOptions: base ? { baseUrl: base } : {} }))
+ */
+export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI): ConformanceSdk {
+  const tools = [{ functionDeclarations: ['get_weather', 'get_time'].map((name) => ({ name })) }];
+  return {
+    text: async (base, model, prompt) => geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt })]),
+    stream: async (base, model, prompt) => collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt })),
+    tools: async (base, model, prompt, stream) =>
+      stream
+        ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt, config: { tools } }))
+        : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt, config: { tools } })]),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).models.generateContent({ model, contents: prompt }).catch((e: unknown) => e);
+      if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+      return err.status;
+    },
+  };
 }

@@ -1,7 +1,7 @@
-import { ApiError, GoogleGenAI } from '@google/genai';
+import { GoogleGenAI } from '@google/genai';
 import { vertexGeminiAdapter } from './index.ts';
 import { describeConformance } from '../testing/conformance.ts';
-import { collectGeminiStream, geminiSdkAnswer, googleErrorReader } from '../testing/kits.ts';
+import { geminiSdkKit, googleErrorReader } from '../testing/kits.ts';
 import { staticTokenClient } from '../vertex-shared/test-auth.ts';
 
 // A project and location (the regional host); a token client, so no Google credentials are looked up.
@@ -13,9 +13,6 @@ const client = (base: string | undefined) =>
     googleAuthOptions: { authClient: staticTokenClient() },
     httpOptions: base ? { baseUrl: base } : {},
   });
-const tools = [{ functionDeclarations: ['get_weather', 'get_time'].map((name) => ({ name })) }];
-
-
 describeConformance({
   id: 'vertex-gemini',
   adapter: vertexGeminiAdapter,
@@ -31,17 +28,5 @@ describeConformance({
   readError: googleErrorReader,
   finish: { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP' },
   noMatch404: true,
-  sdk: {
-    text: async (base, model, prompt) => geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt })]),
-    stream: async (base, model, prompt) => collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt })),
-    tools: async (base, model, prompt, stream) =>
-      stream
-        ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt, config: { tools } }))
-        : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt, config: { tools } })]),
-    errorStatus: async (base, model, prompt) => {
-      const err = await client(base).models.generateContent({ model, contents: prompt }).catch((e: unknown) => e);
-      if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-      return err.status;
-    },
-  },
+  sdk: geminiSdkKit(client),
 });

@@ -22,6 +22,11 @@ function fnv1a(text: string, seed: number): number {
   return hash >>> 0;
 }
 
+/** A feature's bucket among `dimensions` and its hashed sign (the same feature always lands the same way). */
+function hashed(feature: string, dimensions: number): { bucket: number; sign: 1 | -1 } {
+  return { bucket: fnv1a(feature, 0) % dimensions, sign: fnv1a(feature, 0x9e3779b9) & 1 ? 1 : -1 };
+}
+
 /** Features of one word: hashed buckets and signed weights. */
 interface WordFeatures {
   buckets: Uint32Array;
@@ -44,8 +49,8 @@ function featuresOf(word: string, dimensions: number): WordFeatures {
   if (cached) return cached;
   const vector = new Map<number, number>();
   const add = (feature: string, weight: number): void => {
-    const bucket = fnv1a(feature, 0) % dimensions;
-    vector.set(bucket, (vector.get(bucket) ?? 0) + (fnv1a(feature, 0x9e3779b9) & 1 ? weight : -weight));
+    const { bucket, sign } = hashed(feature, dimensions);
+    vector.set(bucket, (vector.get(bucket) ?? 0) + sign * weight);
   };
   const root = stem(word);
   add(`w:${root}`, 1);
@@ -75,9 +80,8 @@ export function embedText(text: string, dimensions = 1536): number[] {
   shared ??= { synonyms: new Synonyms(), features: new Map() };
   for (const phrase of shared.synonyms.phrases(text)) {
     for (const r of phrase.related) {
-      const feature = `w:${r.term}`;
-      const bucket = fnv1a(feature, 0) % dimensions;
-      vector[bucket] += (fnv1a(feature, 0x9e3779b9) & 1 ? 1 : -1) * RELATED_WEIGHT * r.weight;
+      const { bucket, sign } = hashed(`w:${r.term}`, dimensions);
+      vector[bucket] += sign * RELATED_WEIGHT * r.weight;
     }
   }
   let sum = 0;

@@ -56,6 +56,10 @@ export const httpOptionsSchema = z.object({
   auth_token_env: z.string().min(1).default('GHOSTWIRE_PROXY_TOKEN'),
   /** Largest request body accepted (413 beyond). */
   max_body_bytes: z.number().int().positive('must be a positive number of bytes').default(4 * 1024 * 1024),
+  /** Most MCP sessions open at once (503 to an initialize beyond it). */
+  max_sessions: z.number().int().positive('must be a positive number of sessions').default(256),
+  /** A session with no request and no open stream for this long is closed, as a DELETE would. */
+  session_idle_seconds: z.number().positive('must be a positive number of seconds').default(1800),
 }).strict();
 
 export const recommendOptionsSchema = z.object({

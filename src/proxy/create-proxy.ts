@@ -94,6 +94,7 @@ export class McpProxy {
     const listener = await listenHttp(() => this.buildServer(), {
       host: options.host, port: options.port, token,
       allowedHosts: http.allowed_hosts, allowedOrigins: http.allowed_origins, maxBodyBytes: http.max_body_bytes,
+      maxSessions: http.max_sessions, sessionIdleMs: http.session_idle_seconds * 1000,
       extra: (method, url, body) => this.extraRoute(method, url, body),
     });
     if (options.host !== undefined && !isLoopback(options.host)) {

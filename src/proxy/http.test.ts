@@ -12,7 +12,7 @@ import { tempDir } from './test-helpers.ts';
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
 
 /** A raw POST with exactly the headers given (fetch would not let us set Host). */
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any; session?: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: {
@@ -24,7 +24,8 @@ function post(url: string, body: string, headers: Record<string, string> = {}): 
         const text = Buffer.concat(chunks).toString('utf8');
         let json: unknown = text;
         try { json = JSON.parse(text); } catch { /* an SSE answer */ }
-        resolve({ status: res.statusCode ?? 0, json });
+        const session = res.headers['mcp-session-id'];
+        resolve({ status: res.statusCode ?? 0, json, session: typeof session === 'string' ? session : undefined });
       });
     });
     req.on('error', reject);
@@ -90,5 +91,58 @@ describe('proxy HTTP endpoint safety', () => {
     expect((await post(guarded.url, INIT)).status).toBe(401);
     expect((await post(guarded.url, INIT, { authorization: 'Bearer wrong!' })).status).toBe(401);
     expect((await post(guarded.url, INIT, { authorization: 'Bearer s3cret' })).status).toBe(200);
+  });
+});
+
+describe('proxy HTTP sessions are bounded', () => {
+  const { dir, cleanup } = tempDir();
+  let proxy: McpProxy;
+  let url: string;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    proxy = createProxy({ mcpServers: {}, http: { max_sessions: 2, session_idle_seconds: 0.2 } },
+      { storePath: join(dir, 'p.db'), embedder: null, llm: null, env: {}, log: () => {} });
+    ({ url } = await proxy.listen());
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    await proxy.close();
+    cleanup();
+  });
+
+  async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const client = new Client({ name: 'bounded', version: '1' });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, transport };
+  }
+  const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1000));
+
+  it('closes a session whose client vanished without DELETE, and keeps one whose client holds its stream', async () => {
+    const live = await connect();
+    const vanished = await post(url, INIT);
+    expect(vanished.status).toBe(200);
+    expect(vanished.session).toMatch(/\S/);
+    await idle();
+    // The SDK client keeps a GET stream open for notifications: live, whatever the clock says.
+    expect((await live.client.listTools()).tools.map((t) => t.name)).toContain('search_tools');
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    const gone = await post(url, list, { 'mcp-session-id': vanished.session!, 'mcp-protocol-version': '2025-06-18' });
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.message).toMatch(/unknown session/);
+    await live.transport.terminateSession();
+  });
+
+  it('answers 503 to an initialize beyond max_sessions, and takes new sessions once one ends', async () => {
+    const first = await connect();
+    await connect();
+    const third = await post(url, INIT);
+    expect(third.status).toBe(503);
+    expect(third.json.error.message).toMatch(/too many sessions \(2 open\).*DELETE \/mcp/);
+    await first.transport.terminateSession();
+    const fourth = await post(url, INIT);
+    expect(fourth.status).toBe(200);
   });
 });

@@ -27,6 +27,22 @@ export interface ListenOptions extends GuardOptions {
   host?: string;
   port?: number;
   extra?: ExtraRoute;
+  /** Most open sessions; an initialize beyond it gets 503 (default 256). */
+  maxSessions?: number;
+  /** A session with no request and no open stream for this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
+}
+
+export const DEFAULT_MAX_SESSIONS = 256;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** One MCP session: its transport and server, and what tells an idle session from a live one. */
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+  /** Requests in flight and open streams (a GET stream waiting for notifications counts as live). */
+  open: number;
 }
 
 /** A body parsed for the routes: the JSON value, or the refusal already sent. */
@@ -77,7 +93,28 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
     throw new Error(`refusing to listen on ${host} without a bearer token: beyond loopback anyone on the network could call tools through the proxy; set the token (http.auth_token_env in the config, GHOSTWIRE_PROXY_TOKEN by default) or listen on 127.0.0.1`);
   }
   const guard = new RequestGuard(options);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  // Clients that vanish without DELETE would otherwise keep their MCP Server (and its subscriptions) forever.
+  const sessions = new Map<string, Session>();
+  const serve = (session: Session, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> => {
+    session.open += 1;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastSeen = Date.now();
+    });
+    return session.transport.handleRequest(req, res, body);
+  };
+  const sweep = setInterval(() => {
+    const before = Date.now() - idleMs;
+    for (const [id, session] of sessions) {
+      if (session.open > 0 || session.lastSeen > before) continue;
+      sessions.delete(id);
+      session.server.close().catch(() => {});
+    }
+  }, Math.max(10, Math.min(idleMs / 4, 60_000)));
+  sweep.unref();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!guard.admit(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -104,22 +141,26 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
       if (!parsed.ok) return;
       const body = parsed.value;
       if (!isJsonRpc(body)) return sendError(res, 400, 'invalid request: expected a JSON-RPC 2.0 message or a batch of them', INVALID_REQUEST);
-      if (existing) return existing.transport.handleRequest(req, res, body);
+      if (existing) return serve(existing, req, res, body);
       if (sessionId) return sendError(res, 404, `unknown session ${String(sessionId)}`);
       if (!isInitializeRequest(body)) return sendError(res, 400, 'no session: the first request must be initialize', INVALID_REQUEST);
+      if (sessions.size >= maxSessions) {
+        return sendError(res, 503, `too many sessions (${maxSessions} open): close one with DELETE /mcp, or wait for idle ones to expire`);
+      }
       const server = await build();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => { sessions.set(id, { transport, server }); },
+        onsessioninitialized: (id) => { sessions.set(id, session); },
       });
+      const session: Session = { server, transport, lastSeen: Date.now(), open: 0 };
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      return transport.handleRequest(req, res, body);
+      return serve(session, req, res, body);
     }
     if (!existing) return sendError(res, sessionId ? 404 : 400, sessionId ? `unknown session ${String(sessionId)}` : 'missing mcp-session-id header');
-    return existing.transport.handleRequest(req, res);
+    return serve(existing, req, res);
   };
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -137,6 +178,7 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
     port,
     requiresToken: !!options.token,
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
       sessions.clear();
       http.closeAllConnections();

@@ -49,6 +49,7 @@ describe('the packed package, installed', () => {
       'docs/scenario-format.md', 'docs/decisions/one-msw-server-per-worker.md', 'fixtures/scenarios/hello.json', 'fixtures/mcp/github.json',
       'fixtures/catalog/tools.json', 'fixtures/catalog/queries.json', 'fixtures/catalog-large/tools.json', 'fixtures/catalog-large/queries.json',
       'fixtures/catalog-heldout/tools.json', 'fixtures/catalog-heldout/queries.json',
+      'fixtures/catalog-heldout-2/tools.json', 'fixtures/catalog-heldout-2/queries.json',
     ]));
     // Data files ship once, at the package root.
     expect(packed.filter((p) => p.startsWith('dist/fixtures/') && p.endsWith('.json'))).toEqual([]);
@@ -124,7 +125,7 @@ describe('the packed package, installed', () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number }> };
-    expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout')]);
+    expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout'), join(pkg, 'fixtures/catalog-heldout-2')]);
     for (const set of sets) expect(set.tools).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,6 @@
 /**
  * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class,
- * over fixtures/catalog, fixtures/catalog-large and fixtures/catalog-heldout (or one --catalog directory). Semantic search uses
+ * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout and fixtures/catalog-heldout-2 (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
  */
@@ -17,8 +17,10 @@ const PACKAGE_ROOT = dirname(createRequire(import.meta.url).resolve('ghostwire/p
 export const DEFAULT_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog');
 /** 447 tools listed from 28 real MCP servers, 212 queries labelled by class. */
 export const LARGE_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-large');
-/** 371 tools listed from 12 other MCP servers, 204 queries written without looking at the ranker: the overfitting check. */
+/** 371 tools listed from 12 other MCP servers, 204 queries written without looking at the ranker (since used in its development). */
 export const HELDOUT_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout');
+/** 419 tools listed from 16 more MCP servers, 193 queries written blind after the ranker's last change to it: the overfitting check. */
+export const HELDOUT_2_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-2');
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
@@ -44,7 +46,7 @@ function table(results: EvalResult[]): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR];
+    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR];
     const real = !!env.OPENAI_API_KEY || !!env.OPENAI_BASE_URL;
     const embedder = real
       ? createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })

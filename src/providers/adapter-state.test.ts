@@ -2,7 +2,7 @@
 // the same router); what an API remembers between requests is each mock's own. Through the official
 // SDKs, unmodified: a stored response, a Mistral tool id, an Ollama call id minted in one mock is
 // unknown in another, and reset() forgets only its own mock's.
-import { HTTPClient, Mistral } from '@mistralai/mistralai';
+import { Mistral } from '@mistralai/mistralai';
 import { Ollama } from 'ollama';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -27,7 +27,7 @@ export type ScenarioList = ScenarioLike | readonly ScenarioLike[];
 
 export interface MockLLMOptions {
   scenarios?: ScenarioList;
-  /** Wire APIs to serve; all built-in ones by default. */
+  /** Wire APIs to serve; all built-in ones by default. One list may serve many mocks: each keeps its own adapter state. */
   adapters?: ProviderAdapter[];
   /**
    * Routing over adapters shared with other mocks (a server's sessions: one router and one list of

@@ -91,8 +91,16 @@ export interface ModelCatalog {
   answers(model: string, providers: readonly ProviderId[]): boolean;
 }
 
-/** Everything one wire API knows. Provider wire knowledge lives only in implementations of this. */
-export interface ProviderAdapter {
+/**
+ * Everything one wire API knows. Provider wire knowledge lives only in implementations of this.
+ *
+ * An adapter holds no state of its own mock: one adapter serves many mocks (a server's sessions).
+ * An API that remembers something between requests (stored responses, minted tool ids) says how
+ * to make it with `createState`; each mock makes its own when it first needs it, hands it to
+ * `answerWithoutStep`, `parse` and `render`, and makes a fresh one on `reset()`. Adapters without
+ * state get `undefined`. See docs/decisions/stateless-adapters.md.
+ */
+export interface ProviderAdapter<State = unknown> {
   readonly id: ProviderId;
   /**
    * The hosts the API answers on, as patterns: `api.openai.com`, `*.openai.azure.com` (one label),
@@ -116,10 +124,15 @@ export interface ProviderAdapter {
   recognizes?(req: RouteRequest): boolean;
   /** Presence checks of auth and required headers; an error to render, or null when fine. */
   authenticate(req: IncomingRequest): CanonicalError | null;
+  /**
+   * Optional: a fresh, empty state for one mock (its stored responses, its tool-id map). Each mock
+   * asks once, on the first request that needs it, and again after `reset()`.
+   */
+  createState?(): State;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
-  parse(req: IncomingRequest): CanonicalRequest;
+  parse(req: IncomingRequest, state: State): CanonicalRequest;
   /** Canonical response → wire response (JSON or a stream as `request.stream` says). */
-  render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse;
+  render(response: CanonicalResponse, request: CanonicalRequest, state: State): RenderedResponse;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**
@@ -133,9 +146,7 @@ export interface ProviderAdapter {
    * stored responses), asked after `authenticate` and before `parse`; null for the rest. May throw
    * BadRequestError like `parse`.
    */
-  answerWithoutStep?(req: IncomingRequest): DirectAnswer | null;
-  /** Optional: forget state kept between requests (stored responses); MockLLM.reset() calls it. */
-  reset?(): void;
+  answerWithoutStep?(req: IncomingRequest, state: State): DirectAnswer | null;
   /** Reads recorded requests and answers of this API (goldens' summaries, `ghostwire inspect`). */
   readonly reader: WireReader;
 }

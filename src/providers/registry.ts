@@ -47,7 +47,9 @@ export type ProviderId = (typeof REGISTERED)[number]['id'];
 export const PROVIDER_IDS: readonly ProviderId[] = [...new Set(REGISTERED.map((r) => r.id))];
 
 /**
- * A fresh list of every built-in adapter (fresh: adapters keep per-mock state, such as stored responses).
+ * A fresh list of every built-in adapter. Adapters keep no per-mock state (each mock makes its own
+ * with `createState`), so one list may serve many mocks, as a server's sessions share one; fresh
+ * lists keep their caches (the Chat adapter's encoded frames) to their owner.
  * @example
  *   const adapters = defaultAdapters();
  */

@@ -6,7 +6,9 @@
  * the journal — in one place.
  */
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
+import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
+import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
 import type { CanonicalError, CanonicalRequest, ProviderId } from '../scenario/canonical.ts';
@@ -36,7 +38,15 @@ export type Core = (request: RawRequest) => Promise<RawResponse>;
 
 export interface HandlerOptions {
   engine: ScenarioEngineLike;
-  adapters: readonly ProviderAdapter[];
+  /** The wire APIs served (all built-in ones by default); ignored when `router` is given. */
+  adapters?: readonly ProviderAdapter[];
+  /**
+   * A router shared with other mocks (a server's sessions): its adapters hold no per-mock state, so
+   * one router and its adapters serve every session. A router over `adapters` is made otherwise.
+   */
+  router?: ProviderRouter;
+  /** This mock's adapter states (stored responses, tool ids); its owner clears them on reset. Made here otherwise. */
+  states?: AdapterStates;
   /** Every request is appended here (the MockLLM's `requests`). */
   journal: { push(entry: JournalEntry): unknown };
   /** Model names the scenarios mention, for adapters that answer model listings (`GET /v1/models`). */
@@ -88,7 +98,7 @@ interface Outcome {
   latencyMs: number;
 }
 
-function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest): Outcome {
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown): Outcome {
   let selection: Selection;
   try {
     selection = engine.select(canonical);
@@ -96,7 +106,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
-    const rendered = adapter.render(selection.response, canonical);
+    const rendered = adapter.render(selection.response, canonical, state);
     return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
   }
   if (selection.kind === 'error') {
@@ -106,9 +116,10 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog): Outcome {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog, states: AdapterStates): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
+  let state: unknown;
   try {
     const authError = adapter.authenticate(incoming);
     if (authError) return { rendered: adapter.renderError(authError), ...none };
@@ -116,13 +127,15 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
     const listing = adapter.listModels?.(incoming, catalog);
     if (listing) return { rendered: listing, ...none };
     assertNestingWithin(incoming.bodyText);
-    const direct = adapter.answerWithoutStep?.(incoming);
+    // This mock's own state of the adapter (the adapter is shared): made on first use.
+    state = states.of(adapter);
+    const direct = adapter.answerWithoutStep?.(incoming, state);
     if (direct) return { rendered: direct.rendered, ...none, canonical: direct.request };
-    canonical = adapter.parse(incoming);
+    canonical = adapter.parse(incoming, state);
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical);
+  return selectAndRender(adapter, engine, canonical, state);
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
@@ -180,8 +193,9 @@ function withPath(incoming: RawRequest, path: string): RawRequest {
  *   const res = await core({ method: 'POST', url, path: url.pathname, headers, bodyText });
  */
 export function createCore(options: HandlerOptions): Core {
-  const { engine, adapters, journal } = options;
-  const router = new ProviderRouter(adapters);
+  const { engine, journal } = options;
+  const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
+  const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
@@ -208,7 +222,7 @@ export function createCore(options: HandlerOptions): Core {
       outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
       // Under an explicit `/{provider}` prefix the adapter sees the path after it.
-      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog);
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

@@ -3,7 +3,8 @@
  * Transports (MSW, the node:http server, sessions) each hold a MockLLM and call its handle.
  */
 import type { ProviderAdapter } from '../providers/adapter.ts';
-import { defaultAdapters } from '../providers/registry.ts';
+import { AdapterStates } from '../providers/adapter-states.ts';
+import type { ProviderRouter } from '../providers/router.ts';
 import { Redactor, type RedactionOptions } from '../goldens/redact.ts';
 import type { CanonicalError, ProviderId } from '../scenario/canonical.ts';
 import { ScenarioEngine } from '../scenario/engine.ts';
@@ -26,8 +27,13 @@ export type ScenarioList = ScenarioLike | readonly ScenarioLike[];
 
 export interface MockLLMOptions {
   scenarios?: ScenarioList;
-  /** Wire APIs to serve; all built-in ones by default. */
+  /** Wire APIs to serve; all built-in ones by default. One list may serve many mocks: each keeps its own adapter state. */
   adapters?: ProviderAdapter[];
+  /**
+   * Routing over adapters shared with other mocks (a server's sessions: one router and one list of
+   * adapters for all of them); replaces `adapters`. Each mock still keeps its own adapter state.
+   */
+  router?: ProviderRouter;
   /** Keep only the latest N journal entries (a long-running `serve`); unlimited by default. */
   journalLimit?: number;
   /** Keep at most this many bytes of journal (body lengths + 1 KiB an entry); unlimited by default. */
@@ -65,17 +71,18 @@ export class MockLLM {
   readonly #redactor: Redactor;
   readonly #core: Core;
   readonly #handler: Handler;
-  /** This instance's adapters: fresh ones keep their state (stored responses) to this mock. */
-  readonly #adapters: readonly ProviderAdapter[];
+  /** This mock's own adapter state (stored responses, tool ids); the adapters themselves may be shared. */
+  readonly #states = new AdapterStates();
 
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
-    this.#adapters = options.adapters ?? defaultAdapters();
     this.#journal = new Journal({ entries: options.journalLimit, bytes: options.journalBytes, budget: options.journalBudget });
     this.#redactor = new Redactor(options.redact);
     this.#core = createCore({
       engine: this.engine,
-      adapters: this.#adapters,
+      adapters: options.adapters,
+      router: options.router,
+      states: this.#states,
       journal: { push: (entry: JournalEntry) => this.#record(entry) },
       models: () => this.models(),
       answersModel: (model, providers) => this.answersModel(model, providers),
@@ -182,7 +189,8 @@ export class MockLLM {
   /** Back to the initial scenarios, nothing consumed, journal emptied, stored responses forgotten. */
   reset(): void {
     this.engine.reset();
-    for (const adapter of this.#adapters) adapter.reset?.();
+    // Fresh adapter state: each adapter makes a new one when this mock next needs it.
+    this.#states.clear();
     this.#journal.clear();
   }
 

@@ -17,6 +17,8 @@ import { listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
+import { defaultAdapters } from '../providers/registry.ts';
+import { ProviderRouter } from '../providers/router.ts';
 
 export { ADMIN_PREFIX };
 export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './sessions.ts';
@@ -100,12 +102,17 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const budget = new JournalBudget(options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
   const mockOptions = { journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, journalBudget: budget, redact: options.redact };
-  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios, ...mockOptions });
+  // One adapter list and one router for the whole server: adapters keep no per-mock state, so all
+  // sessions share them (the per-request code and data stay in the CPU's cache with 100 sessions in
+  // use); each session's mock owns its adapter states. Per server, not per process: the router's
+  // memo and the adapters' caches belong to the server (docs/decisions/stateless-adapters.md).
+  const router = new ProviderRouter(defaultAdapters());
+  const mock = options.mock ?? createMockLLM({ scenarios: options.scenarios, ...mockOptions, router });
   const sessions = new SessionRegistry(mock, {
     scenarios: options.mock ? [...options.mock.engine.scenarios] : options.scenarios,
     maxSessions: options.maxSessions,
     idleMs: options.sessionIdleMs,
-    mock: mockOptions,
+    mock: { ...mockOptions, router },
   });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const token = listenerToken(host, options.token);

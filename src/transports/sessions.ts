@@ -33,8 +33,8 @@ export interface SessionRegistryOptions {
   maxSessions?: number;
   /** A session not used for this long is deleted (default 30 minutes; `default` never expires; 0 = never). */
   idleMs?: number;
-  /** Options for each session's MockLLM (journal limits and budget, redaction). */
-  mock?: Pick<MockLLMOptions, 'journalLimit' | 'journalBytes' | 'journalBudget' | 'redact'>;
+  /** Options for each session's MockLLM (journal limits and budget, redaction, the server's shared router). */
+  mock?: Pick<MockLLMOptions, 'journalLimit' | 'journalBytes' | 'journalBudget' | 'redact' | 'router'>;
   /** The clock (tests). */
   now?: () => number;
 }

@@ -14,6 +14,7 @@ import { renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts
 import { openAIChatReader } from '../openai-chat/reader.ts';
 import { openAIEmbeddingsAdapter } from '../openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from '../openai-responses/index.ts';
+import type { ResponseStore } from '../openai-responses/store.ts';
 import { openAIResponsesReader } from '../openai-responses/reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, type WireReader } from '../common/views.ts';
@@ -38,15 +39,16 @@ const reader: WireReader = {
 };
 
 /**
- * Creates the Azure OpenAI adapter.
+ * Creates the Azure OpenAI adapter. Its state is its Responses API's: each mock's stored responses.
  * @example
  *   azureOpenAIAdapter().routes({ method: 'POST', path: '/openai/deployments/gpt-4o/chat/completions', url, headers }); // true
  */
-export function azureOpenAIAdapter(): ProviderAdapter & { id: 'azure-openai' } {
+export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'azure-openai' } {
   const chat = openAIChatAdapter();
   const responses = openAIResponsesAdapter();
   const embeddings = openAIEmbeddingsAdapter();
-  const inner = (route: AzureRoute): ProviderAdapter => (route.api === 'embeddings' ? embeddings : route.api === 'responses' ? responses : chat);
+  // Only the Responses API keeps state; the others ignore what they are handed.
+  const inner = (route: AzureRoute): Pick<ProviderAdapter<ResponseStore>, 'parse'> => (route.api === 'embeddings' ? embeddings : route.api === 'responses' ? responses : chat);
   return {
     id: 'azure-openai',
     hosts: AZURE_OPENAI_HOSTS,
@@ -56,25 +58,26 @@ export function azureOpenAIAdapter(): ProviderAdapter & { id: 'azure-openai' } {
     /** Azure's key header or `api-version` query (an Entra token is a plain bearer). */
     recognizes: saysAzure,
     authenticate,
+    createState: () => responses.createState!(),
     listModels(req: IncomingRequest, catalog: ModelCatalog): RenderedResponse | null {
       const route = azureRoute(req.path);
       return route?.api === 'models' ? chat.listModels!(asOpenAIRequest(req, route), catalog) : null;
     },
-    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+    answerWithoutStep(req: IncomingRequest, store: ResponseStore): DirectAnswer | null {
       const route = azureRoute(req.path);
       if (route?.api !== 'responses' || req.method === 'POST') return null;
-      return responses.answerWithoutStep!(asOpenAIRequest(req, route));
+      return responses.answerWithoutStep!(asOpenAIRequest(req, route), store);
     },
-    parse(req: IncomingRequest): CanonicalRequest {
+    parse(req: IncomingRequest, store: ResponseStore): CanonicalRequest {
       const route = azureRoute(req.path)!;
-      const canonical = inner(route).parse(asOpenAIRequest(req, route));
+      const canonical = inner(route).parse(asOpenAIRequest(req, route), store);
       const provider = route.api === 'embeddings' ? 'embeddings' : 'azure-openai';
       return { ...canonical, provider, path: req.path };
     },
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+    render(response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse {
       const route = azureRoute(request.path);
       // A request parsed elsewhere (no Azure path) renders as chat, the API most clients call.
-      if (route !== null && route.api !== 'chat') return (route.api === 'embeddings' ? embeddings : responses).render(response, request);
+      if (route !== null && route.api !== 'chat') return (route.api === 'embeddings' ? embeddings : responses).render(response, request, store);
       return jsonOrStream(
         response,
         request,
@@ -84,7 +87,6 @@ export function azureOpenAIAdapter(): ProviderAdapter & { id: 'azure-openai' } {
       );
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAzureError(error),
-    reset: () => responses.reset?.(),
     reader,
   };
 }

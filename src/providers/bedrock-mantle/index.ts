@@ -50,11 +50,13 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     recognizes: (req: RouteRequest) =>
       /\/bedrock-mantle\/aws4_request/.test(req.headers.get('authorization') ?? '') || /^AnthropicBedrockMantle\//.test(req.headers.get('user-agent') ?? ''),
     authenticate,
-    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => anthropic.answerWithoutStep!(asAnthropic(req)),
-    parse(req: IncomingRequest): CanonicalRequest {
-      return { ...anthropic.parse(asAnthropic(req)), provider: 'bedrock', path: req.path };
+    // Anthropic's state, whatever it keeps, is this API's: made by it and handed through.
+    createState: anthropic.createState,
+    answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => anthropic.answerWithoutStep!(asAnthropic(req), state),
+    parse(req: IncomingRequest, state: unknown): CanonicalRequest {
+      return { ...anthropic.parse(asAnthropic(req), state), provider: 'bedrock', path: req.path };
     },
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => anthropic.render(response, request),
+    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => anthropic.render(response, request, state),
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     reader: anthropicReader,
   };

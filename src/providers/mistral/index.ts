@@ -55,12 +55,11 @@ const reader: WireReader = {
 };
 
 /**
- * Creates the Mistral adapter.
+ * Creates the Mistral adapter. Its state is each mock's map of the tool-call ids it minted.
  * @example
  *   mistralAdapter().hosts // ['api.mistral.ai']
  */
-export function mistralAdapter(): ProviderAdapter & { id: 'mistral' } {
-  const ids = new MistralToolIds();
+export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistral' } {
   const renderError = (error: CanonicalError): RenderedResponse => renderMistralError(error, mintRequestId().slice(4));
   return {
     id: 'mistral',
@@ -72,8 +71,9 @@ export function mistralAdapter(): ProviderAdapter & { id: 'mistral' } {
     recognizes: (req: RouteRequest) => /^mistral-client-|@mistralai\/mistralai/.test(req.headers.get('user-agent') ?? ''),
     authenticate: (req: IncomingRequest) =>
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'Unauthorized', headers: {} },
-    parse: (req: IncomingRequest) => (EMBEDDINGS.has(req.path) ? parseMistralEmbeddings(req) : parseMistralChat(req, ids)),
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+    createState: () => new MistralToolIds(),
+    parse: (req: IncomingRequest, ids: MistralToolIds) => (EMBEDDINGS.has(req.path) ? parseMistralEmbeddings(req) : parseMistralChat(req, ids)),
+    render(response: CanonicalResponse, request: CanonicalRequest, ids: MistralToolIds): RenderedResponse {
       if (request.provider === 'embeddings') {
         const base64 = request.params.encoding_format === 'base64';
         return { status: 200, headers: { ...response.headers }, json: renderMistralEmbeddings(response, request, (v) => (base64 ? base64Vector(v) : v)) };
@@ -82,7 +82,6 @@ export function mistralAdapter(): ProviderAdapter & { id: 'mistral' } {
     },
     renderError,
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => listModels(req, catalog, renderError),
-    reset: () => ids.clear(),
     reader,
   };
 }

@@ -38,9 +38,4 @@ export class MistralToolIds {
   canonical(wire: string): string {
     return this.#toCanonical.get(wire) ?? wire;
   }
-
-  clear(): void {
-    this.#toWire.clear();
-    this.#toCanonical.clear();
-  }
 }

@@ -47,20 +47,26 @@ function listing(req: IncomingRequest, catalog: ModelCatalog): RenderedResponse 
 }
 
 /**
+ * The engine's ids of the tool calls a mock rendered, by name and arguments: Ollama's calls carry
+ * no ids, so a tool result is matched back to its call this way. Each mock's own (the adapter's state).
+ */
+type CallIds = Map<string, string>;
+
+const callKey = (name: string, args: unknown) => `${name}\u0000${JSON.stringify(args ?? {})}`;
+
+function remember(calls: CallIds, response: CanonicalResponse): void {
+  for (const c of response.toolCalls) {
+    calls.set(callKey(c.name, c.arguments), c.id);
+    if (calls.size > 10_000) calls.delete(calls.keys().next().value as string);
+  }
+}
+
+/**
  * Creates the Ollama adapter.
  * @example
  *   ollamaAdapter().framing // 'ndjson'
  */
-export function ollamaAdapter(): ProviderAdapter & { id: 'ollama' } {
-  // The engine's ids of the calls rendered, by name and arguments: Ollama's calls carry no ids.
-  const calls = new Map<string, string>();
-  const key = (name: string, args: unknown) => `${name}\u0000${JSON.stringify(args ?? {})}`;
-  const remember = (response: CanonicalResponse) => {
-    for (const c of response.toolCalls) {
-      calls.set(key(c.name, c.arguments), c.id);
-      if (calls.size > 10_000) calls.delete(calls.keys().next().value as string);
-    }
-  };
+export function ollamaAdapter(): ProviderAdapter<CallIds> & { id: 'ollama' } {
   return {
     id: 'ollama',
     hosts: ['localhost:11434', '127.0.0.1:11434'],
@@ -71,14 +77,15 @@ export function ollamaAdapter(): ProviderAdapter & { id: 'ollama' } {
     recognizes: (req: RouteRequest) => /^ollama-/.test(req.headers.get('user-agent') ?? '') || req.path.startsWith('/api/'),
     authenticate: () => null,
     listModels: listing,
-    parse(req: IncomingRequest): CanonicalRequest {
+    createState: (): CallIds => new Map(),
+    parse(req: IncomingRequest, calls: CallIds): CanonicalRequest {
       if (req.path === '/api/generate') return parseOllamaGenerate(req);
-      if (req.path === '/api/chat') return parseOllamaChat(req, (name, args) => calls.get(key(name, args)));
+      if (req.path === '/api/chat') return parseOllamaChat(req, (name, args) => calls.get(callKey(name, args)));
       return parseOllamaEmbed(req, embeddingModel);
     },
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+    render(response: CanonicalResponse, request: CanonicalRequest, calls: CallIds): RenderedResponse {
       if (request.provider === 'embeddings') return { status: 200, headers: { ...OLLAMA_JSON, ...response.headers }, json: renderOllamaEmbed(response, request) };
-      remember(response);
+      remember(calls, response);
       const generate = request.path === '/api/generate';
       const headers = { ...(request.stream ? { 'content-type': 'application/x-ndjson' } : OLLAMA_JSON), ...response.headers };
       return jsonOrStream(
@@ -91,7 +98,6 @@ export function ollamaAdapter(): ProviderAdapter & { id: 'ollama' } {
       );
     },
     renderError: (error: CanonicalError): RenderedResponse => renderOllamaError(error),
-    reset: () => calls.clear(),
     reader: ollamaReader,
   };
 }

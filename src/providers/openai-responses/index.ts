@@ -47,17 +47,19 @@ function notFound(id: string): RenderedResponse {
   });
 }
 
+/** Keeps a rendered response for `previous_response_id` and retrieval, unless the request said `store: false`. */
+function remember(store: ResponseStore, object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse): void {
+  if ((request.raw as Json | null)?.store === false) return;
+  store.set(object.id as string, { conversation: conversationOf(request, response), object });
+}
+
 /**
- * Creates the Responses adapter, with its own store of rendered responses.
+ * Creates the Responses adapter. Its stored responses are each mock's own state: a ResponseStore
+ * (of these limits) per mock, made by `createState`.
  * @example
  *   openAIResponsesAdapter().routes({ method: 'POST', path: '/v1/responses', url, headers }); // true
  */
-export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter & { id: 'openai-responses' } {
-  const store = new ResponseStore(options.storeLimit, options.storeLimitBytes);
-  const remember = (object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse) => {
-    if ((request.raw as Json | null)?.store === false) return;
-    store.set(object.id as string, { conversation: conversationOf(request, response), object });
-  };
+export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter<ResponseStore> & { id: 'openai-responses' } {
   return {
     id: 'openai-responses',
     hosts: OPENAI_HOSTS,
@@ -68,8 +70,9 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       return (method === 'GET' || method === 'DELETE') && RESPONSE_PATH.test(path);
     },
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
+    createState: () => new ResponseStore(options.storeLimit, options.storeLimitBytes),
     /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response', deleted: true }` (as the spec's example). */
-    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+    answerWithoutStep(req: IncomingRequest, store: ResponseStore): DirectAnswer | null {
       if (req.method === 'POST') return null;
       const raw = RESPONSE_PATH.exec(req.path)![1];
       const id = decodeSegment(raw) ?? raw;
@@ -79,25 +82,24 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       store.delete(id);
       return { rendered: { status: 200, headers: {}, json: { id, object: 'response', deleted: true } }, request: null };
     },
-    parse: (req: IncomingRequest) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
+    parse: (req: IncomingRequest, store: ResponseStore) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
+    render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse =>
       jsonOrStream(
         response,
         request,
         { ...response.headers },
         () => {
           const object = renderResponsesObject(response, request);
-          remember(object, request, response);
+          remember(store, object, request, response);
           return object;
         },
         () => {
           const events = renderResponsesEvents(response, request);
-          remember(events.at(-1)!.response as Record<string, unknown>, request, response);
+          remember(store, events.at(-1)!.response as Record<string, unknown>, request, response);
           return responsesEventFrames(events);
         },
       ),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
-    reset: () => store.clear(),
     reader: openAIResponsesReader,
   };
 }

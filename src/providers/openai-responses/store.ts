@@ -1,7 +1,7 @@
 /**
  * The responses a Responses adapter rendered (`store` not false), by id: what
  * `previous_response_id` continues from and what `GET /v1/responses/{id}` returns. One store per
- * adapter instance (so per MockLLM), bounded in entries and in bytes: the oldest are forgotten first.
+ * mock (the adapter's per-mock state), bounded in entries and in bytes: the oldest are forgotten first.
  * Chained conversations repeat earlier turns in every entry, so a count alone would not bound memory.
  */
 import type { CanonicalMessage } from '../../scenario/canonical.ts';
@@ -76,11 +76,6 @@ export class ResponseStore {
     if (!entry) return false;
     this.#bytes -= entry.bytes;
     return this.#entries.delete(id);
-  }
-
-  clear(): void {
-    this.#entries.clear();
-    this.#bytes = 0;
   }
 
   get size(): number {

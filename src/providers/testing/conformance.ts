@@ -109,7 +109,7 @@ export function describeConformance(kit: ConformanceKit): void {
     describe.each([false, true])('stream %s', (stream) => {
       it.each(cases)('%s', (_name, over) => {
         const response = canonicalResponse(over);
-        const rendered = adapter.render(response, canonicalRequest(kit.id, stream, stream ? kit.streamParams : {}));
+        const rendered = adapter.render(response, canonicalRequest(kit.id, stream, stream ? kit.streamParams : {}), adapter.createState?.());
         expect(rendered.status).toBe(200);
         expect(rendered.stream === undefined).toBe(!stream);
         const view = stream ? adapter.reader.streamedAnswer(rendered.stream!.frames) : adapter.reader.answer(rendered.json);

@@ -70,17 +70,19 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
     /** The SDK's user-agent (`AnthropicVertex/JS …`): a shared host's unknown paths then get this API's 404. */
     recognizes: (req: RouteRequest) => /^AnthropicVertex\//.test(req.headers.get('user-agent') ?? ''),
     authenticate: vertexAuthError,
-    answerWithoutStep(req: IncomingRequest): DirectAnswer | null {
+    // Anthropic's state, whatever it keeps, is this API's: made by it and handed through.
+    createState: anthropic.createState,
+    answerWithoutStep(req: IncomingRequest, state: unknown): DirectAnswer | null {
       if (vertexRoute(req.path)?.model !== COUNT_TOKENS_MODEL) return null;
-      return anthropic.answerWithoutStep!(asAnthropic(req));
+      return anthropic.answerWithoutStep!(asAnthropic(req), state);
     },
-    parse(req: IncomingRequest): CanonicalRequest {
-      const canonical = anthropic.parse(asAnthropic(req));
+    parse(req: IncomingRequest, state: unknown): CanonicalRequest {
+      const canonical = anthropic.parse(asAnthropic(req), state);
       return { ...canonical, provider: 'vertex-anthropic', path: req.path };
     },
     // Claude on Vertex mints its message ids as `msg_vrtx_…` (the stream's `message_start` too).
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
-      anthropic.render({ ...response, id: withPrefix(VERTEX_MESSAGE_ID_PREFIX, response.id) }, request),
+    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse =>
+      anthropic.render({ ...response, id: withPrefix(VERTEX_MESSAGE_ID_PREFIX, response.id) }, request, state),
     renderError(error: CanonicalError): RenderedResponse {
       // The front end (credentials, unknown routes) answers as Google; the model as Anthropic.
       if (error.status === 401 || error.code === 'unknown_url') return renderGoogleError(error);

@@ -40,11 +40,13 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     },
     authenticate: vertexAuthError,
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderVertexModels(req, catalog),
-    answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req)),
-    parse(req: IncomingRequest): CanonicalRequest {
-      return { ...gemini.parse(asGemini(req)), provider: 'vertex-gemini', path: req.path };
+    // Gemini's state, whatever it keeps, is this API's: made by it and handed through.
+    createState: gemini.createState,
+    answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
+    parse(req: IncomingRequest, state: unknown): CanonicalRequest {
+      return { ...gemini.parse(asGemini(req), state), provider: 'vertex-gemini', path: req.path };
     },
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => gemini.render(response, request),
+    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => gemini.render(response, request, state),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     reader: geminiReader,
   };

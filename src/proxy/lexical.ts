@@ -7,7 +7,8 @@
  */
 import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
 import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
-import { FILE_NAME, namedTerms, properNames, valueWords } from './search/query-terms.ts';
+import { detachment, toolSource } from './search/detach.ts';
+import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPattern } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
 
@@ -99,6 +100,7 @@ export class LexicalIndex {
   private totals = new Float64Array(0);
   private group = new Float64Array(0);
   private readonly synonyms: Synonyms;
+  private readonly servers: ServerPattern[];
   private avgLength = 0;
 
   constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {
@@ -132,10 +134,12 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
+      const target = { ...nameObjects(doc.name, server), source: toolSource(doc.name, doc.description, server), server };
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
+    this.servers = serverPatterns(new Set(this.ids.map((id) => id.slice(0, Math.max(0, id.indexOf('/'))))));
     this.avgLength = docs.length ? total / docs.length : 0;
     this.norms = Float64Array.from(this.lengths, (len) => K1 * (1 - B + (B * len) / (this.avgLength || 1)));
     this.totals = new Float64Array(docs.length);
@@ -231,10 +235,12 @@ export class LexicalIndex {
     }
     const asked = queryActions(query);
     // What the imperative itself asks (an HTTP method named in the query is a value, not a request to destroy).
-    const askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
+    let askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
+    // Detaching a label or a person from something updates that thing.
+    if (detachment(query)) { asked.add('update'); askedHold = new Set([...askedHold, 'update']); }
     const lead = words(query)[0];
     // What the query acts on: a destructive tool must act on one of these to lead.
-    const named = namedTerms(query, this.synonyms);
+    const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
     const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];

@@ -8,6 +8,8 @@ import { descriptionHash, parameterNames, searchText } from './hashing.ts';
 import { Synonyms } from '../lexicon/index.ts';
 import { LexicalIndex, namedTerms } from './lexical.ts';
 import { heldBack, isDestructive, leadWithAsked, nameObjects, queryActions, toolActions } from './search/actions.ts';
+import { detachment, toolSource } from './search/detach.ts';
+import { namedServers, serverPatterns } from './search/query-terms.ts';
 
 export interface SearchOptions {
   top_k?: number;
@@ -191,11 +193,13 @@ export class ToolSearch {
    */
   guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
     const asked = queryActions(query, { methods: false });
-    const named = namedTerms(query, this.synonyms);
+    if (detachment(query)) asked.add('update');
+    const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, serverPatterns(this.catalog.servers())) };
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);
       const actions = toolActions(h.tool, h.description);
-      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, nameObjects(h.tool, h.server));
+      const target = { ...nameObjects(h.tool, h.server), source: toolSource(h.tool, h.description, h.server), server: h.server };
+      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, target);
     });
   }
 

@@ -174,12 +174,20 @@ const GENERIC = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'many', 'all',
 export interface ToolTarget {
   what: ReadonlySet<string>;
   where: ReadonlySet<string>;
+  /** What it takes things from ("Remove a label from an issue" → issue), for detaching queries. */
+  source?: ReadonlySet<string>;
+  /** Its server. */
+  server?: string;
 }
 
 /** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
 export interface QueryTarget {
   what: ReadonlySet<string>;
   all: ReadonlySet<string>;
+  /** What a detaching query takes something off ("remove the label from these emails" → email, with related words). */
+  from?: ReadonlySet<string>;
+  /** The servers the query names ("in Linear"). */
+  servers?: ReadonlySet<string>;
 }
 
 /**
@@ -221,6 +229,7 @@ export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: st
   return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
 }
 
+const NOTHING: ReadonlySet<string> = new Set();
 const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
   for (const x of a) if (b.has(x)) return true;
   return false;
@@ -229,6 +238,11 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "update the customer in Linear": another server's destructive tool is not what was asked.
+  if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;
+  // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or
+  // takes them off something else (issues), is not asked for.
+  if (named.from && !meets(target.source ?? NOTHING, named.from)) return true;
   if (actionFit(asked, actions) === 'match') {
     if (target.what.size > 0) return !meets(target.what, named.what);
     return target.where.size > 0 && !meets(target.where, named.all);

@@ -4,6 +4,7 @@
  */
 import { tokenize, words, type Synonyms } from '../../lexicon/index.ts';
 import { directObject, type QueryTarget } from './actions.ts';
+import { detachment } from './detach.ts';
 
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 export const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
@@ -59,5 +60,43 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const file = FILE_NAME.exec(query);
   if (file) all.add('file');
   if (file && object?.includes(words(file[0])[0])) what.add('file');
-  return { what, all };
+  // "remove the label from these emails": what the label is taken off, with its related words.
+  const detached = detachment(query);
+  const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
+  return { what, all, ...(from ? { from } : {}) };
+}
+
+/** A server's name as a pattern over query text: its words, joined by nothing, a space, "_" or "-". */
+export interface ServerPattern {
+  server: string;
+  pattern: RegExp;
+}
+
+/**
+ * Patterns for the servers' names, made once per catalog.
+ * @example
+ *   serverPatterns(['google-calendar']); // [{ server: 'google-calendar', pattern: /\bgoogle[\s_-]?calendar\b/i }]
+ */
+export function serverPatterns(servers: Iterable<string>): ServerPattern[] {
+  const out: ServerPattern[] = [];
+  for (const server of servers) {
+    const parts = words(server).filter((w) => /^[a-z]+$/.test(w));
+    if (parts.length > 0) out.push({ server, pattern: new RegExp(`\\b${parts.join('[\\s_-]?')}\\b`, 'i') });
+  }
+  return out;
+}
+
+/**
+ * The servers a query names, written as a name is ("in Linear", "on GitHub", "Google Calendar"):
+ * a destructive tool of another server does not lead. Lowercase words ("my calendar") name nothing.
+ * @example
+ *   namedServers('update the customer in Linear', serverPatterns(['linear', 'airtable'])); // Set { 'linear' }
+ */
+export function namedServers(query: string, patterns: readonly ServerPattern[]): Set<string> {
+  const out = new Set<string>();
+  for (const { server, pattern } of patterns) {
+    const found = pattern.exec(query);
+    if (found && /^[A-Z]/.test(found[0])) out.add(server);
+  }
+  return out;
 }

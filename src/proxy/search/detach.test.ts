@@ -6,6 +6,9 @@ describe('detaching is not deleting', () => {
   it('reads what a query takes a label, a person or a word off', () => {
     expect(detachment("remove the 'Newsletters' label from these three emails")?.from).toEqual(['email']);
     expect(detachment('take Bob off this card')?.from).toEqual(['card']);
+    // A pronoun may stand for a person or a file: what it is taken off decides.
+    expect(detachment('a teammate left, take them off the Payments squad')?.from).toEqual(['payment', 'squad']);
+    expect(detachment('take them off the Payments squad')?.from).toEqual(['payment', 'squad']);
     expect(detachment("delete the word 'draft' from the title of issue ENG-3")?.from).toEqual(['titl', 'issu']);
     // An identifier says nothing of what it is.
     expect(detachment('remove the bug label from ENG-21')?.from).toEqual([]);

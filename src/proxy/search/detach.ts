@@ -16,6 +16,7 @@ const ATTACHED = new Set([
   'word', 'text', 'phrase', 'sentence', 'line', 'character', 'letter', 'prefix', 'suffix', 'typo',
 ].flatMap((w) => [w, `${w}s`]));
 
+const PRONOUNS = new Set(['it', 'them', 'him', 'her', 'these', 'those']);
 /** Prepositions that name where something is taken from. */
 const SOURCE = new Set(['from', 'off']);
 /** Words that end the phrase after "from": clause openers. */
@@ -37,14 +38,25 @@ export interface Detachment {
  *   detachment('delete README.old from the repository'); // undefined
  */
 export function detachment(query: string): Detachment | undefined {
+  // The imperative may follow a clause saying why ("a teammate left, take them off the squad").
+  for (const clause of [query, ...query.split(/[,;:]\s+/).slice(1)]) {
+    const found = detachedIn(clause);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function detachedIn(query: string): Detachment | undefined {
   if (!queryActions(query, { methods: false }).has('delete')) return undefined;
   const object = directObject(query);
-  if (!object) return undefined;
+  // "take them off the squad": a pronoun may stand for anything, so what it is taken off decides.
+  const pronoun = !object && PRONOUNS.has(words(query)[1] ?? '');
+  if (!object && !pronoun) return undefined;
   const quoted = new Set<string>();
   for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) for (const w of words(m[1] ?? m[2] ?? m[3])) quoted.add(w);
   // A person named ("take Bob off the card") is attached to what they are taken off, like a label.
   const names = new Set((query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? []).map((w) => w.toLowerCase()));
-  if (!object.some((w) => (ATTACHED.has(w) || names.has(w)) && !quoted.has(w))) return undefined;
+  if (object && !object.some((w) => (ATTACHED.has(w) || names.has(w)) && !quoted.has(w))) return undefined;
   // The words after the source preposition, read from the raw text so identifiers ("ENG-21") are known as such.
   const tokens = query.split(/\s+/);
   const at = tokens.findIndex((t, i) => i > 0 && SOURCE.has(t.toLowerCase()));

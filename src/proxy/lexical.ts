@@ -5,7 +5,7 @@
  * names the query explains scored up, the action a query asks for matched against the tool's, and
  * destructive tools kept off the top unless their action is asked on their object.
  */
-import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
+import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
 import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
 import { detachment, toolSource } from './search/detach.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPattern } from './search/query-terms.ts';
@@ -204,7 +204,8 @@ export class LexicalIndex {
       if (!PARTICLES.has(particle)) continue;
       for (const g of groups) if (g.word === verb) g.weight *= PHRASAL_VERB_WEIGHT;
     }
-    const questions = [...questionTerms(query), ...phrases];
+    // Typed values ("17 times 23", "10.0.0.0/24", "2.10.0") add the words for their kind.
+    const questions = [...questionTerms(query), ...phrases, ...literalTerms(query)];
     if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
     const scored: number[] = [];

@@ -158,3 +158,26 @@ describe('VectorIndex', () => {
     expect([...index.vector('r3')!].reduce((a, x) => a + x * x, 0)).toBeCloseTo(1, 5);
   });
 });
+
+describe('LexicalIndex: a server named in the query', () => {
+  it('never leads with a destructive tool of another server than the one the query names', () => {
+    const index = new LexicalIndex([
+      { id: 'airtable/update_records', name: 'update_records', description: 'Update customer records in a table', params: ['records'], annotations: { destructiveHint: true } },
+      { id: 'linear/updateCustomer', name: 'updateCustomer', description: 'Update a customer', params: ['id', 'domains'] },
+    ]);
+    expect(index.search('update the customer records in Linear', 2)[0].id).toBe('linear/updateCustomer');
+    expect(index.search('update the customer records in Airtable', 2)[0].id).toBe('airtable/update_records');
+  });
+
+  it('ranks a tool of the server the query names above another server\'s that fits its words better', () => {
+    const index = new LexicalIndex([
+      { id: 'todo/create_task', name: 'create_task', description: 'Create a new task', params: ['content'] },
+      { id: 'linear/create_issue', name: 'create_issue', description: 'Create an issue (a task to do)', params: ['title'] },
+      { id: 'linear/get_issue', name: 'get_issue', description: 'Get an issue', params: ['id'] },
+      { id: 'todo/get_task', name: 'get_task', description: 'Get a task', params: ['id'] },
+    ]);
+    expect(index.search('create a task in Linear', 2)[0].id).toBe('linear/create_issue');
+    // Lowercase, "linear" is a word, not a name: the words decide.
+    expect(index.search('create a task in linear', 2)[0].id).toBe('todo/create_task');
+  });
+});

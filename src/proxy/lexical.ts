@@ -50,8 +50,10 @@ const OWN_WORD_EXPANSION = 0.5;
 const NAME_COVERAGE = 0.5;
 /** A query word the lexicon relates to a name word explains it as well as the word itself. */
 const ALSO_COVERS = 1;
+/** Score factor for a tool of a server the query names ("in Linear", "on Discord"). */
+const NAMED_SERVER = 1.5;
 /** The most the factors above can raise a raw score. */
-const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH;
+const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH * NAMED_SERVER;
 
 /** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
 const VALUE_WEIGHT = 0.3;
@@ -270,7 +272,8 @@ export class LexicalIndex {
       const fitted = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1);
       // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
       // threshold measure how much of the query a tool's text answers.
-      const hit = { d, score: fitted * coverage, held, sim: fitted };
+      const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
+      const hit = { d, score: fitted * coverage * own, held, sim: fitted };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;

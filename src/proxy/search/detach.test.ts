@@ -44,13 +44,4 @@ describe('detaching is not deleting', () => {
     expect(index.search('remove the bug label from the issue', 4)[0].id).toBe('linear/removeIssueLabel');
     expect(index.search('delete the Newsletters label in Gmail', 4)[0].id).toBe('gmail/delete_label');
   });
-
-  it('never leads with a destructive tool of another server than the one the query names', () => {
-    const index = new LexicalIndex([
-      { id: 'airtable/update_records', name: 'update_records', description: 'Update customer records in a table', params: ['records'], annotations: { destructiveHint: true } },
-      { id: 'linear/updateCustomer', name: 'updateCustomer', description: 'Update a customer', params: ['id', 'domains'] },
-    ]);
-    expect(index.search('update the customer records in Linear', 2)[0].id).toBe('linear/updateCustomer');
-    expect(index.search('update the customer records in Airtable', 2)[0].id).toBe('airtable/update_records');
-  });
 });

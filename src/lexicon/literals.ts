@@ -38,7 +38,7 @@ const RECOGNISERS: Recogniser[] = [
     test: (text) => (text.match(new RegExp(NUMBER, 'g')) ?? []).length >= 2 && !new RegExp(IPV4).test(text) &&
       (new RegExp(String.raw`\d\s*[-+*/×÷^%]\s*\d`).test(text) ||
         /\b(plus|minus|times|multipl\w*|divided|divide|add|sum|subtract|average|mean|median|product|percent|squared|cubed|root|modulo|power)\b/i.test(text)),
-    words: ['math', 'arithmetic', 'compute', 'evaluate'],
+    words: ['math', 'arithmetic', 'compute', 'evaluate', 'number'],
   },
   // A number with a unit ("30 cm"): converting units of that measure.
   ...Object.entries(UNITS).map(([measure, units]) => ({

@@ -23,6 +23,9 @@ describe('actions asked and offered', () => {
     // A new object is created, whatever the verb.
     expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
     expect(queryActions('put the task on the board')).toEqual(new Set(['update']));
+    // An imperative on numbers only is arithmetic: it creates nothing.
+    expect(queryActions('add 3 and 4')).toEqual(new Set());
+    expect(queryActions('add 3 tasks to the board')).toEqual(new Set(['create']));
   });
 
   it('reads a tool action from its name, else its description, and its destructiveness from annotations too', () => {

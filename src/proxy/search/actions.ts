@@ -80,6 +80,8 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   const first = ws.length ? actionsAt(0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
   if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
+  // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
+  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return new Set<Action>(methods);
   if (first.length) {
     const out = new Set<Action>([...first, ...methods]);
     ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });

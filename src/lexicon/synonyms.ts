@@ -85,7 +85,9 @@ class SoftwareLexicon {
 
   /** Phrases of the lexicon in a text ("mouse over", "how far"), each with its related words. */
   phrasesIn(text: string): Array<{ phrase: string; related: string[] }> {
-    const ws = words(text).map(stem);
+    const raw = words(text);
+    // "going to" + a verb is the future ("is it going to rain"), not going somewhere: that "go to" is no phrase.
+    const ws = raw.map((w, i) => (w === 'going' && raw[i + 1] === 'to' ? w : stem(w)));
     const out: Array<{ phrase: string; related: string[] }> = [];
     for (const p of this.phrases) {
       const stems = p.stems;

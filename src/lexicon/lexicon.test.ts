@@ -50,8 +50,9 @@ describe('software lexicon phrases', () => {
     expect(synonyms.related('pr').map((r) => r.term)).toEqual(expect.arrayContaining(['pull', 'request', 'merg']));
     expect(synonyms.phrases('move the mouse')).toEqual([]);
     // "going to" + a verb is the future, not the phrase "go to".
-    expect(synonyms.phrases('is it going to rain in Lisbon').map((p) => p.phrase)).toEqual([]);
-    expect(synonyms.phrases('go to the login page').map((p) => p.phrase)).toContain('go to');
+    const browsing = new Synonyms(new WordNet(), ['navigate | go to | visit']);
+    expect(browsing.phrases('is it going to rain in Lisbon')).toEqual([]);
+    expect(browsing.phrases('go to the login page').map((p) => p.phrase)).toEqual(['go to']);
     // A tool name's word, as the lexicon alone relates it (what the index adds beside the name).
     expect(synonyms.lexiconTerms('pr')).toEqual(['pull', 'request', 'merg']);
     expect(new Synonyms().lexiconTerms('directory')).toEqual(expect.arrayContaining(['folder', 'dir']));

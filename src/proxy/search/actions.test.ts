@@ -15,6 +15,8 @@ describe('actions asked and offered', () => {
     // Phrasal verbs mean their phrase, the particle next or a few words on.
     expect(queryActions('take Bob off this card')).toEqual(new Set(['delete']));
     expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
+    expect(queryActions("check off 'renew passport' on my list")).toEqual(new Set(['update']));
+    expect(queryActions('check the build status')).toEqual(new Set(['read']));
     expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
     expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));
     // An HTTP method asks for its action when ranking, not when letting a destructive tool lead.

@@ -46,6 +46,7 @@ const PHRASAL: Record<string, Record<string, Action[]>> = {
   kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
   write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
   fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
+  check: { off: ['update'] }, wrap: { up: ['update'] },
 };
 
 const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };

@@ -25,7 +25,9 @@ describe('typed values in a query', () => {
     expect(kinds('how many inches is 30 cm')).toEqual(['length']);
     expect(kinds('is 70°F warm')).toEqual(['temperature']);
     expect(kinds('make the header #ff8800')).toEqual(['colour']);
-    expect(kinds("the Obsidian tag #draft")).toEqual([]);
+    expect(kinds('make the header #ff8800')).not.toContain('hashtag');
+    expect(kinds('strip the #draft marker from these pages')).toEqual(['hashtag']);
+    expect(kinds('catch me up on #support')).toEqual(['hashtag']);
     expect(kinds("when will '0 */6 * * *' fire next")).toEqual(['cron']);
     expect(kinds('is 4539 1488 0343 6467 a valid card')).toEqual(['card number']);
     expect(kinds('convert the timestamp 1700000000000')).toEqual([]);

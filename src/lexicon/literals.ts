@@ -52,6 +52,8 @@ const RECOGNISERS: Recogniser[] = [
   { kind: 'email', test: matches(/[\w.+-]+@[\w-]+\.[a-z]{2,}/i), words: ['email', 'address'] },
   { kind: 'colour', test: matches(/(?:^|\s)#(?:[0-9a-f]{3}|[0-9a-f]{6})\b|\b(?:rgb|hsl)a?\(/i), words: ['color', 'hex', 'rgb'] },
   // Five fields of digits, ranges and steps, at least one a wildcard: "0 */6 * * *" (a list of numbers is no schedule).
+  // "#draft", "#support": a tag in notes, a channel in chat (the other words tell which).
+  { kind: 'hashtag', test: (text) => /(?:^|\s)#(?![0-9a-f]{3}\b|[0-9a-f]{6}\b)[a-z][\w-]*/i.test(text), words: ['tag', 'channel'] },
   { kind: 'cron', test: (text) => /(?:^|[\s'"`])(?:[\d*/,-]+\s+){4}[\d*/,-]+(?=$|[\s'"`])/.exec(text)?.[0].includes('*') === true, words: ['cron', 'schedule', 'expression'] },
   // Grouped in fours like a card number ("4539 1488 0343 6467"), not any long number (a timestamp).
   { kind: 'card number', test: matches(/\b\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}\b/), words: ['card', 'number', 'check', 'digit'] },

@@ -16,6 +16,7 @@ describe('actions asked and offered', () => {
     expect(queryActions('take Bob off this card')).toEqual(new Set(['delete']));
     expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
     expect(queryActions("check off 'renew passport' on my list")).toEqual(new Set(['update']));
+    expect(queryActions('strip the #draft marker from these pages')).toEqual(new Set(['delete']));
     expect(queryActions('check the build status')).toEqual(new Set(['read']));
     expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
     expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));

@@ -35,7 +35,7 @@ define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');
 define(['create', 'send'], 'post');
 define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 

@@ -8,6 +8,7 @@ describe('what a query says besides its words', () => {
     expect(valueWords('pick "United Kingdom" in the country list')).toEqual(new Set(['united', 'kingdom']));
     expect(valueWords('scale the web deployment to 10 replicas')).toEqual(new Set(['10']));
     expect(valueWords('list the open issues')).toEqual(new Set());
+    expect(valueWords('strip the #draft marker')).toEqual(new Set(['draft']));
   });
 
   it('finds names written with a capital inside the query, not its first word', () => {

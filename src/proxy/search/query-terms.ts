@@ -20,6 +20,8 @@ export function valueWords(query: string): Set<string> {
   const out = new Set<string>();
   const parts = [...query.matchAll(FILE_NAMES)].map((m) => m[0]);
   for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) parts.push(m[1] ?? m[2] ?? m[3]);
+  // A hashtag names a tag or a channel: its word is a value ("#draft" is no draft email).
+  for (const m of query.matchAll(/(?:^|\s)#([a-z][\w-]*)/gi)) parts.push(m[1]);
   for (const p of parts) for (const w of words(p)) out.add(w);
   for (const w of words(query)) if (/^\d+$/.test(w)) out.add(w);
   return out;

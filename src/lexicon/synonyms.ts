@@ -18,7 +18,7 @@ export interface Related {
 
 /** What a question word asks about: "who" is a person, "how many" a count (these words are otherwise stopwords). */
 const QUESTIONS: Record<string, string[]> = {
-  who: ['user', 'member', 'people', 'author'], where: ['location', 'place', 'address'], when: ['date', 'time'],
+  who: ['user', 'member', 'people', 'author', 'collaborator', 'owner'], where: ['location', 'place', 'address'], when: ['date', 'time'],
   why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
   'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
 };

@@ -61,7 +61,7 @@ describe('software lexicon phrases', () => {
 
 describe('question words', () => {
   it('say what they ask about: a person, a count, a size', () => {
-    expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
+    expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author', 'collaborator', 'owner'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
     expect(questionTerms('how many users signed up').map((q) => q.phrase)).toEqual(['how many']);
     expect(questionTerms('show the whole list')).toEqual([]);
   });

@@ -17,6 +17,13 @@ describe('actions asked and offered', () => {
     expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
     expect(queryActions("check off 'renew passport' on my list")).toEqual(new Set(['update']));
     expect(queryActions('strip the #draft marker from these pages')).toEqual(new Set(['delete']));
+    // Bringing something back is its own action; a verb form after a determiner is an adjective;
+    // a question about the past asks what happened.
+    expect(queryActions('restore the deleted task in Todoist')).toEqual(new Set(['restore']));
+    expect(queryActions('where is the deleted task')).toEqual(new Set());
+    expect(queryActions('which events did I cancel last week')).toEqual(new Set());
+    expect(queryActions('I have to delete the old comment')).toEqual(new Set(['delete']));
+    expect(toolActions('linear_unarchiveDocument', 'Restore a previously archived Linear document')).toEqual(new Set(['restore']));
     expect(queryActions('check the build status')).toEqual(new Set(['read']));
     expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
     expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));

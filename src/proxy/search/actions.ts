@@ -5,7 +5,7 @@
  */
 import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
@@ -27,6 +27,8 @@ function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
+/** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
+const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
@@ -37,6 +39,8 @@ define(['create', 'send'], 'post');
 define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
 define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
+// Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
+define(['restore'], 'restore recover undelete unarchive reopen unhide');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 
 /** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
@@ -91,6 +95,10 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
+    // After a determiner a verb form is a noun or an adjective: "restore the deleted task".
+    if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
+    // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
+    for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
     for (const a of actionsAt(i)) out.add(a);
   });
   return out;
@@ -191,6 +199,8 @@ export interface QueryTarget {
   from?: ReadonlySet<string>;
   /** The servers the query names ("in Linear"). */
   servers?: ReadonlySet<string>;
+  /** Whether the query detaches something (a label, a person, a word) rather than deleting it. */
+  detached?: boolean;
 }
 
 /**
@@ -246,6 +256,8 @@ export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>
   // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or
   // takes them off something else (issues), is not asked for.
   if (named.from && !meets(target.source ?? NOTHING, named.from)) return true;
+  // Taken off something unnamed ("take the urgent label off ENG-5"): a tool that takes things off nothing deletes them outright.
+  if (named.detached && (target.source === undefined || target.source.size === 0)) return true;
   if (actionFit(asked, actions) === 'match') {
     if (target.what.size > 0) return !meets(target.what, named.what);
     return target.where.size > 0 && !meets(target.where, named.all);

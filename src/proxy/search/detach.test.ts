@@ -43,5 +43,10 @@ describe('detaching is not deleting', () => {
     // Taken off an issue, the detaching tool for issues leads; deleting the label outright still finds delete_label.
     expect(index.search('remove the bug label from the issue', 4)[0].id).toBe('linear/removeIssueLabel');
     expect(index.search('delete the Newsletters label in Gmail', 4)[0].id).toBe('gmail/delete_label');
+    // Taken off something the query names only by an identifier: a tool taking labels off issues may
+    // lead, one deleting labels outright may not.
+    const off = index.search('take the urgent label off ENG-5', 4);
+    expect(off[0].id).toBe('linear/removeIssueLabel');
+    expect(index.search('take the urgent label off ENG-5', 4, (id) => id !== 'linear/removeIssueLabel')[0].id).toBe('gmail/modify_email');
   });
 });

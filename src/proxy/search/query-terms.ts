@@ -65,7 +65,7 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   // "remove the label from these emails": what the label is taken off, with its related words.
   const detached = detachment(query);
   const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
-  return { what, all, ...(from ? { from } : {}) };
+  return { what, all, detached: detached !== undefined, ...(from ? { from } : {}) };
 }
 
 /** A server's name as a pattern over query text: its words, joined by nothing, a space, "_" or "-". */

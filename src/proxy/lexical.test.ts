@@ -61,6 +61,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(fs.search('show me the config', 2)[0].id).toBe('app/get_config');
   });
 
+  it('reads what a destructive tool without an object in its name acts on from its description', () => {
+    const index = new LexicalIndex([
+      { id: 'git/git_clean', name: 'git_clean', description: 'Remove untracked files from the working directory', params: ['force'], annotations: { destructiveHint: true } },
+      { id: 'docs/query_docs', name: 'query_docs', description: 'Query the documentation of a library', params: ['library'] },
+    ]);
+    const hits = index.search('clean up the docs in the README', 2);
+    expect(hits[0].id).toBe('docs/query_docs');
+    expect(hits[1].score).toBeGreaterThan(hits[0].score);
+    expect(index.search('clean up the untracked files', 2)[0].id).toBe('git/git_clean');
+  });
+
   it('never leads with a destructive tool whose action is asked on another object, even when it scores best', () => {
     const notion = new LexicalIndex([
       { id: 'notion/API-post-page', name: 'API-post-page', description: 'Notion | Create a page', params: ['parent', 'properties'], annotations: { destructiveHint: true } },

@@ -136,7 +136,7 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      const target = { ...nameObjects(doc.name, server), source: toolSource(doc.name, doc.description, server), server };
+      const target = { ...nameObjects(doc.name, server, doc.description), source: toolSource(doc.name, doc.description, server), server };
       this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;

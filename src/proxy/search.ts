@@ -198,7 +198,7 @@ export class ToolSearch {
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);
       const actions = toolActions(h.tool, h.description);
-      const target = { ...nameObjects(h.tool, h.server), source: toolSource(h.tool, h.description, h.server), server: h.server };
+      const target = { ...nameObjects(h.tool, h.server, h.description), source: toolSource(h.tool, h.description, h.server), server: h.server };
       return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, target);
     });
   }

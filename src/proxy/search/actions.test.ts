@@ -24,6 +24,9 @@ describe('actions asked and offered', () => {
     expect(queryActions('which events did I cancel last week')).toEqual(new Set());
     expect(queryActions('I have to delete the old comment')).toEqual(new Set(['delete']));
     expect(toolActions('linear_unarchiveDocument', 'Restore a previously archived Linear document')).toEqual(new Set(['restore']));
+    expect(queryActions('why was the pod deleted')).toEqual(new Set());
+    expect(queryActions('drop a comment on the PR saying thanks')).toEqual(new Set(['create', 'send']));
+    expect(queryActions('drop the temp_import collection')).toEqual(new Set(['delete']));
     expect(queryActions('check the build status')).toEqual(new Set(['read']));
     expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
     expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));
@@ -36,6 +39,13 @@ describe('actions asked and offered', () => {
     // An imperative on numbers only is arithmetic: it creates nothing.
     expect(queryActions('add 3 and 4')).toEqual(new Set());
     expect(queryActions('add 3 tasks to the board')).toEqual(new Set(['create']));
+  });
+
+  it('reads what a tool acts on from its name, else from its description unless that is anything', () => {
+    expect(nameObjects('delete-many', 'mongodb', 'Removes all documents that match the filter from a MongoDB collection').what).toEqual(new Set(['document']));
+    expect(nameObjects('git_clean', 'git', 'Remove untracked files from the working directory').what).toEqual(new Set(['untrack', 'file']));
+    expect(nameObjects('jira_delete', 'jira', 'Delete Jira resources.').what).toEqual(new Set());
+    expect(nameObjects('delete_repository', 'github', 'Delete a repository').what).toEqual(new Set(['repositori']));
   });
 
   it('reads a tool action from its name, else its description, and its destructiveness from annotations too', () => {

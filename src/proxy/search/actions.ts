@@ -73,6 +73,8 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
     // "tell me" asks to read; "tell the team" to send.
     if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+    // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
+    if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
     // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
     const phrasal = PHRASAL[w];
     if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
@@ -94,7 +96,9 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   }
   const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
+    // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
+    if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
     // After a determiner a verb form is a noun or an adjective: "restore the deleted task".
     if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
     // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
@@ -211,7 +215,7 @@ export interface QueryTarget {
  * @example
  *   nameObjects('delete_repository', 'github').what; // Set { 'repositori' }
  */
-export function nameObjects(name: string, server = ''): ToolTarget {
+export function nameObjects(name: string, server = '', description = ''): ToolTarget {
   const own = new Set(words(server));
   const what = new Set<string>();
   const where = new Set<string>();
@@ -223,8 +227,24 @@ export function nameObjects(name: string, server = ''): ToolTarget {
     if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w)) continue;
     into.add(stem(w));
   }
+  // A name with no object (`delete-many`, `git_clean`) acts on what its description's first verb does
+  // ("Removes all documents that match…" → document), unless that is anything ("Delete Jira resources").
+  if (what.size === 0 && where.size === 0 && description) {
+    const first = words(description.split(/(?<=[.!?])\s|\n/)[0] ?? '');
+    const at = first.findIndex((w) => verbOf(w) !== undefined);
+    const object: string[] = [];
+    for (const w of at < 0 ? [] : first.slice(at + 1)) {
+      if (OBJECT_END.has(w) || object.length === 3) break;
+      if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w) || DETERMINERS.has(w)) continue;
+      object.push(w);
+    }
+    if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
+  }
   return { what, where };
 }
+
+/** Objects that stand for anything a tool could act on. */
+const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'objects', 'data', 'entry', 'entries', 'thing', 'things']);
 
 /**
  * Whether a destructive tool is held back for this query: the query does not ask for its action.

@@ -152,8 +152,9 @@ export class ToolSearch {
       try {
         if (this.unsynced) await this.sync();
         const [vector] = await this.embedder.embed([query]);
-        // A few more than asked, so a held-back destructive lead has a harmless hit to give way to.
-        const hits = this.store.index.search(vector, Math.max(k * 3, 30), min, allow);
+        // More than asked, so a held-back destructive lead has a harmless hit to give way to even when the
+        // nearest tools all delete ("how do I delete a branch" near every delete_* tool).
+        const hits = this.store.index.search(vector, Math.max(k * 3, 100), min, allow);
         const results = hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined);
         return { mode: 'semantic', results: this.guard(query, results).slice(0, k) };
       } catch (err) {

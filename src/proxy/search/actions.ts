@@ -230,7 +230,7 @@ export function nameObjects(name: string, server = '', description = ''): ToolTa
   // A name with no object (`delete-many`, `git_clean`) acts on what its description's first verb does
   // ("Removes all documents that match…" → document), unless that is anything ("Delete Jira resources").
   if (what.size === 0 && where.size === 0 && description) {
-    const first = words(description.split(/(?<=[.!?])\s|\n/)[0] ?? '');
+    const first = words((description.split(/(?<=[.!?])\s|\n/)[0] ?? '').replace(/\bone or (?:more|many)\b/gi, ''));
     const at = first.findIndex((w) => verbOf(w) !== undefined);
     const object: string[] = [];
     for (const w of at < 0 ? [] : first.slice(at + 1)) {

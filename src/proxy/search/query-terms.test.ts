@@ -22,6 +22,10 @@ describe('what a query says besides its words', () => {
     expect(named.what.has('repositori')).toBe(false);
     expect(named.all.has('repositori')).toBe(true);
     // No leading verb: the whole query is what it acts on.
+    // Function words name nothing: "do" is no "perform", "I" no iodine.
+    const how = namedTerms('how do I delete a branch safely', synonyms);
+    expect(how.what.has('branch')).toBe(true);
+    expect([...how.what].some((t) => t === 'perform' || t === 'iodin')).toBe(false);
     const question = namedTerms('which repository holds README.old', synonyms);
     expect(question.what).toBe(question.all);
   });

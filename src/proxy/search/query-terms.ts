@@ -2,7 +2,7 @@
  * What a query says besides its words: the values in it (file names, quoted strings, numbers), the
  * names written with a capital, and what it acts on, which a destructive tool must act on to lead.
  */
-import { tokenize, words, type Synonyms } from '../../lexicon/index.ts';
+import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.ts';
 import { directObject, type QueryTarget } from './actions.ts';
 import { detachment } from './detach.ts';
 
@@ -51,6 +51,8 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const terms = (ws: string[]): Set<string> => {
     const out = new Set<string>();
     for (const w of ws) {
+      // Function words name nothing ("do" is no "perform", "I" no iodine).
+      if (w.length < 2 || STOPWORDS.has(w)) continue;
       for (const t of tokenize(w)) out.add(t);
       if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
     }

@@ -23,7 +23,7 @@ const SOURCE = new Set(['from', 'off']);
 const CLAUSE_END = new Set(['where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'because', 'but', 'while', 'since', 'before', 'after', 'without', 'unless']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'his', 'her', 'all', 'every', 'each', 'one', 'two', 'three', 'both']);
 
-/** What a detaching query takes something off: its words, and whether any is a plain word (not an identifier like ENG-21). */
+/** What a detaching query takes something off. */
 export interface Detachment {
   /** Stems of the words after "from"/"off" (identifiers and numbers left out). */
   from: string[];

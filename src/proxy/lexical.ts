@@ -8,7 +8,7 @@
 import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
 import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
 import { detachment, toolSource } from './search/detach.ts';
-import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPattern } from './search/query-terms.ts';
+import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
 
@@ -102,7 +102,7 @@ export class LexicalIndex {
   private totals = new Float64Array(0);
   private group = new Float64Array(0);
   private readonly synonyms: Synonyms;
-  private readonly servers: ServerPattern[];
+  private readonly servers: ServerPatterns;
   private avgLength = 0;
 
   constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {

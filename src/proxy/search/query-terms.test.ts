@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Synonyms } from '../../lexicon/index.ts';
-import { namedTerms, properNames, valueWords } from './query-terms.ts';
+import { namedServers, namedTerms, properNames, serverPatterns, valueWords } from './query-terms.ts';
 
 describe('what a query says besides its words', () => {
   it('finds the values in it: file names, quoted strings, numbers', () => {
@@ -28,5 +28,15 @@ describe('what a query says besides its words', () => {
     expect([...how.what].some((t) => t === 'perform' || t === 'iodin')).toBe(false);
     const question = namedTerms('which repository holds README.old', synonyms);
     expect(question.what).toBe(question.all);
+  });
+
+  it('finds the servers a query names as names, not as words', () => {
+    const servers = serverPatterns(['linear', 'google-calendar', 'github', 'time']);
+    expect(namedServers('update the customer record in Linear', servers)).toEqual(new Set(['linear']));
+    expect(namedServers('book it on my Google Calendar', servers)).toEqual(new Set(['google-calendar']));
+    expect(namedServers('delete README.old from the repository on GitHub', servers)).toEqual(new Set(['github']));
+    expect(namedServers('plot a linear trend over time', servers)).toEqual(new Set());
+    // Lowercase first, capitalised later: still named.
+    expect(namedServers('a linear scale, in Linear', servers)).toEqual(new Set(['linear']));
   });
 });

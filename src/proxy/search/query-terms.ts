@@ -70,22 +70,22 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   return { what, all, detached: detached !== undefined, ...(from ? { from } : {}) };
 }
 
-/** A server's name as a pattern over query text: its words, joined by nothing, a space, "_" or "-". */
-export interface ServerPattern {
-  server: string;
-  pattern: RegExp;
-}
+/** Servers' names as patterns over query text (their words joined by nothing, a space, "_" or "-"), by first word. */
+export type ServerPatterns = ReadonlyMap<string, ReadonlyArray<{ server: string; pattern: RegExp }>>;
 
 /**
  * Patterns for the servers' names, made once per catalog.
  * @example
- *   serverPatterns(['google-calendar']); // [{ server: 'google-calendar', pattern: /\bgoogle[\s_-]?calendar\b/i }]
+ *   serverPatterns(['google-calendar']).get('google'); // [{ server: 'google-calendar', pattern: /\bgoogle[\s_-]?calendar\b/gi }]
  */
-export function serverPatterns(servers: Iterable<string>): ServerPattern[] {
-  const out: ServerPattern[] = [];
+export function serverPatterns(servers: Iterable<string>): ServerPatterns {
+  const out = new Map<string, Array<{ server: string; pattern: RegExp }>>();
   for (const server of servers) {
     const parts = words(server).filter((w) => /^[a-z]+$/.test(w));
-    if (parts.length > 0) out.push({ server, pattern: new RegExp(`\\b${parts.join('[\\s_-]?')}\\b`, 'i') });
+    if (parts.length === 0) continue;
+    const list = out.get(parts[0]) ?? [];
+    list.push({ server, pattern: new RegExp(`\\b${parts.join('[\\s_-]?')}\\b`, 'gi') });
+    out.set(parts[0], list);
   }
   return out;
 }
@@ -93,14 +93,20 @@ export function serverPatterns(servers: Iterable<string>): ServerPattern[] {
 /**
  * The servers a query names, written as a name is ("in Linear", "on GitHub", "Google Calendar"):
  * a destructive tool of another server does not lead. Lowercase words ("my calendar") name nothing.
+ * Only servers whose first word the query capitalises are tried, so this stays cheap with many servers.
  * @example
  *   namedServers('update the customer in Linear', serverPatterns(['linear', 'airtable'])); // Set { 'linear' }
  */
-export function namedServers(query: string, patterns: readonly ServerPattern[]): Set<string> {
+export function namedServers(query: string, patterns: ServerPatterns): Set<string> {
   const out = new Set<string>();
-  for (const { server, pattern } of patterns) {
-    const found = pattern.exec(query);
-    if (found && /^[A-Z]/.test(found[0])) out.add(server);
+  // "GitHub" may name a server "github" or "git-hub": both first words are tried.
+  const capitalised = new Set((query.match(/\b[A-Z][\w-]*/g) ?? []).flatMap((t) => [words(t)[0], words(t.toLowerCase())[0]]));
+  for (const first of capitalised) {
+    for (const { server, pattern } of patterns.get(first) ?? []) {
+      for (const found of query.matchAll(pattern)) {
+        if (/^[A-Z]/.test(found[0])) { out.add(server); break; }
+      }
+    }
   }
   return out;
 }

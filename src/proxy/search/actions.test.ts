@@ -25,6 +25,11 @@ describe('actions asked and offered', () => {
     expect(queryActions('I have to delete the old comment')).toEqual(new Set(['delete']));
     expect(toolActions('linear_unarchiveDocument', 'Restore a previously archived Linear document')).toEqual(new Set(['restore']));
     expect(queryActions('why was the pod deleted')).toEqual(new Set());
+    // A past form tells what happened; a modal that is no request tells what could.
+    expect(queryActions('who deleted the release')).toEqual(new Set());
+    expect(queryActions('what would happen if I deleted this repo')).toEqual(new Set());
+    expect(queryActions('so what will git clean remove')).toEqual(new Set());
+    expect(queryActions('could you please drop the temp collection')).toEqual(new Set(['delete']));
     expect(queryActions('drop a comment on the PR saying thanks')).toEqual(new Set(['create', 'send']));
     expect(queryActions('drop the temp_import collection')).toEqual(new Set(['delete']));
     expect(queryActions('check the build status')).toEqual(new Set(['read']));

@@ -3,7 +3,7 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
 export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
 
@@ -27,11 +27,13 @@ function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
+/** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
+const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
 /** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
 const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
-define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
+define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');
@@ -99,6 +101,10 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
+    // A past form tells what happened ("who deleted the release", "what if I deleted this repo"), and a
+    // verb after a modal that is no request ("what git clean would remove"; "would you remove" asks).
+    if (ws[i].endsWith('ed') || (IRREGULAR_FORMS.has(ws[i]) && IRREGULAR_FORMS.get(ws[i]) !== ws[i])) return;
+    for (let j = 0; j < i; j++) if (MODALS.has(ws[j]) && ws[j + 1] !== 'you') return;
     // After a determiner a verb form is a noun or an adjective: "restore the deleted task".
     if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
     // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".

@@ -30,6 +30,11 @@ describe('actions asked and offered', () => {
     expect(queryActions('what would happen if I deleted this repo')).toEqual(new Set());
     expect(queryActions('so what will git clean remove')).toEqual(new Set());
     expect(queryActions('could you please drop the temp collection')).toEqual(new Set(['delete']));
+    // A negated verb asks nothing.
+    expect(queryActions("don't delete anything, just show me the tasks")).toEqual(new Set(['read']));
+    expect(queryActions('remove nothing, just show the status')).toEqual(new Set(['read']));
+    expect(queryActions('never mind deleting, show the comments')).toEqual(new Set(['read']));
+    expect(queryActions('list the branches and do not delete any')).toEqual(new Set(['list']));
     expect(queryActions('drop a comment on the PR saying thanks')).toEqual(new Set(['create', 'send']));
     expect(queryActions('drop the temp_import collection')).toEqual(new Set(['delete']));
     expect(queryActions('check the build status')).toEqual(new Set(['read']));

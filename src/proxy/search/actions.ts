@@ -27,6 +27,8 @@ function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
+/** Words that negate the verb after them (one or two words on: "don't ever delete"). */
+const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no']);
 /** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
 const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
 /** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
@@ -85,15 +87,18 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
   // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
   const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
+  // "don't delete anything", "never mind deleting", "remove nothing": a negated verb asks nothing.
+  const negated = (i: number): boolean => NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
+    (ws[i - 2] === 'never' && ws[i - 1] === 'mind') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
-  const first = ws.length ? actionsAt(0) : [];
+  const first = ws.length && !negated(0) ? actionsAt(0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
   if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
   // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
   if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return new Set<Action>(methods);
   if (first.length) {
     const out = new Set<Action>([...first, ...methods]);
-    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(i)) out.add(a); });
     return out;
   }
   const out = new Set<Action>(methods);
@@ -101,6 +106,7 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
+    if (negated(i)) return;
     // A past form tells what happened ("who deleted the release", "what if I deleted this repo"), and a
     // verb after a modal that is no request ("what git clean would remove"; "would you remove" asks).
     if (ws[i].endsWith('ed') || (IRREGULAR_FORMS.has(ws[i]) && IRREGULAR_FORMS.get(ws[i]) !== ws[i])) return;

@@ -64,5 +64,7 @@ describe('question words', () => {
     expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author', 'collaborator', 'owner'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
     expect(questionTerms('how many users signed up').map((q) => q.phrase)).toEqual(['how many']);
     expect(questionTerms('show the whole list')).toEqual([]);
+    expect(questionTerms("what's in this folder").map((q) => q.phrase)).toEqual(["what's in"]);
+    expect(questionTerms('show me what is inside config.yaml')[0].related.map((r) => r.term)).toEqual(['content', 'read']);
   });
 });

@@ -21,6 +21,8 @@ const QUESTIONS: Record<string, string[]> = {
   who: ['user', 'member', 'people', 'author', 'collaborator', 'owner'], where: ['location', 'place', 'address'], when: ['date', 'time'],
   why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
   'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
+  // "what's in this folder", "what is inside config.yaml": its contents.
+  "what's in": ['content', 'list'], 'what is in': ['content', 'list'], "what's inside": ['content', 'read'], 'what is inside': ['content', 'read'],
 };
 
 /**

@@ -6,7 +6,7 @@
  * destructive tools kept off the top unless their action is asked on their object.
  */
 import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
 import { detachment, toolSource } from './search/detach.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
 
@@ -241,7 +241,7 @@ export class LexicalIndex {
     let askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
     // Detaching a label or a person from something updates that thing.
     if (detachment(query)) { asked.add('update'); askedHold = new Set([...askedHold, 'update']); }
-    const lead = words(query)[0];
+    const lead = words(withoutRequestFrame(query))[0];
     // What the query acts on: a destructive tool must act on one of these to lead.
     const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),

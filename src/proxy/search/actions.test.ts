@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -30,6 +30,12 @@ describe('actions asked and offered', () => {
     expect(queryActions('what would happen if I deleted this repo')).toEqual(new Set());
     expect(queryActions('so what will git clean remove')).toEqual(new Set());
     expect(queryActions('could you please drop the temp collection')).toEqual(new Set(['delete']));
+    // A polite or indirect frame is not the imperative.
+    expect(withoutRequestFrame('Could you please delete the file?')).toBe('delete the file?');
+    expect(withoutRequestFrame("I'd like to add a column")).toBe('add a column');
+    expect(withoutRequestFrame('show the file')).toBe('show the file');
+    expect(queryActions('please open a Jira ticket for the bug')).toEqual(new Set(['create']));
+    expect(directObject('could you take Bob off the card')).toEqual(['bob']);
     // A negated verb asks nothing.
     expect(queryActions("don't delete anything, just show me the tasks")).toEqual(new Set(['read']));
     expect(queryActions('remove nothing, just show the status')).toEqual(new Set(['read']));

@@ -65,13 +65,26 @@ const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
 /** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
 
+/** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
+const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
+
+/**
+ * The query without a polite or indirect frame before its imperative, so "please remove the label"
+ * and "could you take Bob off the card" are read as "remove the label" and "take Bob off the card".
+ * @example
+ *   withoutRequestFrame('Could you please delete the file?'); // 'delete the file?'
+ */
+export function withoutRequestFrame(query: string): string {
+  return query.replace(REQUEST_FRAME, '');
+}
+
 /**
  * The actions a query asks for, from its verbs.
  * @example
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
 export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
-  const ws = words(query);
+  const ws = words(withoutRequestFrame(query));
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
@@ -134,7 +147,7 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those',
  *   directObject('add a paragraph to the page'); // ['paragraph']
  */
 export function directObject(query: string): string[] | undefined {
-  const ws = words(query);
+  const ws = words(withoutRequestFrame(query));
   if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {
@@ -271,7 +284,7 @@ const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'o
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
 }
 
 const NOTHING: ReadonlySet<string> = new Set();

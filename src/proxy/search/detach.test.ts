@@ -6,6 +6,7 @@ describe('detaching is not deleting', () => {
   it('reads what a query takes a label, a person or a word off', () => {
     expect(detachment("remove the 'Newsletters' label from these three emails")?.from).toEqual(['email']);
     expect(detachment('take Bob off this card')?.from).toEqual(['card']);
+    expect(detachment('Please remove the Newsletters label from these 3 emails')?.from).toEqual(['email']);
     // A pronoun may stand for a person or a file: what it is taken off decides.
     expect(detachment('a teammate left, take them off the Payments squad')?.from).toEqual(['payment', 'squad']);
     expect(detachment('take them off the Payments squad')?.from).toEqual(['payment', 'squad']);

@@ -6,7 +6,7 @@
  * something else; a file, a branch or a record exist on their own.
  */
 import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
-import { directObject, queryActions } from './actions.ts';
+import { directObject, queryActions, withoutRequestFrame } from './actions.ts';
 
 /** Things that exist only attached to something else (general English and software usage). */
 const ATTACHED = new Set([
@@ -50,7 +50,7 @@ function detachedIn(query: string): Detachment | undefined {
   if (!queryActions(query, { methods: false }).has('delete')) return undefined;
   const object = directObject(query);
   // "take them off the squad": a pronoun may stand for anything, so what it is taken off decides.
-  const pronoun = !object && PRONOUNS.has(words(query)[1] ?? '');
+  const pronoun = !object && PRONOUNS.has(words(withoutRequestFrame(query))[1] ?? '');
   if (!object && !pronoun) return undefined;
   const quoted = new Set<string>();
   for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) for (const w of words(m[1] ?? m[2] ?? m[3])) quoted.add(w);

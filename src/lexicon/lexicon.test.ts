@@ -65,6 +65,8 @@ describe('question words', () => {
     expect(questionTerms('how many users signed up').map((q) => q.phrase)).toEqual(['how many']);
     expect(questionTerms('show the whole list')).toEqual([]);
     expect(questionTerms("what's in this folder").map((q) => q.phrase)).toEqual(["what's in"]);
+    expect(questionTerms('how high above sea level is Denver').map((q) => q.phrase)).toEqual(['how high']);
+    expect(questionTerms('what happened on the board lately')[0].related.map((r) => r.term)).toEqual(['activ', 'histori', 'event']);
     expect(questionTerms('show me what is inside config.yaml')[0].related.map((r) => r.term)).toEqual(['content', 'read']);
   });
 });

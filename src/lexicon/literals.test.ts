@@ -19,6 +19,8 @@ describe('typed values in a query', () => {
     expect(kinds('decode eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.x')).toEqual(['jwt']);
     expect(kinds('open https://example.com/a?b=1')).toEqual(['url']);
     expect(kinds('mail bob@example.com')).toEqual(['email']);
+    expect(kinds('what street address is at 48.85, 2.35')).toEqual(['coordinates']);
+    expect(kinds('compare versions 1.2 and 1.3')).toEqual([]);
   });
 
   it('recognises units by what they measure, colours, cron schedules, card numbers, radixes and symbols', () => {

@@ -45,6 +45,8 @@ const RECOGNISERS: Recogniser[] = [
     kind: measure, test: matches(new RegExp(String.raw`\b${NUMBER}\s?(?:${units})(?![\w/])`, 'i')), words: ['convert', 'unit', measure],
   })),
   { kind: 'ip', test: matches(new RegExp(IPV4)), words: ['ip', 'address', 'network'] },
+  // A latitude and a longitude ("48.85, 2.35"): a place on a map.
+  { kind: 'coordinates', test: matches(/(?:^|[\s(])-?\d{1,2}\.\d+\s*,\s*-?\d{1,3}\.\d+(?![\d.])/), words: ['coordinates', 'latitude', 'longitude', 'location'] },
   { kind: 'cidr', test: matches(new RegExp(String.raw`${IPV4}/\d{1,2}\b`)), words: ['cidr', 'subnet', 'range'] },
   { kind: 'version', test: (text) => new RegExp(String.raw`\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b`).test(text.replace(new RegExp(IPV4, 'g'), '')), words: ['version', 'semver'] },
   { kind: 'jwt', test: matches(/\beyJ[\w-]+\.[\w-]+\.[\w-]*/), words: ['jwt', 'token', 'decode'] },

@@ -22,6 +22,7 @@ const QUESTIONS: Record<string, string[]> = {
   why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
   'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
   // "what's in this folder", "what is inside config.yaml": its contents.
+  'how high': ['height', 'elevation', 'altitude'], 'how tall': ['height'], 'what happened': ['activity', 'history', 'event'],
   "what's in": ['content', 'list'], 'what is in': ['content', 'list'], "what's inside": ['content', 'read'], 'what is inside': ['content', 'read'],
 };
 

@@ -4,3 +4,5 @@
 export { words, stem, tokenize, STOPWORDS } from './words.ts';
 export { questionTerms, Synonyms, type Related } from './synonyms.ts';
 export { sharedWordNet, WordNet, type PartOfSpeech, type Synset } from './wordnet.ts';
+export { literalTerms } from './literals.ts';
+export { IRREGULAR_FORMS } from './irregular-verbs.ts';

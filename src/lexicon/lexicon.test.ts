@@ -49,6 +49,10 @@ describe('software lexicon phrases', () => {
     expect(synonyms.phrases('open merge requests').map((p) => p.phrase)).toEqual(['merge request']);
     expect(synonyms.related('pr').map((r) => r.term)).toEqual(expect.arrayContaining(['pull', 'request', 'merg']));
     expect(synonyms.phrases('move the mouse')).toEqual([]);
+    // "going to" + a verb is the future, not the phrase "go to".
+    const browsing = new Synonyms(new WordNet(), ['navigate | go to | visit']);
+    expect(browsing.phrases('is it going to rain in Lisbon')).toEqual([]);
+    expect(browsing.phrases('go to the login page').map((p) => p.phrase)).toEqual(['go to']);
     // A tool name's word, as the lexicon alone relates it (what the index adds beside the name).
     expect(synonyms.lexiconTerms('pr')).toEqual(['pull', 'request', 'merg']);
     expect(new Synonyms().lexiconTerms('directory')).toEqual(expect.arrayContaining(['folder', 'dir']));
@@ -57,8 +61,12 @@ describe('software lexicon phrases', () => {
 
 describe('question words', () => {
   it('say what they ask about: a person, a count, a size', () => {
-    expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
+    expect(questionTerms('who is in our Slack workspace')).toEqual([{ phrase: 'who', related: ['user', 'member', 'people', 'author', 'collaborator', 'owner'].map((w) => ({ term: stem(w), weight: 0.5 })) }]);
     expect(questionTerms('how many users signed up').map((q) => q.phrase)).toEqual(['how many']);
     expect(questionTerms('show the whole list')).toEqual([]);
+    expect(questionTerms("what's in this folder").map((q) => q.phrase)).toEqual(["what's in"]);
+    expect(questionTerms('how high above sea level is Denver').map((q) => q.phrase)).toEqual(['how high']);
+    expect(questionTerms('what happened on the board lately')[0].related.map((r) => r.term)).toEqual(['activ', 'histori', 'event']);
+    expect(questionTerms('show me what is inside config.yaml')[0].related.map((r) => r.term)).toEqual(['content', 'read']);
   });
 });

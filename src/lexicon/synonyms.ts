@@ -18,9 +18,12 @@ export interface Related {
 
 /** What a question word asks about: "who" is a person, "how many" a count (these words are otherwise stopwords). */
 const QUESTIONS: Record<string, string[]> = {
-  who: ['user', 'member', 'people', 'author'], where: ['location', 'place', 'address'], when: ['date', 'time'],
+  who: ['user', 'member', 'people', 'author', 'collaborator', 'owner'], where: ['location', 'place', 'address'], when: ['date', 'time'],
   why: ['cause', 'reason', 'explain'], 'how many': ['count', 'number'], 'how much': ['count', 'amount'],
   'how big': ['size'], 'how large': ['size'], 'how long': ['time', 'duration', 'distance'], 'how far': ['distance'],
+  // "what's in this folder", "what is inside config.yaml": its contents.
+  'how high': ['height', 'elevation', 'altitude'], 'how tall': ['height'], 'what happened': ['activity', 'history', 'event'],
+  "what's in": ['content', 'list'], 'what is in': ['content', 'list'], "what's inside": ['content', 'read'], 'what is inside': ['content', 'read'],
 };
 
 /**
@@ -85,7 +88,9 @@ class SoftwareLexicon {
 
   /** Phrases of the lexicon in a text ("mouse over", "how far"), each with its related words. */
   phrasesIn(text: string): Array<{ phrase: string; related: string[] }> {
-    const ws = words(text).map(stem);
+    const raw = words(text);
+    // "going to" + a verb is the future ("is it going to rain"), not going somewhere: that "go to" is no phrase.
+    const ws = raw.map((w, i) => (w === 'going' && raw[i + 1] === 'to' ? w : stem(w)));
     const out: Array<{ phrase: string; related: string[] }> = [];
     for (const p of this.phrases) {
       const stems = p.stems;

@@ -94,6 +94,11 @@ export class ToolCatalog {
     return (this.byServer.get(server)?.size ?? 0) > 0;
   }
 
+  /** The servers whose tools are known. */
+  servers(): string[] {
+    return [...this.byServer].filter(([, m]) => m.size > 0).map(([s]) => s);
+  }
+
   tools(server?: string): CatalogTool[] {
     if (server !== undefined) return [...(this.byServer.get(server)?.values() ?? [])];
     return [...this.byServer.values()].flatMap((m) => [...m.values()]);

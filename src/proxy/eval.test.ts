@@ -1,7 +1,7 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { DEFAULT_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
 import { evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
 import { mockFetch } from './test-helpers.ts';
@@ -31,9 +31,19 @@ describe('search evaluation (recall@k)', () => {
     expect(r.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
     expect(r.byClass.direct?.recall[5]).toBeGreaterThanOrEqual(0.95);
     expect(r.byClass['destructive-check']?.recall[1]).toBeGreaterThanOrEqual(0.7);
-    // Every destructive first pick left is a tool whose action the query did ask for (a wrong object, not a twin).
-    expect(r.destructiveFirst).toBeLessThanOrEqual(3);
+    expect(r.destructiveFirst).toBe(0);
     expect(r.destructiveFirstPicks.map((p) => p.got)).not.toContain('jira/jira_delete');
+  });
+
+  it('over the held-out tools: no destructive tool first in either mode, however politely the task is put', async () => {
+    const heldout = loadEvalCatalog(HELDOUT_CATALOG_DIR);
+    const lexical = await evaluateMode(heldout, 'lexical');
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
+    expect(lexical.destructiveFirstPicks).toEqual([]);
+    // "Please remove the label from these emails" is the same imperative as "remove the label ...".
+    const framed = { ...heldout, queries: heldout.queries.map((q) => ({ ...q, query: `Could you ${q.query}?` })) };
+    expect((await evaluateMode(framed, 'lexical')).destructiveFirstPicks).toEqual([]);
+    expect((await evaluateMode(heldout, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
   });
 
   it('semantic search over the mock embeddings (hashed words, subwords and synonyms; not a model) is measured too', async () => {

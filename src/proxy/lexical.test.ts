@@ -61,6 +61,17 @@ describe('LexicalIndex: meaning and side effects', () => {
     expect(fs.search('show me the config', 2)[0].id).toBe('app/get_config');
   });
 
+  it('reads what a destructive tool without an object in its name acts on from its description', () => {
+    const index = new LexicalIndex([
+      { id: 'git/git_clean', name: 'git_clean', description: 'Remove untracked files from the working directory', params: ['force'], annotations: { destructiveHint: true } },
+      { id: 'docs/query_docs', name: 'query_docs', description: 'Query the documentation of a library', params: ['library'] },
+    ]);
+    const hits = index.search('clean up the docs in the README', 2);
+    expect(hits[0].id).toBe('docs/query_docs');
+    expect(hits[1].score).toBeGreaterThan(hits[0].score);
+    expect(index.search('clean up the untracked files', 2)[0].id).toBe('git/git_clean');
+  });
+
   it('never leads with a destructive tool whose action is asked on another object, even when it scores best', () => {
     const notion = new LexicalIndex([
       { id: 'notion/API-post-page', name: 'API-post-page', description: 'Notion | Create a page', params: ['parent', 'properties'], annotations: { destructiveHint: true } },
@@ -156,5 +167,28 @@ describe('VectorIndex', () => {
     expect(hits.map((h) => h.id)).toEqual(expected.map((e) => e.id));
     hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(expected[i].s, 5));
     expect([...index.vector('r3')!].reduce((a, x) => a + x * x, 0)).toBeCloseTo(1, 5);
+  });
+});
+
+describe('LexicalIndex: a server named in the query', () => {
+  it('never leads with a destructive tool of another server than the one the query names', () => {
+    const index = new LexicalIndex([
+      { id: 'airtable/update_records', name: 'update_records', description: 'Update customer records in a table', params: ['records'], annotations: { destructiveHint: true } },
+      { id: 'linear/updateCustomer', name: 'updateCustomer', description: 'Update a customer', params: ['id', 'domains'] },
+    ]);
+    expect(index.search('update the customer records in Linear', 2)[0].id).toBe('linear/updateCustomer');
+    expect(index.search('update the customer records in Airtable', 2)[0].id).toBe('airtable/update_records');
+  });
+
+  it('ranks a tool of the server the query names above another server\'s that fits its words better', () => {
+    const index = new LexicalIndex([
+      { id: 'todo/create_task', name: 'create_task', description: 'Create a new task', params: ['content'] },
+      { id: 'linear/create_issue', name: 'create_issue', description: 'Create an issue (a task to do)', params: ['title'] },
+      { id: 'linear/get_issue', name: 'get_issue', description: 'Get an issue', params: ['id'] },
+      { id: 'todo/get_task', name: 'get_task', description: 'Get a task', params: ['id'] },
+    ]);
+    expect(index.search('create a task in Linear', 2)[0].id).toBe('linear/create_issue');
+    // Lowercase, "linear" is a word, not a name: the words decide.
+    expect(index.search('create a task in linear', 2)[0].id).toBe('todo/create_task');
   });
 });

@@ -5,9 +5,10 @@
  * names the query explains scored up, the action a query asks for matched against the tool's, and
  * destructive tools kept off the top unless their action is asked on their object.
  */
-import { questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
-import { FILE_NAME, namedTerms, properNames, valueWords } from './search/query-terms.ts';
+import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
+import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { detachment, toolSource } from './search/detach.ts';
+import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
 
@@ -49,8 +50,10 @@ const OWN_WORD_EXPANSION = 0.5;
 const NAME_COVERAGE = 0.5;
 /** A query word the lexicon relates to a name word explains it as well as the word itself. */
 const ALSO_COVERS = 1;
+/** Score factor for a tool of a server the query names ("in Linear", "on Discord"). */
+const NAMED_SERVER = 1.5;
 /** The most the factors above can raise a raw score. */
-const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH;
+const MAX_FACTOR = (1 + NAME_COVERAGE) * ACTION_MATCH * NAMED_SERVER;
 
 /** Score weight of a value's words (a file name, a quoted string, a number): what to act on, not which tool. */
 const VALUE_WEIGHT = 0.3;
@@ -99,6 +102,7 @@ export class LexicalIndex {
   private totals = new Float64Array(0);
   private group = new Float64Array(0);
   private readonly synonyms: Synonyms;
+  private readonly servers: ServerPatterns;
   private avgLength = 0;
 
   constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {
@@ -132,10 +136,12 @@ export class LexicalIndex {
         p.tfs.push(tf);
       }
       const actions = toolActions(doc.name, doc.description);
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target: nameObjects(doc.name, server), nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
+      const target = { ...nameObjects(doc.name, server, doc.description), source: toolSource(doc.name, doc.description, server), server };
+      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
+    this.servers = serverPatterns(new Set(this.ids.map((id) => id.slice(0, Math.max(0, id.indexOf('/'))))));
     this.avgLength = docs.length ? total / docs.length : 0;
     this.norms = Float64Array.from(this.lengths, (len) => K1 * (1 - B + (B * len) / (this.avgLength || 1)));
     this.totals = new Float64Array(docs.length);
@@ -200,7 +206,8 @@ export class LexicalIndex {
       if (!PARTICLES.has(particle)) continue;
       for (const g of groups) if (g.word === verb) g.weight *= PHRASAL_VERB_WEIGHT;
     }
-    const questions = [...questionTerms(query), ...phrases];
+    // Typed values ("17 times 23", "10.0.0.0/24", "2.10.0") add the words for their kind.
+    const questions = [...questionTerms(query), ...phrases, ...literalTerms(query)];
     if (groups.length === 0 && questions.length === 0) return [];
     const totals = this.totals;
     const scored: number[] = [];
@@ -231,10 +238,12 @@ export class LexicalIndex {
     }
     const asked = queryActions(query);
     // What the imperative itself asks (an HTTP method named in the query is a value, not a request to destroy).
-    const askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
-    const lead = words(query)[0];
+    let askedHold = /\b(GET|POST|PUT|PATCH|DELETE)\b/.test(query) ? queryActions(query, { methods: false }) : asked;
+    // Detaching a label or a person from something updates that thing.
+    if (detachment(query)) { asked.add('update'); askedHold = new Set([...askedHold, 'update']); }
+    const lead = words(withoutRequestFrame(query))[0];
     // What the query acts on: a destructive tool must act on one of these to lead.
-    const named = namedTerms(query, this.synonyms);
+    const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
     const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];
@@ -263,7 +272,8 @@ export class LexicalIndex {
       const fitted = raw * (fit === 'match' ? ACTION_MATCH : fit === 'clash' ? ACTION_CLASH : 1) * (held && fitHold !== 'match' ? UNASKED_DESTRUCTIVE : 1);
       // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
       // threshold measure how much of the query a tool's text answers.
-      const hit = { d, score: fitted * coverage, held, sim: fitted };
+      const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
+      const hit = { d, score: fitted * coverage * own, held, sim: fitted };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;

@@ -41,6 +41,15 @@ describe('recommendTools without a working LLM', () => {
     expect(answer.recommendations.map((r) => r.tool)).toEqual(['delete_file']);
   });
 
+  it('never leads with a destructive tool the task did not ask for, even when the LLM picks it first', async () => {
+    const llm = { complete: async () => '[{"server":"fs","tool":"delete_file","reason":"cleans up"},{"server":"fs","tool":"read_file"}]' };
+    const read = await recommendTools({ ...deps, includeMetrics: false, llm }, 'show me what is in the file', { search_mode: 'hybrid', top_k: 2 });
+    expect(read.recommendations.map((r) => r.tool)).toEqual(['read_file', 'delete_file']);
+    // Asked for, it leads as the LLM ranked it.
+    const del = await recommendTools({ ...deps, includeMetrics: false, llm }, 'delete the file', { search_mode: 'hybrid', top_k: 2 });
+    expect(del.recommendations.map((r) => r.tool)).toEqual(['delete_file', 'read_file']);
+  });
+
   it('lets reliability lower a tool that keeps failing', async () => {
     for (let i = 0; i < 10; i++) metrics.record({ server: 'fs', tool: 'read_file', success: false, latencyMs: 1, error: 'EIO' });
     const answer = await recommendTools(deps, 'read or delete a file from disk', { search_mode: 'semantic', top_k: 2 });

@@ -102,7 +102,7 @@ export async function recommendTools(deps: RecommendDeps, task: string, options:
     picks = parsePicks(text);
   } catch (err) {
     notes.push(`LLM ranking failed (${(err as Error).message}): ranked by search alone.`);
-    return { search_mode: options.search_mode, ranking: ranking.replace('+llm', '').replace(/^llm$/, 'none'), notes, recommendations: semanticRank(pool).slice(0, k) };
+    return { search_mode: options.search_mode, ranking: ranking.replace('+llm', '').replace(/^llm$/, 'none'), notes, recommendations: deps.search.guard(task, semanticRank(pool)).slice(0, k) };
   }
   const known = new Map(pool.map((h) => [`${h.server}/${h.tool}`, h]));
   const out: Recommendation[] = [];
@@ -116,7 +116,8 @@ export async function recommendTools(deps: RecommendDeps, task: string, options:
   if (picks.length && out.length < picks.length) notes.push('The LLM named tools not in the list; they were left out.');
   if (out.length === 0) {
     notes.push('The LLM answer held no usable recommendation: ranked by search alone.');
-    return { search_mode: options.search_mode, ranking: ranking.replace('+llm', ''), notes, recommendations: semanticRank(pool).slice(0, k) };
+    return { search_mode: options.search_mode, ranking: ranking.replace('+llm', ''), notes, recommendations: deps.search.guard(task, semanticRank(pool)).slice(0, k) };
   }
-  return { search_mode: options.search_mode, ranking, notes, recommendations: out.sort((a, b) => b.score - a.score).slice(0, k) };
+  // The LLM's first pick is guarded too: a destructive tool the task did not ask for never leads.
+  return { search_mode: options.search_mode, ranking, notes, recommendations: deps.search.guard(task, out.sort((a, b) => b.score - a.score)).slice(0, k) };
 }

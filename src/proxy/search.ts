@@ -8,6 +8,8 @@ import { descriptionHash, parameterNames, searchText } from './hashing.ts';
 import { Synonyms } from '../lexicon/index.ts';
 import { LexicalIndex, namedTerms } from './lexical.ts';
 import { heldBack, isDestructive, leadWithAsked, nameObjects, queryActions, toolActions } from './search/actions.ts';
+import { detachment, toolSource } from './search/detach.ts';
+import { namedServers, serverPatterns } from './search/query-terms.ts';
 
 export interface SearchOptions {
   top_k?: number;
@@ -150,8 +152,9 @@ export class ToolSearch {
       try {
         if (this.unsynced) await this.sync();
         const [vector] = await this.embedder.embed([query]);
-        // A few more than asked, so a held-back destructive lead has a harmless hit to give way to.
-        const hits = this.store.index.search(vector, Math.max(k * 3, 30), min, allow);
+        // More than asked, so a held-back destructive lead has a harmless hit to give way to even when the
+        // nearest tools all delete ("how do I delete a branch" near every delete_* tool).
+        const hits = this.store.index.search(vector, Math.max(k * 3, 100), min, allow);
         const results = hits.map((h) => this.hit(h.id, h.similarity)).filter((h): h is SearchHit => h !== undefined);
         return { mode: 'semantic', results: this.guard(query, results).slice(0, k) };
       } catch (err) {
@@ -191,11 +194,13 @@ export class ToolSearch {
    */
   guard<T extends { server: string; tool: string; description: string }>(query: string, hits: T[]): T[] {
     const asked = queryActions(query, { methods: false });
-    const named = namedTerms(query, this.synonyms);
+    if (detachment(query)) asked.add('update');
+    const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, serverPatterns(this.catalog.servers())) };
     return leadWithAsked(hits, (h) => {
       const t = this.catalog.get(h.server, h.tool);
       const actions = toolActions(h.tool, h.description);
-      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, nameObjects(h.tool, h.server));
+      const target = { ...nameObjects(h.tool, h.server, h.description), source: toolSource(h.tool, h.description, h.server), server: h.server };
+      return heldBack(query, asked, h.tool, actions, isDestructive(actions, t?.annotations), named, target);
     });
   }
 

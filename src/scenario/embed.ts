@@ -3,10 +3,10 @@
  * like a model's without one: stopwords are dropped; each word's stem, its character trigrams
  * (subword features: "screenshot" and "screenshots" or "config" and "configuration" overlap) and its
  * related words (the software lexicon's and WordNet's synonyms and hypernyms, weighted lower; the
- * lexicon's phrases, "kick off" → trigger, too) are feature-hashed into `dimensions` buckets with a
+ * lexicon's phrases, "kick off" → trigger, and the kinds of typed values, "17 times 23" → math, too) are feature-hashed into `dimensions` buckets with a
  * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
-import { STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
+import { literalTerms, STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
 
 /** Weight of a word's trigrams, all together, against its stem's 1. */
 const SUBWORD_WEIGHT = 0.35;
@@ -78,7 +78,8 @@ export function embedText(text: string, dimensions = 1536): number[] {
   }
   // The software lexicon's phrases ("mouse over", "pull request") add what they mean, like a word's related words.
   shared ??= { synonyms: new Synonyms(), features: new Map() };
-  for (const phrase of shared.synonyms.phrases(text)) {
+  // Typed values ("17 times 23", "10.0.0.0/24", "2.10.0") add the words for their kind the same way.
+  for (const phrase of [...shared.synonyms.phrases(text), ...literalTerms(text)]) {
     for (const r of phrase.related) {
       const { bucket, sign } = hashed(`w:${r.term}`, dimensions);
       vector[bucket] += sign * RELATED_WEIGHT * r.weight;

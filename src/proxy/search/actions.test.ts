@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -15,6 +15,35 @@ describe('actions asked and offered', () => {
     // Phrasal verbs mean their phrase, the particle next or a few words on.
     expect(queryActions('take Bob off this card')).toEqual(new Set(['delete']));
     expect(queryActions('throw away untracked files')).toEqual(new Set(['delete']));
+    expect(queryActions("check off 'renew passport' on my list")).toEqual(new Set(['update']));
+    expect(queryActions('strip the #draft marker from these pages')).toEqual(new Set(['delete']));
+    // Bringing something back is its own action; a verb form after a determiner is an adjective;
+    // a question about the past asks what happened.
+    expect(queryActions('restore the deleted task in Todoist')).toEqual(new Set(['restore']));
+    expect(queryActions('where is the deleted task')).toEqual(new Set());
+    expect(queryActions('which events did I cancel last week')).toEqual(new Set());
+    expect(queryActions('I have to delete the old comment')).toEqual(new Set(['delete']));
+    expect(toolActions('linear_unarchiveDocument', 'Restore a previously archived Linear document')).toEqual(new Set(['restore']));
+    expect(queryActions('why was the pod deleted')).toEqual(new Set());
+    // A past form tells what happened; a modal that is no request tells what could.
+    expect(queryActions('who deleted the release')).toEqual(new Set());
+    expect(queryActions('what would happen if I deleted this repo')).toEqual(new Set());
+    expect(queryActions('so what will git clean remove')).toEqual(new Set());
+    expect(queryActions('could you please drop the temp collection')).toEqual(new Set(['delete']));
+    // A polite or indirect frame is not the imperative.
+    expect(withoutRequestFrame('Could you please delete the file?')).toBe('delete the file?');
+    expect(withoutRequestFrame("I'd like to add a column")).toBe('add a column');
+    expect(withoutRequestFrame('show the file')).toBe('show the file');
+    expect(queryActions('please open a Jira ticket for the bug')).toEqual(new Set(['create']));
+    expect(directObject('could you take Bob off the card')).toEqual(['bob']);
+    // A negated verb asks nothing.
+    expect(queryActions("don't delete anything, just show me the tasks")).toEqual(new Set(['read']));
+    expect(queryActions('remove nothing, just show the status')).toEqual(new Set(['read']));
+    expect(queryActions('never mind deleting, show the comments')).toEqual(new Set(['read']));
+    expect(queryActions('list the branches and do not delete any')).toEqual(new Set(['list']));
+    expect(queryActions('drop a comment on the PR saying thanks')).toEqual(new Set(['create', 'send']));
+    expect(queryActions('drop the temp_import collection')).toEqual(new Set(['delete']));
+    expect(queryActions('check the build status')).toEqual(new Set(['read']));
     expect(queryActions('kick off a new build')).toEqual(new Set(['create']));
     expect(queryActions('kick off the nightly build')).toEqual(new Set(['run']));
     // An HTTP method asks for its action when ranking, not when letting a destructive tool lead.
@@ -23,6 +52,16 @@ describe('actions asked and offered', () => {
     // A new object is created, whatever the verb.
     expect(queryActions('put a new task on the board')).toEqual(new Set(['create']));
     expect(queryActions('put the task on the board')).toEqual(new Set(['update']));
+    // An imperative on numbers only is arithmetic: it creates nothing.
+    expect(queryActions('add 3 and 4')).toEqual(new Set());
+    expect(queryActions('add 3 tasks to the board')).toEqual(new Set(['create']));
+  });
+
+  it('reads what a tool acts on from its name, else from its description unless that is anything', () => {
+    expect(nameObjects('delete-many', 'mongodb', 'Removes all documents that match the filter from a MongoDB collection').what).toEqual(new Set(['document']));
+    expect(nameObjects('git_clean', 'git', 'Remove untracked files from the working directory').what).toEqual(new Set(['untrack', 'file']));
+    expect(nameObjects('jira_delete', 'jira', 'Delete Jira resources.').what).toEqual(new Set());
+    expect(nameObjects('delete_repository', 'github', 'Delete a repository').what).toEqual(new Set(['repositori']));
   });
 
   it('reads a tool action from its name, else its description, and its destructiveness from annotations too', () => {

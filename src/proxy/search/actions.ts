@@ -3,9 +3,9 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run';
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
@@ -27,16 +27,24 @@ function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
+/** Words that negate the verb after them (one or two words on: "don't ever delete"). */
+const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no']);
+/** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
+const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
+/** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
+const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
-define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami');
+define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');
 define(['create', 'send'], 'post');
 define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
+// Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
+define(['restore'], 'restore recover undelete unarchive reopen unhide');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 
 /** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
@@ -46,6 +54,7 @@ const PHRASAL: Record<string, Record<string, Action[]>> = {
   kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
   write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
   fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
+  check: { off: ['update'] }, wrap: { up: ['update'] },
 };
 
 const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
@@ -56,18 +65,33 @@ const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
 /** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
 const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
 
+/** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
+const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
+
+/**
+ * The query without a polite or indirect frame before its imperative, so "please remove the label"
+ * and "could you take Bob off the card" are read as "remove the label" and "take Bob off the card".
+ * @example
+ *   withoutRequestFrame('Could you please delete the file?'); // 'delete the file?'
+ */
+export function withoutRequestFrame(query: string): string {
+  return query.replace(REQUEST_FRAME, '');
+}
+
 /**
  * The actions a query asks for, from its verbs.
  * @example
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
 export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
-  const ws = words(query);
+  const ws = words(withoutRequestFrame(query));
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
     if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
     // "tell me" asks to read; "tell the team" to send.
     if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+    // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
+    if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
     // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
     const phrasal = PHRASAL[w];
     if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
@@ -76,18 +100,34 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
   // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
   const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
+  // "don't delete anything", "never mind deleting", "remove nothing": a negated verb asks nothing.
+  const negated = (i: number): boolean => NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
+    (ws[i - 2] === 'never' && ws[i - 1] === 'mind') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
-  const first = ws.length ? actionsAt(0) : [];
+  const first = ws.length && !negated(0) ? actionsAt(0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
   if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
+  // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
+  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return new Set<Action>(methods);
   if (first.length) {
     const out = new Set<Action>([...first, ...methods]);
-    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or')) for (const a of actionsAt(i)) out.add(a); });
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(i)) out.add(a); });
     return out;
   }
   const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
+    // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
+    if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
+    if (negated(i)) return;
+    // A past form tells what happened ("who deleted the release", "what if I deleted this repo"), and a
+    // verb after a modal that is no request ("what git clean would remove"; "would you remove" asks).
+    if (ws[i].endsWith('ed') || (IRREGULAR_FORMS.has(ws[i]) && IRREGULAR_FORMS.get(ws[i]) !== ws[i])) return;
+    for (let j = 0; j < i; j++) if (MODALS.has(ws[j]) && ws[j + 1] !== 'you') return;
+    // After a determiner a verb form is a noun or an adjective: "restore the deleted task".
+    if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
+    // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
+    for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
     for (const a of actionsAt(i)) out.add(a);
   });
   return out;
@@ -107,7 +147,7 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those',
  *   directObject('add a paragraph to the page'); // ['paragraph']
  */
 export function directObject(query: string): string[] | undefined {
-  const ws = words(query);
+  const ws = words(withoutRequestFrame(query));
   if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {
@@ -174,12 +214,22 @@ const GENERIC = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'many', 'all',
 export interface ToolTarget {
   what: ReadonlySet<string>;
   where: ReadonlySet<string>;
+  /** What it takes things from ("Remove a label from an issue" → issue), for detaching queries. */
+  source?: ReadonlySet<string>;
+  /** Its server. */
+  server?: string;
 }
 
 /** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
 export interface QueryTarget {
   what: ReadonlySet<string>;
   all: ReadonlySet<string>;
+  /** What a detaching query takes something off ("remove the label from these emails" → email, with related words). */
+  from?: ReadonlySet<string>;
+  /** The servers the query names ("in Linear"). */
+  servers?: ReadonlySet<string>;
+  /** Whether the query detaches something (a label, a person, a word) rather than deleting it. */
+  detached?: boolean;
 }
 
 /**
@@ -190,7 +240,7 @@ export interface QueryTarget {
  * @example
  *   nameObjects('delete_repository', 'github').what; // Set { 'repositori' }
  */
-export function nameObjects(name: string, server = ''): ToolTarget {
+export function nameObjects(name: string, server = '', description = ''): ToolTarget {
   const own = new Set(words(server));
   const what = new Set<string>();
   const where = new Set<string>();
@@ -202,8 +252,24 @@ export function nameObjects(name: string, server = ''): ToolTarget {
     if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w)) continue;
     into.add(stem(w));
   }
+  // A name with no object (`delete-many`, `git_clean`) acts on what its description's first verb does
+  // ("Removes all documents that match…" → document), unless that is anything ("Delete Jira resources").
+  if (what.size === 0 && where.size === 0 && description) {
+    const first = words((description.split(/(?<=[.!?])\s|\n/)[0] ?? '').replace(/\bone or (?:more|many)\b/gi, ''));
+    const at = first.findIndex((w) => verbOf(w) !== undefined);
+    const object: string[] = [];
+    for (const w of at < 0 ? [] : first.slice(at + 1)) {
+      if (OBJECT_END.has(w) || object.length === 3) break;
+      if (w.length < 2 || own.has(w) || GENERIC.has(w) || STOPWORDS.has(w) || DETERMINERS.has(w)) continue;
+      object.push(w);
+    }
+    if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
+  }
   return { what, where };
 }
+
+/** Objects that stand for anything a tool could act on. */
+const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'objects', 'data', 'entry', 'entries', 'thing', 'things']);
 
 /**
  * Whether a destructive tool is held back for this query: the query does not ask for its action.
@@ -218,9 +284,10 @@ export function nameObjects(name: string, server = ''): ToolTarget {
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(query)[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
 }
 
+const NOTHING: ReadonlySet<string> = new Set();
 const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
   for (const x of a) if (b.has(x)) return true;
   return false;
@@ -229,6 +296,13 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "update the customer in Linear": another server's destructive tool is not what was asked.
+  if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;
+  // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or
+  // takes them off something else (issues), is not asked for.
+  if (named.from && !meets(target.source ?? NOTHING, named.from)) return true;
+  // Taken off something unnamed ("take the urgent label off ENG-5"): a tool that takes things off nothing deletes them outright.
+  if (named.detached && (target.source === undefined || target.source.size === 0)) return true;
   if (actionFit(asked, actions) === 'match') {
     if (target.what.size > 0) return !meets(target.what, named.what);
     return target.where.size > 0 && !meets(target.where, named.all);

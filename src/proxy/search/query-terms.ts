@@ -2,8 +2,9 @@
  * What a query says besides its words: the values in it (file names, quoted strings, numbers), the
  * names written with a capital, and what it acts on, which a destructive tool must act on to lead.
  */
-import { tokenize, words, type Synonyms } from '../../lexicon/index.ts';
+import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.ts';
 import { directObject, type QueryTarget } from './actions.ts';
+import { detachment } from './detach.ts';
 
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 export const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
@@ -19,6 +20,8 @@ export function valueWords(query: string): Set<string> {
   const out = new Set<string>();
   const parts = [...query.matchAll(FILE_NAMES)].map((m) => m[0]);
   for (const m of query.matchAll(/"([^"]+)"|'([^']+)'|`([^`]+)`/g)) parts.push(m[1] ?? m[2] ?? m[3]);
+  // A hashtag names a tag or a channel: its word is a value ("#draft" is no draft email).
+  for (const m of query.matchAll(/(?:^|\s)#([a-z][\w-]*)/gi)) parts.push(m[1]);
   for (const p of parts) for (const w of words(p)) out.add(w);
   for (const w of words(query)) if (/^\d+$/.test(w)) out.add(w);
   return out;
@@ -48,6 +51,8 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const terms = (ws: string[]): Set<string> => {
     const out = new Set<string>();
     for (const w of ws) {
+      // Function words name nothing ("do" is no "perform", "I" no iodine).
+      if (w.length < 2 || STOPWORDS.has(w)) continue;
       for (const t of tokenize(w)) out.add(t);
       if (!names.has(w)) for (const r of synonyms.related(w)) out.add(r.term);
     }
@@ -59,5 +64,49 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const file = FILE_NAME.exec(query);
   if (file) all.add('file');
   if (file && object?.includes(words(file[0])[0])) what.add('file');
-  return { what, all };
+  // "remove the label from these emails": what the label is taken off, with its related words.
+  const detached = detachment(query);
+  const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
+  return { what, all, detached: detached !== undefined, ...(from ? { from } : {}) };
+}
+
+/** Servers' names as patterns over query text (their words joined by nothing, a space, "_" or "-"), by first word. */
+export type ServerPatterns = ReadonlyMap<string, ReadonlyArray<{ server: string; pattern: RegExp }>>;
+
+/**
+ * Patterns for the servers' names, made once per catalog.
+ * @example
+ *   serverPatterns(['google-calendar']).get('google'); // [{ server: 'google-calendar', pattern: /\bgoogle[\s_-]?calendar\b/gi }]
+ */
+export function serverPatterns(servers: Iterable<string>): ServerPatterns {
+  const out = new Map<string, Array<{ server: string; pattern: RegExp }>>();
+  for (const server of servers) {
+    const parts = words(server).filter((w) => /^[a-z]+$/.test(w));
+    if (parts.length === 0) continue;
+    const list = out.get(parts[0]) ?? [];
+    list.push({ server, pattern: new RegExp(`\\b${parts.join('[\\s_-]?')}\\b`, 'gi') });
+    out.set(parts[0], list);
+  }
+  return out;
+}
+
+/**
+ * The servers a query names, written as a name is ("in Linear", "on GitHub", "Google Calendar"):
+ * a destructive tool of another server does not lead. Lowercase words ("my calendar") name nothing.
+ * Only servers whose first word the query capitalises are tried, so this stays cheap with many servers.
+ * @example
+ *   namedServers('update the customer in Linear', serverPatterns(['linear', 'airtable'])); // Set { 'linear' }
+ */
+export function namedServers(query: string, patterns: ServerPatterns): Set<string> {
+  const out = new Set<string>();
+  // "GitHub" may name a server "github" or "git-hub": both first words are tried.
+  const capitalised = new Set((query.match(/\b[A-Z][\w-]*/g) ?? []).flatMap((t) => [words(t)[0], words(t.toLowerCase())[0]]));
+  for (const first of capitalised) {
+    for (const { server, pattern } of patterns.get(first) ?? []) {
+      for (const found of query.matchAll(pattern)) {
+        if (/^[A-Z]/.test(found[0])) { out.add(server); break; }
+      }
+    }
+  }
+  return out;
 }

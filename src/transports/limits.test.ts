@@ -139,13 +139,14 @@ describe('sessions', () => {
   });
 
   it('are limited in number (429 naming the limit) and expire when idle', async () => {
-    const server = await start({ maxSessions: 2, sessionIdleMs: 60 });
+    // Idle long enough that a loaded machine cannot expire the first two before the third asks.
+    const server = await start({ maxSessions: 2, sessionIdleMs: 1000 });
     expect((await admin(server, 'sessions', {})).status).toBe(201);
     expect((await admin(server, 'sessions', {})).status).toBe(201);
     const full = await admin(server, 'sessions', {});
     expect(full.status).toBe(429);
     expect((await full.json()).error.message).toMatch(/2 sessions already exist/);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1200));
     // Both idle sessions expired: room again, and only the new one and `default` are listed.
     expect((await admin(server, 'sessions', { id: 'fresh' })).status).toBe(201);
     const { sessions } = await (await admin(server, 'sessions')).json();

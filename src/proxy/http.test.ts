@@ -101,7 +101,7 @@ describe('proxy HTTP sessions are bounded', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    proxy = createProxy({ mcpServers: {}, http: { max_sessions: 2, session_idle_seconds: 0.2 } },
+    proxy = createProxy({ mcpServers: {}, http: { max_sessions: 2, session_idle_seconds: 1 } },
       { storePath: join(dir, 'p.db'), embedder: null, llm: null, env: {}, log: () => {} });
     ({ url } = await proxy.listen());
   });
@@ -118,7 +118,7 @@ describe('proxy HTTP sessions are bounded', () => {
     clients.push(client);
     return { client, transport };
   }
-  const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1000));
+  const idle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1600));
 
   it('closes a session whose client vanished without DELETE, and keeps one whose client holds its stream', async () => {
     const live = await connect();

@@ -4,9 +4,9 @@
  * that several adapters' kits drive.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { ApiError, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
+import { ApiError, type Content, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
 import { expect } from 'vitest';
-import type { ConformanceSdk, SdkAnswer } from './conformance.ts';
+import type { ConformanceSdk, SdkAnswer, SdkToolCall } from './conformance.ts';
 
 /** OpenAI's `{ error: { message, type, param, code } }` (every OpenAI wire API). */
 export function openAIErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
@@ -45,7 +45,7 @@ export function bedrockErrorReader(_status: number, body: any): { message: strin
 export function anthropicSdkAnswer(message: Anthropic.Message): SdkAnswer {
   return {
     text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
-    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: b.input }] : [])),
     finishReason: message.stop_reason,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
   };
@@ -64,6 +64,16 @@ interface AnthropicMessagesClient {
 export function anthropicSdkKit(client: (base: string | undefined) => AnthropicMessagesClient): ConformanceSdk {
   const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
   const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
+  const loop = (model: string, prompt: string, call: SdkToolCall, result: string): Anthropic.MessageCreateParamsNonStreaming => ({
+    model,
+    max_tokens: 64,
+    tools,
+    messages: [
+      { role: 'user', content: prompt },
+      { role: 'assistant', content: [{ type: 'tool_use', id: call.id ?? '', name: call.name, input: call.arguments }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id ?? '', content: result }] },
+    ],
+  });
   return {
     text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
     // The SDK's own stream accumulator assembles the message from the events.
@@ -72,6 +82,10 @@ export function anthropicSdkKit(client: (base: string | undefined) => AnthropicM
       stream
         ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
         : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? anthropicSdkAnswer(await client(base).messages.stream(loop(model, prompt, call, result)).finalMessage())
+        : anthropicSdkAnswer(await client(base).messages.create(loop(model, prompt, call, result))),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
       if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
@@ -90,7 +104,7 @@ export function geminiSdkAnswer(chunks: GenerateContentResponse[]): SdkAnswer {
   const meta = last?.usageMetadata;
   return {
     text: parts.map((p) => p.text ?? '').join(''),
-    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
+    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id, name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
     finishReason: last?.candidates?.[0]?.finishReason ?? null,
     usage: meta ? { inputTokens: meta.promptTokenCount ?? 0, outputTokens: meta.candidatesTokenCount ?? 0 } : null,
   };
@@ -110,6 +124,11 @@ export async function collectGeminiStream(stream: AsyncIterable<GenerateContentR
  */
 export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI): ConformanceSdk {
   const tools = [{ functionDeclarations: ['get_weather', 'get_time'].map((name) => ({ name })) }];
+  const loop = (prompt: string, call: SdkToolCall, result: string): Content[] => [
+    { role: 'user', parts: [{ text: prompt }] },
+    { role: 'model', parts: [{ functionCall: { id: call.id, name: call.name, args: call.arguments as Record<string, unknown> } }] },
+    { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: JSON.parse(result) as Record<string, unknown> } }] },
+  ];
   return {
     text: async (base, model, prompt) => geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt })]),
     stream: async (base, model, prompt) => collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt })),
@@ -117,6 +136,10 @@ export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI):
       stream
         ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt, config: { tools } }))
         : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt, config: { tools } })]),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: loop(prompt, call, result), config: { tools } }))
+        : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: loop(prompt, call, result), config: { tools } })]),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).models.generateContent({ model, contents: prompt }).catch((e: unknown) => e);
       if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);

@@ -12,6 +12,8 @@ export const ID_ALPHABETS = {
   alnum: ALNUM,
   /** [a-z0-9]: Gemini's and Cohere's tool call ids. */
   lower: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  /** [0-9a-f]: the Responses API's `fc_…` and `msg_…` item ids. */
+  hex: '0123456789abcdef',
   /** [A-Za-z0-9_-]: Bedrock Converse's `tooluse_` ids (16 bytes in URL-safe base64). */
   base64url: `${ALNUM}-_`,
 } as const;

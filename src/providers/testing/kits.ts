@@ -5,6 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type Content, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
 import { expect } from 'vitest';
 import type { ConformanceSdk, SdkAnswer, SdkToolCall } from './conformance.ts';
 
@@ -144,6 +145,70 @@ export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI):
       const err = await client(base).models.generateContent({ model, contents: prompt }).catch((e: unknown) => e);
       if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
       return err.status;
+    },
+  };
+}
+
+/** The tool loop's next turn as the SDK types it: the assistant's call, then a `tool` message naming its id. */
+const openAIChatLoop = (prompt: string, call: SdkToolCall, result: string): OpenAI.ChatCompletionMessageParam[] => [
+  { role: 'user', content: prompt },
+  { role: 'assistant', content: null, tool_calls: [{ id: call.id ?? '', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+  { role: 'tool', tool_call_id: call.id ?? '', content: result },
+];
+
+async function openAIChatStreamed(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<SdkAnswer> {
+  let text = '';
+  let finishReason: string | null = null;
+  let usage: SdkAnswer['usage'] = null;
+  const calls: Array<{ id?: string; name: string; args: string }> = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    text += choice.delta.content ?? '';
+    for (const tc of choice.delta.tool_calls ?? []) {
+      calls[tc.index] ??= { name: '', args: '' };
+      calls[tc.index].id ??= tc.id;
+      calls[tc.index].name += tc.function?.name ?? '';
+      calls[tc.index].args += tc.function?.arguments ?? '';
+    }
+    finishReason = choice.finish_reason ?? finishReason;
+  }
+  return { text, finishReason, usage, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.parse(c.args) })) };
+}
+
+function openAIChatAnswer(completion: OpenAI.ChatCompletion): SdkAnswer {
+  const choice = completion.choices[0];
+  return {
+    text: choice.message.content ?? '',
+    finishReason: choice.finish_reason,
+    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : null,
+    toolCalls: (choice.message.tool_calls ?? []).map((c) => (c.type === 'function' ? { id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments) } : { name: '', arguments: null })),
+  };
+}
+
+/**
+ * The conformance suite's SDK calls through an `openai` client's Chat Completions (OpenAI's own, and Azure's).
+ * @example sdk: openAIChatSdkKit((base) => new OpenAI({ apiKey: 'sk-test', ...(base ? { baseURL: `${base}/v1` } : {}) }))
+ */
+export function openAIChatSdkKit(client: (base: string | undefined) => Pick<OpenAI, 'chat'>): ConformanceSdk {
+  const tools: OpenAI.ChatCompletionTool[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+  return {
+    text: async (base, model, prompt) => openAIChatAnswer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] })),
+    stream: async (base, model, prompt) =>
+      openAIChatStreamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } })),
+    tools: async (base, model, prompt, stream) =>
+      stream
+        ? openAIChatStreamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools, stream: true }))
+        : openAIChatAnswer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? openAIChatStreamed(await client(base).chat.completions.create({ model, messages: openAIChatLoop(prompt, call, result), tools, stream: true }))
+        : openAIChatAnswer(await client(base).chat.completions.create({ model, messages: openAIChatLoop(prompt, call, result), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] }).catch((e: unknown) => e);
+      if (!(err instanceof OpenAI.APIError)) throw new Error('expected an OpenAI.APIError');
+      return err.status ?? 0;
     },
   };
 }

@@ -7,6 +7,7 @@ export { defaultAdapters } from './providers/registry.ts';
 export { openAIResponsesAdapter, type ResponsesAdapterOptions } from './providers/index.ts';
 export { BadRequestError } from './providers/adapter.ts';
 export type { ProviderAdapter, RenderedResponse, IncomingRequest } from './providers/adapter.ts';
+export type { ToolCallIdShape } from './providers/common/ids.ts';
 
 export {
   scenario,

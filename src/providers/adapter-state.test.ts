@@ -69,8 +69,10 @@ describe('sessions of one server share adapters, not their state', () => {
     await notFound(inA.responses.retrieve(fromA.id));
   });
 
-  it('Mistral: a tool id minted in one session maps back to the engine’s call there, not in another', async () => {
-    const [a, b] = [server.sessions.create({ id: 'mistral-a', scenarios: [toolLoop] }), server.sessions.create({ id: 'mistral-b', scenarios: [toolLoop] })];
+  it('Mistral: a scenario’s own tool id, sent as a 9-character one in one session, maps back there, not in another', async () => {
+    // Minted ids are Mistral's already; an id the scenario gives in another shape is what the map is for.
+    const given: ScenarioInput = { ...toolLoop, steps: toolLoop.steps.map((s, i) => (i === 0 ? { ...s, respond: { toolCalls: [{ id: 'call_weather_1', name: 'get_weather', arguments: { city: 'Paris' } }] } } : s)) };
+    const [a, b] = [server.sessions.create({ id: 'mistral-a', scenarios: [given] }), server.sessions.create({ id: 'mistral-b', scenarios: [given] })];
     const mistral = (id: string) => new Mistral({ apiKey: 'k', serverURL: server.sessionUrl(id), retryConfig: { strategy: 'none' } });
     const first = await mistral('mistral-a').chat.complete({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'weather?' }], tools: [weather] });
     const call = first.choices[0].message!.toolCalls![0];
@@ -87,7 +89,7 @@ describe('sessions of one server share adapters, not their state', () => {
       });
     const toolCallId = (mock: MockLLM) => mock.requests.at(-1)!.request!.messages.find((m) => m.role === 'tool')?.toolCallId;
     await answer('mistral-a');
-    expect(toolCallId(a.mock)).toMatch(/^call_/);
+    expect(toolCallId(a.mock)).toBe('call_weather_1');
     await answer('mistral-b');
     expect(toolCallId(b.mock)).toBe(call.id);
     await resetSession('mistral-a');

@@ -1,5 +1,6 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
 import type { Framing } from './common/framing.ts';
+import type { ToolCallIdShape } from './common/ids.ts';
 import type { WireReader } from './common/views.ts';
 
 export type { Framing } from './common/framing.ts';
@@ -129,6 +130,14 @@ export interface ProviderAdapter<State = unknown> {
    * asks once, on the first request that needs it, and again after `reset()`.
    */
   createState?(): State;
+  /**
+   * Optional: the shape of the ids this API mints for tool calls (`toolu_01` + 22, `tooluse_` + 22),
+   * for this request (Bedrock's depends on the operation). The engine mints a call's id in it when
+   * the scenario gives none, so the id on the wire is the canonical one and a tool result the
+   * client sends back names it as is; an id the scenario gives is kept exactly. Default: OpenAI's
+   * `call_` + 24. See docs/decisions/tool-call-ids.md.
+   */
+  toolCallIds?(request: CanonicalRequest): ToolCallIdShape;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
   parse(req: IncomingRequest, state: State): CanonicalRequest;
   /** Canonical response → wire response (JSON or a stream as `request.stream` says). */

@@ -5,6 +5,7 @@
  */
 export { BadRequestError } from './adapter.ts';
 export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest } from './adapter.ts';
+export type { ToolCallIdShape } from './common/ids.ts';
 export { defaultAdapters, providerCredentials, providerHostMatcher, providerOrigins, PROVIDER_IDS } from './registry.ts';
 export type { ProviderId } from './registry.ts';
 export { ProviderRouter } from './router.ts';

@@ -31,6 +31,26 @@ const weather = {
 };
 
 describe('ScenarioEngine', () => {
+  it("mints a tool call's missing id through the API's minter (with the tool's name), keeps a given one, and expects results for both", () => {
+    const engine = new ScenarioEngine([
+      { name: 'ids', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: {} }, { id: 'mine_1', name: 'get_time', arguments: {} }], expectToolResults: true } }, { respond: { text: 'ok' } }] },
+    ]);
+    const names: string[] = [];
+    const first = engine.select(chat(), (name) => (names.push(name), `api_${name}_7`));
+    if (first.kind !== 'respond') throw new Error(first.kind);
+    expect(first.response.toolCalls.map((c) => c.id)).toEqual(['api_get_weather_7', 'mine_1']);
+    expect(names).toEqual(['get_weather']);
+    const missing = engine.select(chat({ messages: [{ role: 'tool', content: '21', toolCallId: 'mine_1' }] }));
+    expect(missing.kind === 'error' && missing.error.message).toContain('["api_get_weather_7"]');
+  });
+
+  it('mints a bare 24-hex tool call id, no provider prefix, when given no minter', () => {
+    const engine = new ScenarioEngine([{ name: 'ids', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: {} }] } }] }]);
+    const first = engine.select(chat());
+    if (first.kind !== 'respond') throw new Error(first.kind);
+    expect(first.response.toolCalls[0].id).toMatch(/^[0-9a-f]{24}$/);
+  });
+
   it('progresses through steps of a tool loop, templating variables', () => {
     const engine = new ScenarioEngine([weather]);
     const first = engine.select(chat());

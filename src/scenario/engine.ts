@@ -3,7 +3,7 @@ import { embedText } from './embed.ts';
 import { HexIds } from './hex-ids.ts';
 import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
-import type { NearMiss, Selection, StepRef } from './selection.ts';
+import type { MintToolCallId, NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
 import { estimateInputTokens, estimateTokens } from './tokens.ts';
 import { parseScenario } from './validate.ts';
@@ -42,7 +42,7 @@ export class ScenarioEngine {
   #states: StepState[] = [];
   /** Call ids the previous response asked results for (`expectToolResults`). */
   #pendingToolResults: string[] | null = null;
-  /** Response and tool call ids: 24 hex characters each (per-engine prefix + counter). */
+  /** Response ids (and tool call ids when no API shape is given): 24 hex characters (per-engine prefix + counter). */
   readonly #ids = new HexIds();
 
   constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
@@ -113,8 +113,12 @@ export class ScenarioEngine {
     return `${ref.scenario}#${ref.index} (match ${JSON.stringify(match ?? {})} → ${what}; answered ${state.answered}x)`;
   }
 
-  /** Picks the answer to `request` and advances progression. */
-  select(request: CanonicalRequest): Selection {
+  /**
+   * Picks the answer to `request` and advances progression. A tool call the step gives no id gets
+   * one from `mintToolCallId` (the API's own shape; the transport core passes the adapter's), else
+   * a bare 24-hex id: the engine knows no provider's shape.
+   */
+  select(request: CanonicalRequest, mintToolCallId?: MintToolCallId): Selection {
     const violation = this.#checkPendingToolResults(request);
     if (violation) return { kind: 'error', step: null, error: violation, latencyMs: 0 };
 
@@ -128,7 +132,7 @@ export class ScenarioEngine {
       }
       state.remaining -= 1;
       state.answered += 1;
-      return this.#answer(state, request);
+      return this.#answer(state, request, mintToolCallId);
     }
     if (request.provider === 'embeddings') return this.#defaultEmbeddings(request);
     return noMatch(request, misses);
@@ -152,7 +156,7 @@ export class ScenarioEngine {
     };
   }
 
-  #answer(state: StepState, request: CanonicalRequest): Selection {
+  #answer(state: StepState, request: CanonicalRequest, mintToolCallId: MintToolCallId | undefined): Selection {
     const { respond } = state.step;
     const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
     const latencyMs = respond.latencyMs ?? 0;
@@ -163,7 +167,7 @@ export class ScenarioEngine {
     }
     const text = fillTemplate(respond.text ?? '', values);
     const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? `call_${this.#ids.next(24)}`,
+      id: call.id ?? (mintToolCallId ? mintToolCallId(call.name) : this.#ids.next(24)),
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));

@@ -26,7 +26,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'steps.match.headers': 'Request headers (lower-case names) and the values they must match.',
   'steps.respond': 'What the step answers.',
   'steps.respond.text': 'Text of the answer; {{variables}} are filled in.',
-  'steps.respond.toolCalls': 'Tool calls of the answer; ids are minted when absent.',
+  'steps.respond.toolCalls': "Tool calls of the answer; an id is kept as given, or minted in the API's own shape (call_…, toolu_01…) when absent.",
   'steps.respond.expectToolResults': 'The next request must carry results for these tool calls.',
   'steps.respond.usage': 'Reported token usage.',
   'steps.respond.finishReason': 'Canonical finish reason, rendered per provider (tool_calls → tool_use, stop → STOP, ...).',

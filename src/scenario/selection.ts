@@ -35,7 +35,13 @@ export interface JournalEntry {
   bodyLength: number;
 }
 
+/**
+ * Mints the id of a tool call the scenario gives none, in the shape of the API the request came
+ * in on (the transport core asks the request's adapter); `toolName` is the call's tool.
+ */
+export type MintToolCallId = (toolName: string) => string;
+
 /** The engine contract the transport core relies on. */
 export interface ScenarioEngineLike {
-  select(request: CanonicalRequest): Selection;
+  select(request: CanonicalRequest, mintToolCallId?: MintToolCallId): Selection;
 }

@@ -8,6 +8,7 @@
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
+import { mintToolCallId, OPENAI_TOOL_CALL_IDS } from '../providers/common/ids.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
@@ -101,7 +102,8 @@ interface Outcome {
 function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown): Outcome {
   let selection: Selection;
   try {
-    selection = engine.select(canonical);
+    // Tool call ids the step leaves out are minted in this API's shape (`toolu_01…`, `tooluse_…`).
+    selection = engine.select(canonical, (toolName) => mintToolCallId(adapter.toolCallIds?.(canonical) ?? OPENAI_TOOL_CALL_IDS, toolName));
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }

@@ -21,4 +21,6 @@ describeConformance({
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: anthropicSdkKit(client),
+  // The SDK's own examples: `toolu_01D7FLrfh4GYq7yT1ULFeyMV`.
+  toolCallId: /^toolu_01[A-Za-z0-9]{22}$/,
 });

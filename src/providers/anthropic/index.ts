@@ -15,12 +15,19 @@ import {
 import { isAnthropicModelsRoute, renderAnthropicModels } from './models.ts';
 import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 function authError(status: number, type: string, message: string): CanonicalError {
   return { status, type, message, headers: {} };
 }
+
+/**
+ * Anthropic's tool_use ids: `toolu_01` + 22 of [A-Za-z0-9] (the SDK's own examples:
+ * `toolu_01D7FLrfh4GYq7yT1ULFeyMV`). Claude on Vertex and on Bedrock say so in the prefix.
+ */
+export const ANTHROPIC_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_01', length: 22 };
 
 /**
  * Creates the adapter serving Anthropic's Messages API as `@anthropic-ai/sdk` calls it.
@@ -55,6 +62,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
       const json = { input_tokens: estimateInputTokens(request) };
       return { rendered: { status: 200, headers: { 'request-id': mintAnthropicRequestId() }, json }, request };
     },
+    toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
     parse: (req: IncomingRequest) => parseAnthropicRequest(req),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };

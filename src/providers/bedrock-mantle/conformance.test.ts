@@ -29,4 +29,5 @@ describeConformance({
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: anthropicSdkKit(client),
+  toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,
 });

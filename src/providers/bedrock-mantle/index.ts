@@ -12,6 +12,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
 import { renderAnthropicError } from '../anthropic/render.ts';
+import { BEDROCK_CLAUDE_TOOL_CALL_IDS } from '../bedrock/index.ts';
 
 /** The path prefix Mantle serves Anthropic's API under. */
 const PREFIX = '/anthropic';
@@ -53,6 +54,8 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     // Anthropic's state, whatever it keeps, is this API's: made by it and handed through.
     createState: anthropic.createState,
     answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => anthropic.answerWithoutStep!(asAnthropic(req), state),
+    // Claude in Bedrock, as on the runtime endpoint: `toolu_bdrk_01…`.
+    toolCallIds: () => BEDROCK_CLAUDE_TOOL_CALL_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       return { ...anthropic.parse(asAnthropic(req), state), provider: 'bedrock', path: req.path };
     },

@@ -26,4 +26,6 @@ describeConformance({
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: anthropicSdkKit(client),
+  // Claude on Bedrock: `toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`.
+  toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,
 });

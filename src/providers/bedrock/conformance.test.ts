@@ -5,12 +5,13 @@ import {
   ConverseStreamCommand,
   type ConverseCommandOutput,
   type ConverseStreamOutput,
+  type Message,
   type Tool,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { expect } from 'vitest';
 import { bedrockAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
 import { bedrockErrorReader } from '../testing/kits.ts';
 
 // HTTP/1.1 handler: MSW cannot see the SDK's default HTTP/2 one (see the README's Bedrock notes).
@@ -23,14 +24,20 @@ const client = (base: string | undefined) =>
     ...(base ? { endpoint: base } : {}),
   });
 const toolConfig = { tools: ['get_weather', 'get_time'].map((name): Tool => ({ toolSpec: { name, inputSchema: { json: { type: 'object' } } } })) };
-const messages = (prompt: string) => [{ role: 'user' as const, content: [{ text: prompt }] }];
+const messages = (prompt: string): Message[] => [{ role: 'user', content: [{ text: prompt }] }];
+/** The tool loop's next turn as the SDK types it: the `toolUse` block, then a `toolResult` naming its `toolUseId`. */
+const loop = (prompt: string, call: SdkToolCall, result: string): Message[] => [
+  ...messages(prompt),
+  { role: 'assistant', content: [{ toolUse: { toolUseId: call.id, name: call.name, input: call.arguments as Record<string, never> } }] },
+  { role: 'user', content: [{ toolResult: { toolUseId: call.id, content: [{ json: JSON.parse(result) as Record<string, never> }], status: 'success' } }] },
+];
 const usage = (u: { inputTokens?: number; outputTokens?: number } | undefined) => (u ? { inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 } : null);
 
 function answer(res: ConverseCommandOutput): SdkAnswer {
   const content = res.output?.message?.content ?? [];
   return {
     text: content.map((b) => b.text ?? '').join(''),
-    toolCalls: content.filter((b) => b.toolUse).map((b) => ({ name: b.toolUse!.name!, arguments: b.toolUse!.input })),
+    toolCalls: content.filter((b) => b.toolUse).map((b) => ({ id: b.toolUse!.toolUseId, name: b.toolUse!.name!, arguments: b.toolUse!.input })),
     finishReason: res.stopReason ?? null,
     usage: usage(res.usage),
   };
@@ -41,7 +48,7 @@ async function streamed(events: AsyncIterable<ConverseStreamOutput> | undefined)
   const inputs: string[] = [];
   for await (const e of events ?? []) {
     if (e.contentBlockStart?.start?.toolUse) {
-      out.toolCalls.push({ name: e.contentBlockStart.start.toolUse.name!, arguments: null });
+      out.toolCalls.push({ id: e.contentBlockStart.start.toolUse.toolUseId, name: e.contentBlockStart.start.toolUse.name!, arguments: null });
       inputs.push('');
     }
     if (e.contentBlockDelta?.delta?.text) out.text += e.contentBlockDelta.delta.text;
@@ -53,10 +60,10 @@ async function streamed(events: AsyncIterable<ConverseStreamOutput> | undefined)
   return out;
 }
 
-const converse = async (base: string | undefined, model: string, prompt: string, tools: boolean) =>
-  answer(await client(base).send(new ConverseCommand({ modelId: model, messages: messages(prompt), ...(tools ? { toolConfig } : {}) })));
-const converseStream = async (base: string | undefined, model: string, prompt: string, tools: boolean) =>
-  streamed((await client(base).send(new ConverseStreamCommand({ modelId: model, messages: messages(prompt), ...(tools ? { toolConfig } : {}) }))).stream);
+const converse = async (base: string | undefined, model: string, prompt: string | Message[], tools: boolean) =>
+  answer(await client(base).send(new ConverseCommand({ modelId: model, messages: typeof prompt === 'string' ? messages(prompt) : prompt, ...(tools ? { toolConfig } : {}) })));
+const converseStream = async (base: string | undefined, model: string, prompt: string | Message[], tools: boolean) =>
+  streamed((await client(base).send(new ConverseStreamCommand({ modelId: model, messages: typeof prompt === 'string' ? messages(prompt) : prompt, ...(tools ? { toolConfig } : {}) }))).stream);
 
 describeConformance({
   id: 'bedrock',
@@ -73,10 +80,14 @@ describeConformance({
   readError: bedrockErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
+  // Converse's own: `tooluse_hbTgdi0CSLq_hM4P8csZJA` (22 of URL-safe base64).
+  toolCallId: /^tooluse_[A-Za-z0-9_-]{22}$/,
   sdk: {
     text: (base, model, prompt) => converse(base, model, prompt, false),
     stream: (base, model, prompt) => converseStream(base, model, prompt, false),
     tools: (base, model, prompt, stream) => (stream ? converseStream(base, model, prompt, true) : converse(base, model, prompt, true)),
+    toolResult: (base, model, prompt, call, result, stream) =>
+      stream ? converseStream(base, model, loop(prompt, call, result), true) : converse(base, model, loop(prompt, call, result), true),
     errorStatus: async (base, model, prompt) => {
       const err = await converse(base, model, prompt, false).catch((e: unknown) => e);
       if (!(err instanceof BedrockRuntimeServiceException)) throw new Error(`expected a BedrockRuntimeServiceException, got ${String(err)}`);

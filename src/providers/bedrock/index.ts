@@ -16,6 +16,7 @@ import { renderConverse, renderConverseStream } from './converse-render.ts';
 import { renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
 const BEARER = /^\s*Bearer\s+\S/i;
@@ -43,10 +44,13 @@ const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
   'x-amzn-bedrock-invocation-latency': '0',
 });
 
+/** InvokeModel (Anthropic's Messages bodies) rather than Converse. */
+const isInvoke = (path: string) => /\/invoke(-with-response-stream)?$/.test(path);
+
 function render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
   const headers = { ...metricHeaders(response), ...response.headers };
   if (request.provider === 'embeddings') return { status: 200, headers, json: renderTitan(response, request) };
-  const converse = !/\/invoke(-with-response-stream)?$/.test(request.path);
+  const converse = !isInvoke(request.path);
   if (!request.stream) return { status: 200, headers, json: converse ? renderConverse(response) : renderInvoke(response, request) };
   const frames = converse ? renderConverseStream(response) : renderInvokeStream(response, request);
   const { chunkDelayMs, disconnectAfterChunks } = response.stream;
@@ -54,6 +58,15 @@ function render(response: CanonicalResponse, request: CanonicalRequest): Rendere
   const streamHeaders = converse ? headers : { ...headers, 'x-amzn-bedrock-content-type': 'application/json' };
   return { status: 200, headers: streamHeaders, stream: { framing: 'binary', frames, timing: { chunkDelayMs, disconnectAfterChunks } } };
 }
+
+/** Claude's tool_use ids through InvokeModel: `toolu_bdrk_01` + 22 of [A-Za-z0-9] (`toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`). */
+export const BEDROCK_CLAUDE_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_bdrk_01', length: 22 };
+
+/**
+ * Converse's toolUseIds: `tooluse_` + 22 of URL-safe base64 (`tooluse_hbTgdi0CSLq_hM4P8csZJA` in AWS's
+ * Converse tool-use example; the API's pattern is `[a-zA-Z0-9_-]+`).
+ */
+const CONVERSE_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'tooluse_', length: 22, alphabet: 'base64url' };
 
 /**
  * Creates the Bedrock runtime adapter.
@@ -76,6 +89,7 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
       /client-bedrock-runtime/.test(`${req.headers.get('x-amz-user-agent') ?? ''} ${req.headers.get('user-agent') ?? ''}`) ||
       /^AnthropicBedrock\//.test(req.headers.get('user-agent') ?? ''),
     authenticate,
+    toolCallIds: (request: CanonicalRequest) => (isInvoke(request.path) ? BEDROCK_CLAUDE_TOOL_CALL_IDS : CONVERSE_TOOL_CALL_IDS),
     parse,
     render,
     renderError: renderBedrockError,

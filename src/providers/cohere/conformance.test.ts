@@ -1,18 +1,24 @@
 import { CohereClientV2, CohereError, type Cohere } from 'cohere-ai';
 import { expect } from 'vitest';
 import { cohereAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
 
 const client = (base: string | undefined) => new CohereClientV2({ token: 'co-test', maxRetries: 0, ...(base ? { baseUrl: base } : {}) });
 const tools: Cohere.ToolV2[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
 const messages = (prompt: string): Cohere.ChatMessages => [{ role: 'user', content: prompt }];
+/** The tool loop's next turn as the SDK types it: the assistant's `toolCalls`, then a `tool` message naming its `toolCallId`. */
+const loop = (prompt: string, call: SdkToolCall, result: string): Cohere.ChatMessages => [
+  ...messages(prompt),
+  { role: 'assistant', toolCalls: [{ id: call.id ?? '', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+  { role: 'tool', toolCallId: call.id ?? '', content: result },
+];
 const usage = (u: Cohere.Usage | undefined) => (u?.tokens ? { inputTokens: u.tokens.inputTokens ?? 0, outputTokens: u.tokens.outputTokens ?? 0 } : null);
 
 function answer(res: Cohere.V2ChatResponse): SdkAnswer {
   const text = (res.message.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
   return {
     text,
-    toolCalls: (res.message.toolCalls ?? []).map((c) => ({ name: c.function?.name ?? '', arguments: JSON.parse(c.function?.arguments ?? '{}') })),
+    toolCalls: (res.message.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function?.name ?? '', arguments: JSON.parse(c.function?.arguments ?? '{}') })),
     finishReason: res.finishReason,
     usage: usage(res.usage),
   };
@@ -24,7 +30,7 @@ async function streamed(events: AsyncIterable<Cohere.V2ChatStreamResponse>): Pro
   for await (const event of events) {
     if (event.type === 'content-delta') out.text += event.delta?.message?.content?.text ?? '';
     if (event.type === 'tool-call-start') {
-      out.toolCalls.push({ name: event.delta?.message?.toolCalls?.function?.name ?? '', arguments: null });
+      out.toolCalls.push({ id: event.delta?.message?.toolCalls?.id, name: event.delta?.message?.toolCalls?.function?.name ?? '', arguments: null });
       args.push(event.delta?.message?.toolCalls?.function?.arguments ?? '');
     }
     if (event.type === 'tool-call-delta') args[event.index ?? 0] += event.delta?.message?.toolCalls?.function?.arguments ?? '';
@@ -55,11 +61,17 @@ describeConformance({
   },
   finish: { stop: 'COMPLETE', length: 'MAX_TOKENS', tool_calls: 'TOOL_CALL' },
   noMatch404: true,
+  // The tool's name and 12 of [a-z0-9], as the SDK's wire tests: `query_daily_sales_report_hgxxmkby3wta`.
+  toolCallId: /^get_weather_[a-z0-9]{12}$|^get_time_[a-z0-9]{12}$/,
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chatStream({ model, messages: messages(prompt) })),
     tools: async (base, model, prompt, stream) =>
       stream ? streamed(await client(base).chatStream({ model, messages: messages(prompt), tools })) : answer(await client(base).chat({ model, messages: messages(prompt), tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? streamed(await client(base).chatStream({ model, messages: loop(prompt, call, result), tools }))
+        : answer(await client(base).chat({ model, messages: loop(prompt, call, result), tools })),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).chat({ model, messages: messages(prompt) }).catch((e: unknown) => e);
       if (!(err instanceof CohereError)) throw new Error(`expected a CohereError, got ${String(err)}`);

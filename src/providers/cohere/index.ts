@@ -11,9 +11,13 @@ import { isCohereModelsRoute, renderCohereModels } from './models.ts';
 import { parseCohereChat, parseCohereEmbed } from './parse.ts';
 import { cohereReader } from './reader.ts';
 import { renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = '/v2/chat';
 const EMBED = '/v2/embed';
+
+/** Cohere v2's tool call ids: the tool's name, `_`, 12 of [a-z0-9] (the SDK's wire tests: `query_daily_sales_report_hgxxmkby3wta`). */
+const COHERE_TOOL_CALL_IDS: ToolCallIdShape = { prefix: (toolName) => `${toolName}_`, length: 12, alphabet: 'lower' };
 
 /**
  * Creates the Cohere v2 adapter.
@@ -31,6 +35,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
     recognizes: (req: RouteRequest) => req.headers.get('x-fern-sdk-name') === 'cohere-ai',
     authenticate: (req: IncomingRequest) =>
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'no api key supplied', headers: {} },
+    toolCallIds: () => COHERE_TOOL_CALL_IDS,
     parse: (req: IncomingRequest) => (req.path === EMBED ? parseCohereEmbed(req) : parseCohereChat(req)),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { ...response.headers };

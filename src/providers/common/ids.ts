@@ -2,25 +2,71 @@
  * Id minting in the providers' own formats. Random (crypto) rather than counters: ids must not
  * collide across sessions or workers, and goldens mask them anyway.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** The characters a random id part is drawn from. */
+export const ID_ALPHABETS = {
+  /** [A-Za-z0-9]: OpenAI's, Anthropic's and Mistral's ids. */
+  alnum: ALNUM,
+  /** [a-z0-9]: Gemini's and Cohere's tool call ids. */
+  lower: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  /** [0-9a-f]: the Responses API's `fc_…` and `msg_…` item ids. */
+  hex: '0123456789abcdef',
+  /** [A-Za-z0-9_-]: Bedrock Converse's `tooluse_` ids (16 bytes in URL-safe base64). */
+  base64url: `${ALNUM}-_`,
+} as const;
+
 /**
- * A random string of `length` characters from [A-Za-z0-9].
+ * A random string of `length` characters from `alphabet` (default [A-Za-z0-9]).
  * @example
  *   randomAlnum(24) // 'f3Kq...'
+ *   randomAlnum(8, ID_ALPHABETS.lower) // '46ww9pp1'
  */
-export function randomAlnum(length: number): string {
-  const bytes = randomBytes(length);
+export function randomAlnum(length: number, alphabet: string = ALNUM): string {
+  const size = alphabet.length;
+  // Bytes at or above the largest multiple of the alphabet's size are dropped: uniform characters.
+  const limit = 256 - (256 % size);
   let out = '';
-  // 248 = 4 * 62: rejecting bytes above it keeps the distribution uniform; a rare retry is cheap.
-  for (let i = 0; i < length; i++) {
-    let b = bytes[i];
-    while (b >= 248) b = randomBytes(1)[0];
-    out += ALNUM[b % 62];
+  while (out.length < length) {
+    // randomUUID draws from a cached entropy pool: ~10x cheaper per id than randomBytes (tool calls
+    // mint on the request path). Its 14 whole random bytes: every hex pair but the version's and variant's.
+    const hex = randomUUID();
+    for (let i = 0; i < 36 && out.length < length; i += 2) {
+      if (hex[i] === '-') i += 1;
+      if (i === 14 || i === 19) continue;
+      const b = parseInt(hex.slice(i, i + 2), 16);
+      if (b < limit) out += alphabet[b % size];
+    }
   }
   return out;
+}
+
+/**
+ * How an API shapes the ids it mints for tool calls: a fixed prefix (or one made from the tool's
+ * name, as Cohere's `get_weather_…`), then `length` random characters of `alphabet`.
+ */
+export interface ToolCallIdShape {
+  readonly prefix: string | ((toolName: string) => string);
+  readonly length: number;
+  /** Default `alnum`. */
+  readonly alphabet?: keyof typeof ID_ALPHABETS;
+}
+
+/** OpenAI's (and Azure's, and the Responses API's `call_id`): `call_` + 24 of [A-Za-z0-9]. */
+export const OPENAI_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'call_', length: 24 };
+
+/**
+ * A fresh tool call id in an API's shape: what an adapter's `toolCallId` returns for a call the
+ * scenario gave no id.
+ * @example
+ *   mintToolCallId({ prefix: 'toolu_01', length: 22 }, 'get_weather') // 'toolu_01D7FLrfh4GYq7yT1ULFeyMV'
+ *   mintToolCallId({ prefix: (name) => `${name}_`, length: 12, alphabet: 'lower' }, 'get_weather') // 'get_weather_hgxxmkby3wta'
+ */
+export function mintToolCallId(shape: ToolCallIdShape, toolName: string): string {
+  const prefix = typeof shape.prefix === 'string' ? shape.prefix : shape.prefix(toolName);
+  return prefix + randomAlnum(shape.length, ID_ALPHABETS[shape.alphabet ?? 'alnum']);
 }
 
 /**

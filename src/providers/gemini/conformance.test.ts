@@ -18,4 +18,6 @@ describeConformance({
   finish: { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP' },
   noMatch404: true,
   sdk: geminiSdkKit(client),
+  // As the API answers Gemini 3 models: `46ww9pp1`.
+  toolCallId: /^[a-z0-9]{8}$/,
 });

@@ -11,6 +11,7 @@ import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, rende
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 const GENERATE_METHODS = new Set(['generateContent', 'streamGenerateContent']);
 
@@ -58,6 +59,12 @@ function countTokens(req: IncomingRequest): DirectAnswer {
 }
 
 /**
+ * Gemini's function call ids: 8 of [a-z0-9] (`46ww9pp1`, as the API answers Gemini 3 models; the SDK's
+ * `FunctionCall.id` is optional, and a client sends it back in `FunctionResponse.id`).
+ */
+export const GEMINI_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 8, alphabet: 'lower' };
+
+/**
  * Creates the adapter serving the Gemini Developer API as `@google/genai` calls it
  * (v1 by default, v1beta for older clients).
  * @example
@@ -78,6 +85,7 @@ export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
     authenticate: (req: IncomingRequest) => googleAuthError(req),
     // endsWith, not the route regex again: generate requests pass here too.
     answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (req.path.endsWith(':countTokens') ? countTokens(req) : null),
+    toolCallIds: () => GEMINI_TOOL_CALL_IDS,
     parse: (req: IncomingRequest) => parseGeminiRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
       jsonOrStream(response, request, { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),

@@ -1,9 +1,9 @@
 import { Mistral } from '@mistralai/mistralai';
 import { MistralError } from '@mistralai/mistralai/models/errors';
-import type { ChatCompletionResponse, CompletionEvent } from '@mistralai/mistralai/models/components';
+import type { ChatCompletionRequest, ChatCompletionResponse, CompletionEvent } from '@mistralai/mistralai/models/components';
 import { expect } from 'vitest';
 import { mistralAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
 
 const client = (base: string | undefined) => new Mistral({ apiKey: 'mistral-test', retryConfig: { strategy: 'none' }, ...(base ? { serverURL: base } : {}) });
 const tools = ['get_weather', 'get_time'].map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }));
@@ -14,7 +14,7 @@ function answer(res: ChatCompletionResponse): SdkAnswer {
   const content = choice.message?.content;
   return {
     text: typeof content === 'string' ? content : '',
-    toolCalls: (choice.message?.toolCalls ?? []).map((c) => ({ name: c.function.name, arguments: args(c.function.arguments) })),
+    toolCalls: (choice.message?.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) })),
     finishReason: choice.finishReason,
     usage: { inputTokens: res.usage.promptTokens ?? 0, outputTokens: res.usage.completionTokens ?? 0 },
   };
@@ -27,13 +27,19 @@ async function streamed(events: AsyncIterable<CompletionEvent>): Promise<SdkAnsw
     const choice = data.choices[0];
     if (!choice) continue;
     if (typeof choice.delta.content === 'string') out.text += choice.delta.content;
-    for (const c of choice.delta.toolCalls ?? []) out.toolCalls.push({ name: c.function.name, arguments: args(c.function.arguments) });
+    for (const c of choice.delta.toolCalls ?? []) out.toolCalls.push({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) });
     out.finishReason = choice.finishReason ?? out.finishReason;
   }
   return out;
 }
 
 const messages = (prompt: string) => [{ role: 'user' as const, content: prompt }];
+/** The tool loop's next turn as the SDK types it: the assistant's `toolCalls`, then a `tool` message naming its `toolCallId`. */
+const loop = (prompt: string, call: SdkToolCall, result: string): ChatCompletionRequest['messages'] => [
+  ...messages(prompt),
+  { role: 'assistant', content: '', toolCalls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+  { role: 'tool', toolCallId: call.id, name: call.name, content: result },
+];
 
 describeConformance({
   id: 'mistral',
@@ -65,11 +71,18 @@ describeConformance({
   },
   finish: { stop: 'stop', length: 'length', tool_calls: 'tool_calls' },
   noMatch404: true,
+  // 9 of [A-Za-z0-9]: the API refuses any other id in a request, so a scenario's own is sent in this shape too.
+  toolCallId: /^[A-Za-z0-9]{9}$/,
+  keepsGivenToolCallIds: false,
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat.complete({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chat.stream({ model, messages: messages(prompt) })),
     tools: async (base, model, prompt, stream) =>
       stream ? streamed(await client(base).chat.stream({ model, messages: messages(prompt), tools })) : answer(await client(base).chat.complete({ model, messages: messages(prompt), tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? streamed(await client(base).chat.stream({ model, messages: loop(prompt, call, result), tools }))
+        : answer(await client(base).chat.complete({ model, messages: loop(prompt, call, result), tools })),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).chat.complete({ model, messages: messages(prompt) }).catch((e: unknown) => e);
       if (!(err instanceof MistralError)) throw new Error(`expected a MistralError, got ${String(err)}`);

@@ -15,6 +15,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../
 import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
 import { renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
 import { MistralToolIds } from './tool-ids.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = new Set(['/v1/chat/completions', '/chat/completions']);
 const EMBEDDINGS = new Set(['/v1/embeddings', '/embeddings']);
@@ -54,6 +55,9 @@ const reader: WireReader = {
       : openAIChatReader.answer(body),
 };
 
+/** Mistral's tool call ids: 9 of [A-Za-z0-9] (its API refuses any other in a request). */
+const MISTRAL_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 9 };
+
 /**
  * Creates the Mistral adapter. Its state is each mock's map of the tool-call ids it minted.
  * @example
@@ -72,6 +76,7 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
     authenticate: (req: IncomingRequest) =>
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'Unauthorized', headers: {} },
     createState: () => new MistralToolIds(),
+    toolCallIds: () => MISTRAL_TOOL_CALL_IDS,
     parse: (req: IncomingRequest, ids: MistralToolIds) => (EMBEDDINGS.has(req.path) ? parseMistralEmbeddings(req) : parseMistralChat(req, ids)),
     render(response: CanonicalResponse, request: CanonicalRequest, ids: MistralToolIds): RenderedResponse {
       if (request.provider === 'embeddings') {

@@ -28,18 +28,22 @@ describe('Mistral through @mistralai/mistralai', () => {
     expect(wire.choices[0].message).toMatchObject({ role: 'assistant', prefix: false, content: '' });
   });
 
-  it('maps its tool-call ids back, so expectToolResults sees the result answer the call', async () => {
+  it.each([
+    ['a minted id, already Mistral’s: the engine’s id is the wire’s', undefined],
+    ['a scenario’s own id in another shape: sent as 9 characters, mapped back', 'call_weather_1'],
+  ])('%s, so expectToolResults sees the result answer the call', async (_name, given) => {
     const { client, mock } = setup([
       {
         name: 'loop',
         steps: [
-          { respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], expectToolResults: true } },
+          { respond: { toolCalls: [{ ...(given ? { id: given } : {}), name: 'get_weather', arguments: { city: 'Paris' } }], expectToolResults: true } },
           { match: { toolResults: ['get_weather'] }, respond: { text: 'Sunny in Paris.' } },
         ],
       },
     ]);
     const first = await client.chat.complete({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'weather?' }], tools: [weather] });
     const call = first.choices[0].message!.toolCalls![0];
+    expect(call.id).toMatch(/^[A-Za-z0-9]{9}$/);
     const second = await client.chat.complete({
       model: 'mistral-small-latest',
       tools: [weather],
@@ -51,7 +55,7 @@ describe('Mistral through @mistralai/mistralai', () => {
     });
     expect(second.choices[0].message?.content).toBe('Sunny in Paris.');
     const toolMessage = mock.requests[1].request!.messages.find((m) => m.role === 'tool');
-    expect(toolMessage?.toolCallId).toMatch(/^call_/);
+    expect(toolMessage?.toolCallId).toBe(given ?? call.id);
     expect(mock.requests.map((r) => r.provider)).toEqual(['mistral', 'mistral']);
   });
 

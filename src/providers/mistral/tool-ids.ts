@@ -1,8 +1,10 @@
 /**
- * Mistral's tool-call ids are 9 letters and digits (`D681PevKs`). The engine mints its own
- * (`call_…`), so the adapter renders each as a 9-character id and maps it back when a tool result
- * answers it, so `expectToolResults` and `match.toolResults` see the engine's id. Bounded: the
- * oldest mappings go first.
+ * Mistral's tool-call ids are 9 letters and digits (`D681PevKs`), and its API refuses a request
+ * naming any other ("Tool call id was call_… but must be a-z, A-Z, 0-9, with a length of 9").
+ * Ids the engine mints are in that shape already (the adapter's `toolCallIds`); an id a scenario
+ * gives in another shape (`call_weather_1`) is the one exception to "kept as given": the adapter
+ * renders it as a 9-character id and maps it back when a tool result answers it, so
+ * `expectToolResults` and `match.toolResults` see the scenario's id. Bounded: the oldest mappings go first.
  */
 import { randomAlnum } from '../common/ids.ts';
 

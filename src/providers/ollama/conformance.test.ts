@@ -1,11 +1,17 @@
-import { Ollama, type ChatResponse } from 'ollama';
+import { Ollama, type ChatResponse, type Message } from 'ollama';
 import { expect } from 'vitest';
 import { ollamaAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
+import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
 
 const client = (base: string | undefined) => new Ollama({ host: base ?? 'http://127.0.0.1:11434' });
 const tools = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }));
-const messages = (prompt: string) => [{ role: 'user', content: prompt }];
+const messages = (prompt: string): Message[] => [{ role: 'user', content: prompt }];
+/** The tool loop's next turn as the SDK types it: Ollama's calls carry no id, its results the tool's name. */
+const loop = (prompt: string, call: SdkToolCall, result: string): Message[] => [
+  ...messages(prompt),
+  { role: 'assistant', content: '', tool_calls: [{ function: { name: call.name, arguments: call.arguments as Record<string, unknown> } }] },
+  { role: 'tool', content: result, tool_name: call.name },
+];
 
 function merge(parts: ChatResponse[]): SdkAnswer {
   const last = parts.at(-1);
@@ -39,11 +45,17 @@ describeConformance({
   },
   finish: { stop: 'stop', length: 'length', tool_calls: 'stop' },
   noMatch404: true,
+  // Ollama's tool calls carry no id (the SDK's `ToolCall` is only `function`): results find their call by name.
+  toolCallId: null,
   sdk: {
     text: async (base, model, prompt) => merge([await client(base).chat({ model, messages: messages(prompt) })]),
     stream: async (base, model, prompt) => streamed(await client(base).chat({ model, messages: messages(prompt), stream: true })),
     tools: async (base, model, prompt, stream) =>
       stream ? streamed(await client(base).chat({ model, messages: messages(prompt), tools, stream: true })) : merge([await client(base).chat({ model, messages: messages(prompt), tools })]),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? streamed(await client(base).chat({ model, messages: loop(prompt, call, result), tools, stream: true }))
+        : merge([await client(base).chat({ model, messages: loop(prompt, call, result), tools })]),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).chat({ model, messages: messages(prompt) }).catch((e: unknown) => e);
       const status = (err as { status_code?: number }).status_code;

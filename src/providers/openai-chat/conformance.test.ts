@@ -1,40 +1,9 @@
 import OpenAI from 'openai';
 import { openAIChatAdapter } from './index.ts';
-import { describeConformance, type SdkAnswer } from '../testing/conformance.ts';
-import { openAIErrorReader } from '../testing/kits.ts';
+import { describeConformance } from '../testing/conformance.ts';
+import { openAIChatSdkKit, openAIErrorReader } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new OpenAI({ apiKey: 'sk-test', maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) });
-const tools: OpenAI.ChatCompletionTool[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
-
-async function streamed(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<SdkAnswer> {
-  let text = '';
-  let finishReason: string | null = null;
-  let usage: SdkAnswer['usage'] = null;
-  const calls: Array<{ name: string; args: string }> = [];
-  for await (const chunk of stream) {
-    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    text += choice.delta.content ?? '';
-    for (const tc of choice.delta.tool_calls ?? []) {
-      calls[tc.index] ??= { name: '', args: '' };
-      calls[tc.index].name += tc.function?.name ?? '';
-      calls[tc.index].args += tc.function?.arguments ?? '';
-    }
-    finishReason = choice.finish_reason ?? finishReason;
-  }
-  return { text, finishReason, usage, toolCalls: calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.args) })) };
-}
-
-function answer(completion: OpenAI.ChatCompletion): SdkAnswer {
-  const choice = completion.choices[0];
-  return {
-    text: choice.message.content ?? '',
-    finishReason: choice.finish_reason,
-    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : null,
-    toolCalls: (choice.message.tool_calls ?? []).map((c) => (c.type === 'function' ? { name: c.function.name, arguments: JSON.parse(c.function.arguments) } : { name: '', arguments: null })),
-  };
-}
 
 describeConformance({
   id: 'openai',
@@ -49,18 +18,6 @@ describeConformance({
   finish: { stop: 'stop', length: 'length', tool_calls: 'tool_calls' },
   streamParams: { stream_options: { include_usage: true } },
   noMatch404: true,
-  sdk: {
-    text: async (base, model, prompt) => answer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] })),
-    stream: async (base, model, prompt) =>
-      streamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } })),
-    tools: async (base, model, prompt, stream) =>
-      stream
-        ? streamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools, stream: true }))
-        : answer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools })),
-    errorStatus: async (base, model, prompt) => {
-      const err = await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] }).catch((e: unknown) => e);
-      if (!(err instanceof OpenAI.APIError)) throw new Error('expected an OpenAI.APIError');
-      return err.status ?? 0;
-    },
-  },
+  toolCallId: /^call_[A-Za-z0-9]{24}$/,
+  sdk: openAIChatSdkKit(client),
 });

@@ -11,6 +11,7 @@ import { parseChatRequest } from './parse.ts';
 import { openAIChatReader } from './reader.ts';
 import { ChunkCache, renderChat } from './render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
 
 /**
  * Creates the Chat Completions adapter.
@@ -29,6 +30,7 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     routes: (req: RouteRequest) =>
       (req.method === 'POST' && (req.path === '/v1/chat/completions' || req.path === '/chat/completions')) || isOpenAIModelsRoute(req),
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
+    toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),

@@ -16,6 +16,7 @@ import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIResponsesReader } from './reader.ts';
 import { decodeSegment } from '../common/models.ts';
 import type { Json } from '../common/wire-json.ts';
+import { OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
 
 /** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
 const RESPONSE_PATH = /^(?:\/v1)?\/responses\/([^/]+)$/;
@@ -82,6 +83,8 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       store.delete(id);
       return { rendered: { status: 200, headers: {}, json: { id, object: 'response', deleted: true } }, request: null };
     },
+    // `call_id`s as Chat's ids; the `fc_…` item ids are the renderer's own.
+    toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     parse: (req: IncomingRequest, store: ResponseStore) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
     render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse =>
       jsonOrStream(

@@ -5,7 +5,7 @@
  * item-scoped event names it, because the SDK's accumulator checks both.
  */
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
-import { mintId, withPrefix } from '../common/ids.ts';
+import { ID_ALPHABETS, randomAlnum, withPrefix } from '../common/ids.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 import type { Json } from '../common/wire-json.ts';
 
@@ -52,6 +52,9 @@ function usage(response: CanonicalResponse): Record<string, unknown> {
   };
 }
 
+/** An output item's id: the prefix and 48 hex digits, as the API's `fc_68…`/`msg_68…` ids. */
+const randomItemId = (prefix: string) => prefix + randomAlnum(48, ID_ALPHABETS.hex);
+
 /** The output items, in order: a message when there is text (or nothing else), then function calls. */
 interface Plan {
   message: { id: string; text: string } | null;
@@ -61,9 +64,9 @@ interface Plan {
 function plan(response: CanonicalResponse): Plan {
   const hasMessage = response.text.length > 0 || response.toolCalls.length === 0;
   return {
-    message: hasMessage ? { id: mintId('msg_', 48), text: response.text } : null,
+    message: hasMessage ? { id: randomItemId('msg_'), text: response.text } : null,
     calls: response.toolCalls.map((c) => ({
-      id: mintId('fc_', 48),
+      id: randomItemId('fc_'),
       callId: c.id,
       name: c.name,
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),

@@ -13,10 +13,17 @@ import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
 
+/** A tool call as the SDK returned it; `id` absent where the wire carries none (Ollama). */
+export interface SdkToolCall {
+  id?: string;
+  name: string;
+  arguments: unknown;
+}
+
 /** What a chat SDK call returned, reduced to what every provider has. */
 export interface SdkAnswer {
   text: string;
-  toolCalls: Array<{ name: string; arguments: unknown }>;
+  toolCalls: SdkToolCall[];
   /** The provider's own finish reason as the SDK exposes it. */
   finishReason: string | null;
   usage: { inputTokens: number; outputTokens: number } | null;
@@ -28,6 +35,11 @@ export interface ConformanceSdk {
   text(base: string | undefined, model: string, prompt: string): Promise<SdkAnswer>;
   stream(base: string | undefined, model: string, prompt: string): Promise<SdkAnswer>;
   tools(base: string | undefined, model: string, prompt: string, stream: boolean): Promise<SdkAnswer>;
+  /**
+   * The next turn of a tool loop, as a client sends it with the SDK's own types: `prompt`, the
+   * assistant turn that made `call` (its id as returned), and `result` as the call's result naming that id.
+   */
+  toolResult(base: string | undefined, model: string, prompt: string, call: SdkToolCall, result: string, stream: boolean): Promise<SdkAnswer>;
   /** The status of the SDK's error for a failed call (throws when the call did not fail). */
   errorStatus(base: string | undefined, model: string, prompt: string): Promise<number>;
 }
@@ -55,6 +67,13 @@ export interface ConformanceKit {
   finish?: Partial<Record<FinishReason, string>>;
   /** Chat APIs: the SDK; absent for embeddings. */
   sdk?: ConformanceSdk;
+  /**
+   * Chat APIs: the shape of a tool call id the API mints (written out here from the API's own
+   * examples, not taken from the adapter); null for a wire without tool call ids (Ollama).
+   */
+  toolCallId?: RegExp | null;
+  /** False for an API that refuses ids of other shapes (Mistral): a scenario's own id is sent in its shape. */
+  keepsGivenToolCallIds?: boolean;
   /** Request parameters a streamed round trip needs to carry usage (OpenAI's `stream_options`). */
   streamParams?: Record<string, unknown>;
   /** Does a request no step matches get a 404 (embeddings answer default vectors instead)? */
@@ -237,17 +256,60 @@ export function describeConformance(kit: ConformanceKit): void {
       it('makes a single tool call', async () => {
         use({ name: 't', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } }] });
         const answer = await sdk.tools(base, 'm-1', 'weather?', stream);
-        expect(answer.toolCalls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
+        expect(answer.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual([{ name: 'get_weather', arguments: { city: 'Paris' } }]);
         expect(answer.finishReason).toBe(kit.finish?.tool_calls);
       });
 
       it('makes parallel tool calls, in order', async () => {
         use({ name: 't', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }, { name: 'get_time', arguments: { zone: 'CET' } }] } }] });
         const answer = await sdk.tools(base, 'm-1', 'weather and time?', stream);
-        expect(answer.toolCalls).toEqual([
+        expect(answer.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual([
           { name: 'get_weather', arguments: { city: 'Paris' } },
           { name: 'get_time', arguments: { zone: 'CET' } },
         ]);
+        // Each call its own id, in the API's shape (a wire without ids has none to tell apart).
+        const ids = answer.toolCalls.map((c) => c.id);
+        if (kit.toolCallId) {
+          for (const id of ids) expect(id).toMatch(kit.toolCallId);
+          expect(new Set(ids).size).toBe(ids.length);
+        }
+      });
+
+      // The tool loop: the id a call went out with comes back on its result, and the step that
+      // expects results (expectToolResults) sees it answer the call, or the SDK would get a 400.
+      const loop = (id?: string): ScenarioInput => ({
+        name: 'loop',
+        steps: [
+          { respond: { toolCalls: [{ ...(id ? { id } : {}), name: 'get_weather', arguments: { city: 'Paris' } }], expectToolResults: true } },
+          { match: { toolResults: ['get_weather'] }, respond: { text: 'Sunny in Paris.' } },
+        ],
+      });
+      const roundTrip = async (given?: string) => {
+        use(loop(given));
+        const first = await sdk.tools(base, 'm-1', 'weather?', stream);
+        const [call] = first.toolCalls;
+        const second = await sdk.toolResult(base, 'm-1', 'weather?', call, '{"sky":"sunny"}', stream);
+        expect(second.text).toBe('Sunny in Paris.');
+        expect(mock.unconsumed()).toEqual([]);
+        const result = mock.requests.at(-1)!.request!.messages.find((m) => m.role === 'tool');
+        return { call, result };
+      };
+
+      it("mints a tool call's id in the API's own shape, and the result naming it answers the call", async () => {
+        const { call, result } = await roundTrip();
+        if (kit.toolCallId === undefined) throw new Error(`${kit.id}: the kit names no toolCallId shape`);
+        if (kit.toolCallId === null) return void expect(call.id).toBeUndefined();
+        expect(call.id).toMatch(kit.toolCallId);
+        // The id on the wire is the engine's own: nothing to map back.
+        expect(result?.toolCallId).toBe(call.id);
+      });
+
+      it("keeps a scenario's own tool call id as given, and the result naming it answers the call", async () => {
+        const { call, result } = await roundTrip('call_weather_1');
+        if (kit.toolCallId === null) expect(call.id).toBeUndefined();
+        else if (kit.keepsGivenToolCallIds === false) expect(call.id).toMatch(kit.toolCallId!);
+        else expect(call.id).toBe('call_weather_1');
+        expect(result?.toolCallId).toBe('call_weather_1');
       });
     });
 

@@ -4,9 +4,10 @@
  * that several adapters' kits drive.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { ApiError, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
+import { ApiError, type Content, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
 import { expect } from 'vitest';
-import type { ConformanceSdk, SdkAnswer } from './conformance.ts';
+import type { ConformanceSdk, SdkAnswer, SdkToolCall } from './conformance.ts';
 
 /** OpenAI's `{ error: { message, type, param, code } }` (every OpenAI wire API). */
 export function openAIErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
@@ -45,7 +46,7 @@ export function bedrockErrorReader(_status: number, body: any): { message: strin
 export function anthropicSdkAnswer(message: Anthropic.Message): SdkAnswer {
   return {
     text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
-    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, arguments: b.input }] : [])),
+    toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: b.input }] : [])),
     finishReason: message.stop_reason,
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
   };
@@ -64,6 +65,16 @@ interface AnthropicMessagesClient {
 export function anthropicSdkKit(client: (base: string | undefined) => AnthropicMessagesClient): ConformanceSdk {
   const tools: Anthropic.Tool[] = ['get_weather', 'get_time'].map((name) => ({ name, input_schema: { type: 'object' } }));
   const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
+  const loop = (model: string, prompt: string, call: SdkToolCall, result: string): Anthropic.MessageCreateParamsNonStreaming => ({
+    model,
+    max_tokens: 64,
+    tools,
+    messages: [
+      { role: 'user', content: prompt },
+      { role: 'assistant', content: [{ type: 'tool_use', id: call.id ?? '', name: call.name, input: call.arguments }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id ?? '', content: result }] },
+    ],
+  });
   return {
     text: async (base, model, prompt) => anthropicSdkAnswer(await client(base).messages.create(params(model, prompt))),
     // The SDK's own stream accumulator assembles the message from the events.
@@ -72,6 +83,10 @@ export function anthropicSdkKit(client: (base: string | undefined) => AnthropicM
       stream
         ? anthropicSdkAnswer(await client(base).messages.stream({ ...params(model, prompt), tools }).finalMessage())
         : anthropicSdkAnswer(await client(base).messages.create({ ...params(model, prompt), tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? anthropicSdkAnswer(await client(base).messages.stream(loop(model, prompt, call, result)).finalMessage())
+        : anthropicSdkAnswer(await client(base).messages.create(loop(model, prompt, call, result))),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).messages.create(params(model, prompt)).catch((e: unknown) => e);
       if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
@@ -90,7 +105,7 @@ export function geminiSdkAnswer(chunks: GenerateContentResponse[]): SdkAnswer {
   const meta = last?.usageMetadata;
   return {
     text: parts.map((p) => p.text ?? '').join(''),
-    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
+    toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id, name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
     finishReason: last?.candidates?.[0]?.finishReason ?? null,
     usage: meta ? { inputTokens: meta.promptTokenCount ?? 0, outputTokens: meta.candidatesTokenCount ?? 0 } : null,
   };
@@ -110,6 +125,11 @@ export async function collectGeminiStream(stream: AsyncIterable<GenerateContentR
  */
 export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI): ConformanceSdk {
   const tools = [{ functionDeclarations: ['get_weather', 'get_time'].map((name) => ({ name })) }];
+  const loop = (prompt: string, call: SdkToolCall, result: string): Content[] => [
+    { role: 'user', parts: [{ text: prompt }] },
+    { role: 'model', parts: [{ functionCall: { id: call.id, name: call.name, args: call.arguments as Record<string, unknown> } }] },
+    { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: JSON.parse(result) as Record<string, unknown> } }] },
+  ];
   return {
     text: async (base, model, prompt) => geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt })]),
     stream: async (base, model, prompt) => collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt })),
@@ -117,10 +137,78 @@ export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI):
       stream
         ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: prompt, config: { tools } }))
         : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: prompt, config: { tools } })]),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? collectGeminiStream(await client(base).models.generateContentStream({ model, contents: loop(prompt, call, result), config: { tools } }))
+        : geminiSdkAnswer([await client(base).models.generateContent({ model, contents: loop(prompt, call, result), config: { tools } })]),
     errorStatus: async (base, model, prompt) => {
       const err = await client(base).models.generateContent({ model, contents: prompt }).catch((e: unknown) => e);
       if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
       return err.status;
+    },
+  };
+}
+
+/** The tool loop's next turn as the SDK types it: the assistant's call, then a `tool` message naming its id. */
+const openAIChatLoop = (prompt: string, call: SdkToolCall, result: string): OpenAI.ChatCompletionMessageParam[] => [
+  { role: 'user', content: prompt },
+  { role: 'assistant', content: null, tool_calls: [{ id: call.id ?? '', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] },
+  { role: 'tool', tool_call_id: call.id ?? '', content: result },
+];
+
+async function openAIChatStreamed(stream: AsyncIterable<OpenAI.ChatCompletionChunk>): Promise<SdkAnswer> {
+  let text = '';
+  let finishReason: string | null = null;
+  let usage: SdkAnswer['usage'] = null;
+  const calls: Array<{ id?: string; name: string; args: string }> = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    text += choice.delta.content ?? '';
+    for (const tc of choice.delta.tool_calls ?? []) {
+      calls[tc.index] ??= { name: '', args: '' };
+      calls[tc.index].id ??= tc.id;
+      calls[tc.index].name += tc.function?.name ?? '';
+      calls[tc.index].args += tc.function?.arguments ?? '';
+    }
+    finishReason = choice.finish_reason ?? finishReason;
+  }
+  return { text, finishReason, usage, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.parse(c.args) })) };
+}
+
+function openAIChatAnswer(completion: OpenAI.ChatCompletion): SdkAnswer {
+  const choice = completion.choices[0];
+  return {
+    text: choice.message.content ?? '',
+    finishReason: choice.finish_reason,
+    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : null,
+    toolCalls: (choice.message.tool_calls ?? []).map((c) => (c.type === 'function' ? { id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments) } : { name: '', arguments: null })),
+  };
+}
+
+/**
+ * The conformance suite's SDK calls through an `openai` client's Chat Completions (OpenAI's own, and Azure's).
+ * @example sdk: openAIChatSdkKit((base) => new OpenAI({ apiKey: 'sk-test', ...(base ? { baseURL: `${base}/v1` } : {}) }))
+ */
+export function openAIChatSdkKit(client: (base: string | undefined) => Pick<OpenAI, 'chat'>): ConformanceSdk {
+  const tools: OpenAI.ChatCompletionTool[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }));
+  return {
+    text: async (base, model, prompt) => openAIChatAnswer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] })),
+    stream: async (base, model, prompt) =>
+      openAIChatStreamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], stream: true, stream_options: { include_usage: true } })),
+    tools: async (base, model, prompt, stream) =>
+      stream
+        ? openAIChatStreamed(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools, stream: true }))
+        : openAIChatAnswer(await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools })),
+    toolResult: async (base, model, prompt, call, result, stream) =>
+      stream
+        ? openAIChatStreamed(await client(base).chat.completions.create({ model, messages: openAIChatLoop(prompt, call, result), tools, stream: true }))
+        : openAIChatAnswer(await client(base).chat.completions.create({ model, messages: openAIChatLoop(prompt, call, result), tools })),
+    errorStatus: async (base, model, prompt) => {
+      const err = await client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }] }).catch((e: unknown) => e);
+      if (!(err instanceof OpenAI.APIError)) throw new Error('expected an OpenAI.APIError');
+      return err.status ?? 0;
     },
   };
 }

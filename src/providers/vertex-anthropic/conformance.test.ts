@@ -37,4 +37,6 @@ describeConformance({
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
   sdk: anthropicSdkKit(client),
+  // Claude on Vertex: `toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`.
+  toolCallId: /^toolu_vrtx_01[A-Za-z0-9]{22}$/,
 });

@@ -16,6 +16,7 @@ import { decodeSegment } from '../common/models.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
 import { renderGoogleError } from '../gemini/render.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
+import type { ToolCallIdShape } from '../common/ids.ts';
 
 /**
  * The version Vertex documents for the body; the current SDK copies its `anthropic-version` header
@@ -51,6 +52,9 @@ function asAnthropic(req: IncomingRequest): IncomingRequest {
   return { ...req, headers, bodyText, path: counting ? '/v1/messages/count_tokens' : '/v1/messages' };
 }
 
+/** Claude on Vertex's tool_use ids: `toolu_vrtx_01` + 22 of [A-Za-z0-9] (`toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`). */
+const VERTEX_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_vrtx_01', length: 22 };
+
 /**
  * Creates the Claude-on-Vertex adapter.
  * @example
@@ -76,6 +80,7 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
       if (vertexRoute(req.path)?.model !== COUNT_TOKENS_MODEL) return null;
       return anthropic.answerWithoutStep!(asAnthropic(req), state);
     },
+    toolCallIds: () => VERTEX_TOOL_CALL_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       const canonical = anthropic.parse(asAnthropic(req), state);
       return { ...canonical, provider: 'vertex-anthropic', path: req.path };

@@ -29,4 +29,5 @@ describeConformance({
   finish: { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP' },
   noMatch404: true,
   sdk: geminiSdkKit(client),
+  toolCallId: /^[a-z0-9]{8}$/,
 });

@@ -13,6 +13,7 @@ import { renderGoogleError } from '../gemini/render.ts';
 import { geminiReader } from '../gemini/reader.ts';
 import { isVertexModelsRoute, renderVertexModels } from './models.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
+import { GEMINI_TOOL_CALL_IDS } from '../gemini/index.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 
@@ -43,6 +44,7 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     // Gemini's state, whatever it keeps, is this API's: made by it and handed through.
     createState: gemini.createState,
     answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
+    toolCallIds: () => GEMINI_TOOL_CALL_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       return { ...gemini.parse(asGemini(req), state), provider: 'vertex-gemini', path: req.path };
     },

@@ -50,6 +50,7 @@ describe('the packed package, installed', () => {
       'fixtures/catalog/tools.json', 'fixtures/catalog/queries.json', 'fixtures/catalog-large/tools.json', 'fixtures/catalog-large/queries.json',
       'fixtures/catalog-heldout/tools.json', 'fixtures/catalog-heldout/queries.json',
       'fixtures/catalog-heldout-2/tools.json', 'fixtures/catalog-heldout-2/queries.json',
+      'fixtures/catalog-heldout-3/tools.json', 'fixtures/catalog-heldout-3/queries.json',
     ]));
     // Data files ship once, at the package root.
     expect(packed.filter((p) => p.startsWith('dist/fixtures/') && p.endsWith('.json'))).toEqual([]);
@@ -125,7 +126,7 @@ describe('the packed package, installed', () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number }> };
-    expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout'), join(pkg, 'fixtures/catalog-heldout-2')]);
+    expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout'), join(pkg, 'fixtures/catalog-heldout-2'), join(pkg, 'fixtures/catalog-heldout-3')]);
     for (const set of sets) expect(set.tools).toBeGreaterThan(0);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -113,5 +113,63 @@ describe('actions asked and offered', () => {
     const exec = nameObjects('exec_in_pod', 'kubernetes');
     expect(heldBack('run npm install in a terminal', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['npm', 'instal']), all: new Set(['npm', 'instal', 'termin']) }, exec)).toBe(true);
     expect(heldBack('execute a command in the pod', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['command']), all: new Set(['command', 'pod']) }, exec)).toBe(false);
+  });
+
+  it('reads the main clause after a leading subordinate clause, not the clause', () => {
+    expect(withoutRequestFrame('before I delete anything, show me the backups')).toBe('show me the backups');
+    expect(withoutRequestFrame('When you are done, please archive it')).toBe('archive it');
+    expect(queryActions('before I delete anything, show me the backups')).toEqual(new Set(['read']));
+    expect(queryActions('once the release is out, list the open branches')).toEqual(new Set(['list']));
+    expect(queryActions('if the nightly build fails, rerun it')).toEqual(new Set(['run']));
+    expect(queryActions('as soon as Bob leaves, remove him from the channel')).toEqual(new Set(['delete']));
+    // No comma, no clause: the query is read as a whole.
+    expect(queryActions('when was the branch deleted')).toEqual(new Set());
+  });
+
+  it('reads a verb after without, rather than, instead of, no need to as refused, never asked', () => {
+    expect(queryActions('clear out the filters without deleting the saved view')).toEqual(new Set(['delete']));
+    expect(refusedActions('clear out the filters without deleting the saved view')).toEqual(new Set(['delete']));
+    expect(queryActions('rename the branch instead of removing it')).toEqual(new Set(['update']));
+    expect(refusedActions('rename the branch instead of removing it')).toEqual(new Set(['delete']));
+    expect(queryActions('mark the ticket as done rather than just deleting it')).toEqual(new Set(['update']));
+    expect(queryActions('no need to delete the old builds, list them')).toEqual(new Set(['list']));
+    expect(refusedActions('no need to delete the old builds, list them')).toEqual(new Set(['delete']));
+    expect(refusedActions('avoid removing anyone, show the members')).toEqual(new Set(['delete']));
+    expect(refusedActions('delete the old builds')).toEqual(new Set());
+    // A negating pair reaches its own verb, not one past a comma.
+    expect(queryActions('never mind deleting, show the comments')).toEqual(new Set(['read']));
+  });
+
+  it('takes an imperative verb the table does not know as the verb, and later verbs only after and/or', () => {
+    // "summarize" is a verb to WordNet but not to the table: "remove" after it is no request.
+    expect(queryActions('summarize the thread before removing it')).toEqual(new Set());
+    expect(queryActions('summarize the thread and remove it')).toEqual(new Set(['delete']));
+    expect(directObject('translate the release notes into German')).toEqual(['release', 'notes']);
+    // A word mostly used as a noun does not lead an imperative: later verbs still count.
+    expect(queryActions('calendar events to remove from next week')).toEqual(new Set(['delete']));
+    // Changing how, when or where something shows is an edit.
+    expect(queryActions('hide the archived rows')).toEqual(new Set(['update']));
+    expect(queryActions('postpone the release review to Monday')).toEqual(new Set(['update']));
+    expect(queryActions('pin the deploy checklist in the channel')).toEqual(new Set(['update']));
+  });
+
+  it('reads dropping or sending something to a place as moving it', () => {
+    expect(queryActions('drop the card into the Done column')).toEqual(new Set(['update']));
+    expect(queryActions('drop the intro section below the summary')).toEqual(new Set(['update']));
+    expect(queryActions('send this slide to the back')).toEqual(new Set(['update']));
+    expect(queryActions('send the report to Bob')).toEqual(new Set(['send']));
+    // No place, a reason, or a bin: still a deletion.
+    expect(queryActions('drop the users table')).toEqual(new Set(['delete']));
+    expect(queryActions('drop the cache to free memory')).toEqual(new Set(['delete']));
+    expect(queryActions('drop the old drafts into the trash')).toEqual(new Set(['delete']));
+  });
+
+  it('holds back every deleting tool once the query refuses a delete', () => {
+    const q = "archive the spring collection so it stops showing, don't delete it";
+    const named = { what: new Set(['spring', 'collect']), all: new Set(['spring', 'collect', 'show']), refused: refusedActions(q) };
+    expect(heldBack(q, queryActions(q), 'delete_collection', new Set(['delete']), true, named)).toBe(true);
+    expect(heldBack(q, queryActions(q), 'purge_cache', new Set(['delete']), true, named)).toBe(true);
+    const plain = 'delete the spring collection';
+    expect(heldBack(plain, queryActions(plain), 'delete_collection', new Set(['delete']), true)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * run, from the verbs in the query and in the tool's name (else its description's first verb), and
  * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
  */
-import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { IRREGULAR_FORMS, sharedWordNet, stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
 export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
 
@@ -27,8 +27,12 @@ function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
-/** Words that negate the verb after them (one or two words on: "don't ever delete"). */
-const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no']);
+/** Words that negate the verb after them (one or two words on: "don't ever delete", "without first deleting"). */
+const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without', 'avoid']);
+/** Two-word phrases that negate the verb after them: "rather than deleting", "instead of removing". */
+const NEGATING_PAIRS = new Set(['rather than', 'instead of', 'never mind', 'no need', 'refrain from']);
+/** Words between a negating pair and its verb: "no need to delete", "rather than just deleting". */
+const LINKING = new Set(['to', 'just', 'simply', 'first', 'even', 'actually']);
 /** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
 const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
 /** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
@@ -41,6 +45,8 @@ define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');
 define(['create', 'send'], 'post');
 define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
+// Changing how something is shown or when or where it is: an edit, not a deletion ("hide the columns").
+define(['update'], 'hide reschedule postpone rearrange reorder sort pin unpin star unstar mute unmute snooze highlight resize reposition');
 define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
 // Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
@@ -68,14 +74,65 @@ const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case
 /** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
 const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
 
+/** A leading subordinate clause up to its comma: "before I remove anyone, show me …" asks for what follows it. */
+const LEADING_CLAUSE = /^\s*(?:before|after|once|when|whenever|if|until|unless|while|since|as soon as)\b[^,;]*[,;]\s*/i;
+
 /**
- * The query without a polite or indirect frame before its imperative, so "please remove the label"
- * and "could you take Bob off the card" are read as "remove the label" and "take Bob off the card".
+ * The query's main clause without a polite or indirect frame before its imperative, so "please remove
+ * the label", "could you take Bob off the card" and "before I remove anyone, show me who has access"
+ * are read as "remove the label", "take Bob off the card" and "show me who has access".
  * @example
  *   withoutRequestFrame('Could you please delete the file?'); // 'delete the file?'
  */
 export function withoutRequestFrame(query: string): string {
-  return query.replace(REQUEST_FRAME, '');
+  let out = query;
+  for (let before = ''; before !== out;) {
+    before = out;
+    out = out.replace(REQUEST_FRAME, '').replace(LEADING_CLAUSE, '');
+  }
+  return out;
+}
+
+/** Words that start a question or a statement, not an imperative, though WordNet knows them as verbs. */
+const NOT_IMPERATIVE = new Set(['do', 'does', 'can', 'will', 'have', 'need', 'want', 'let', 'try', 'help', 'be', 'go', 'like', 'wish', 'hope', 'think', 'mind', 'say', 'must']);
+
+/**
+ * Whether a word the verb table does not know leads an imperative ("hide columns H to K",
+ * "reschedule the lunch"): WordNet knows it as a verb, at least as common a verb as a noun
+ * ("calendar", "weather" and "branch" are mostly nouns).
+ */
+function unknownVerb(word: string | undefined): boolean {
+  if (word === undefined || word.length < 3 || !/^[a-z]+$/.test(word) || NOT_IMPERATIVE.has(word) || verbOf(word)) return false;
+  const wn = sharedWordNet();
+  return wn.offsets(word, 'verb').length > 0 && wn.tagged(word, 'verb') >= wn.tagged(word, 'noun');
+}
+
+/** Verbs that delete or send, but move something when a place follows ("drop the slide to the end"). */
+const MOVING = new Set(['drop', 'send', 'push', 'throw']);
+/** Prepositions of a destination. */
+const DESTINATION = new Set(['to', 'into', 'onto', 'below', 'above', 'after', 'before', 'behind', 'under', 'beneath', 'toward', 'towards', 'ahead']);
+/** Places in an order: sending something there moves it ("send the slide to the back"). */
+const POSITIONS = new Set(['top', 'bottom', 'end', 'front', 'back', 'start', 'beginning', 'head', 'tail', 'first', 'last', 'position', 'left', 'right', 'middle', 'next', 'previous']);
+/** Places that throw things away: dropping something there still deletes it. */
+const DISPOSAL = new Set(['trash', 'bin', 'garbage', 'recycle', 'rubbish', 'wastebasket']);
+
+/**
+ * Whether the verb at `i` moves its object to a place: "drop the agenda slide to the end", "push the
+ * card below Done" (a deletion with "drop the users table"; "drop the table to free space" says why).
+ * "send" moves only to a position ("send the slide to the back"); "send the report to Bob" sends it.
+ */
+function movesTo(ws: string[], i: number): boolean {
+  for (let j = i + 1; j < Math.min(ws.length - 1, i + 8); j++) {
+    if (!DESTINATION.has(ws[j])) continue;
+    let k = j + 1;
+    while (k < ws.length && DETERMINERS.has(ws[k])) k++;
+    const place = ws[k];
+    if (place === undefined || DISPOSAL.has(place)) return false;
+    if (ws[i] === 'send') return POSITIONS.has(place);
+    // "to" before a bare verb says why ("drop the cache to free memory").
+    return ws[j] !== 'to' || k > j + 1 || POSITIONS.has(place) || /^\d/.test(place) || !(verbOf(place) || unknownVerb(place));
+  }
+  return false;
 }
 
 /**
@@ -84,6 +141,21 @@ export function withoutRequestFrame(query: string): string {
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
 export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
+  return readActions(query, options).asked;
+}
+
+/**
+ * The actions a query explicitly refuses: "hide the columns without deleting them", "archive it,
+ * don't delete it", "reschedule rather than deleting the event" refuse a delete, so no tool that
+ * deletes may lead.
+ * @example
+ *   refusedActions('archive the product, do not delete it'); // Set { 'delete' }
+ */
+export function refusedActions(query: string): Set<Action> {
+  return readActions(query, { methods: false }).refused;
+}
+
+function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   const ws = words(withoutRequestFrame(query));
   const actionsAt = (i: number): Action[] => {
     const w = ws[i];
@@ -92,6 +164,7 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
     // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
     if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
+    if (MOVING.has(w) && movesTo(ws, i)) return ['update'];
     // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
     const phrasal = PHRASAL[w];
     if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
@@ -100,19 +173,25 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
   // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
   const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
-  // "don't delete anything", "never mind deleting", "remove nothing": a negated verb asks nothing.
+  // "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing.
+  const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
   const negated = (i: number): boolean => NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
-    (ws[i - 2] === 'never' && ws[i - 1] === 'mind') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+  const refused = new Set<Action>();
+  ws.forEach((_, i) => { if (negated(i)) for (const a of actionsAt(i)) refused.add(a); });
+  const answer = (asked: Iterable<Action>): { asked: Set<Action>; refused: Set<Action> } => ({ asked: new Set(asked), refused });
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
   const first = ws.length && !negated(0) ? actionsAt(0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
-  if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
+  if (first.length && ws.slice(1, 4).includes('new')) return answer(['create']);
   // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
-  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return new Set<Action>(methods);
-  if (first.length) {
+  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return answer(methods);
+  // An imperative whose verb the table does not know ("hide columns H to K … without deleting them") asks
+  // nothing the table can name: later verbs count only when joined to it by "and" or "or".
+  if (first.length || unknownVerb(ws[0])) {
     const out = new Set<Action>([...first, ...methods]);
     ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(i)) out.add(a); });
-    return out;
+    return answer(out);
   }
   const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
@@ -130,7 +209,7 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
     for (const a of actionsAt(i)) out.add(a);
   });
-  return out;
+  return answer(out);
 }
 
 /** Words that end the object of an imperative: prepositions and clause openers. */
@@ -148,7 +227,7 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those',
  */
 export function directObject(query: string): string[] | undefined {
   const ws = words(withoutRequestFrame(query));
-  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
+  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]) && !unknownVerb(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {
     if (out.length === 0 && DETERMINERS.has(w)) continue;
@@ -230,6 +309,8 @@ export interface QueryTarget {
   servers?: ReadonlySet<string>;
   /** Whether the query detaches something (a label, a person, a word) rather than deleting it. */
   detached?: boolean;
+  /** Actions the query explicitly refuses ("without deleting them"): no tool doing them leads. */
+  refused?: ReadonlySet<Action>;
 }
 
 /**
@@ -284,7 +365,7 @@ const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'o
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query) });
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -296,6 +377,8 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "hide the columns without deleting them": no destructive tool leads once a delete is refused.
+  if (named.refused && named.refused.size > 0 && (named.refused.has('delete') || [...actions].some((a) => named.refused?.has(a)))) return true;
   // "update the customer in Linear": another server's destructive tool is not what was asked.
   if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;
   // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or

@@ -154,9 +154,16 @@ describe('actions asked and offered', () => {
   });
 
   it('reads dropping or sending something to a place as moving it', () => {
-    expect(queryActions('drop the card into the Done column')).toEqual(new Set(['update']));
-    expect(queryActions('drop the intro section below the summary')).toEqual(new Set(['update']));
-    expect(queryActions('send this slide to the back')).toEqual(new Set(['update']));
+    expect(queryActions('drop the card into the Done column')).toEqual(new Set(['move']));
+    expect(queryActions('drop the intro section below the summary')).toEqual(new Set(['move']));
+    expect(queryActions('send this slide to the back')).toEqual(new Set(['move']));
+    expect(queryActions('rearrange the slides')).toEqual(new Set(['move']));
+    // A move tool answers an edit; an edit tool does not answer a move (nor clashes with it).
+    expect(actionFit(new Set(['update']), new Set(['move']))).toBe('match');
+    expect(actionFit(new Set(['move']), new Set(['update']))).toBe('unknown');
+    const move = 'drop the meeting note into the archive folder';
+    expect(heldBack(move, queryActions(move), 'obsidian_edit_note', new Set(['update']), true)).toBe(true);
+    expect(heldBack(move, queryActions(move), 'obsidian_move_note', new Set(['move']), true)).toBe(false);
     expect(queryActions('send the report to Bob')).toEqual(new Set(['send']));
     // No place, a reason, or a bin: still a deletion.
     expect(queryActions('drop the users table')).toEqual(new Set(['delete']));

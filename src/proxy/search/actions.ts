@@ -5,7 +5,7 @@
  */
 import { IRREGULAR_FORMS, sharedWordNet, stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'move' | 'delete' | 'send' | 'run' | 'restore';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
@@ -44,9 +44,11 @@ define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');
 define(['create', 'send'], 'post');
-define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
+define(['update'], 'update edit modify change set patch put rename replace append upgrade edit mark assign');
+// Moving is a kind of update: a move tool answers an edit, but an edit tool does not answer a move.
+define(['move'], 'move relocate reorder rearrange reposition');
 // Changing how something is shown or when or where it is: an edit, not a deletion ("hide the columns").
-define(['update'], 'hide reschedule postpone rearrange reorder sort pin unpin star unstar mute unmute snooze highlight resize reposition');
+define(['update'], 'hide reschedule postpone sort pin unpin star unstar mute unmute snooze highlight resize');
 define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
 // Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
@@ -164,7 +166,7 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
     if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
     // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
     if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
-    if (MOVING.has(w) && movesTo(ws, i)) return ['update'];
+    if (MOVING.has(w) && movesTo(ws, i)) return ['move'];
     // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
     const phrasal = PHRASAL[w];
     if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
@@ -266,7 +268,9 @@ export function isDestructive(actions: ReadonlySet<Action>, hints: ToolHints | u
 /** How a tool's actions relate to a query's: same action, a clash (e.g. delete asked, read offered), or no telling. */
 export function actionFit(asked: ReadonlySet<Action>, offered: ReadonlySet<Action>): 'match' | 'clash' | 'unknown' {
   if (asked.size === 0 || offered.size === 0) return 'unknown';
-  for (const a of offered) if (asked.has(a)) return 'match';
+  for (const a of offered) if (asked.has(a) || (a === 'move' && asked.has('update'))) return 'match';
+  // "move the note to the archive folder" is no edit of its text: no match, and no clash to rank it lower.
+  if (asked.has('move') && offered.has('update')) return 'unknown';
   const looking = (set: ReadonlySet<Action>): boolean => [...set].every((a) => LOOKING.has(a));
   if (looking(asked) && looking(offered)) return 'unknown';
   return 'clash';

@@ -85,7 +85,7 @@ describe('actions asked and offered', () => {
     expect(heldBack('what is on the page', new Set(), 'browser_click', new Set(), true)).toBe(true);
     // Archiving is the tool's action, though its name ends in another verb's word.
     const put = 'put the roadmap item on my plate';
-    expect([...toolActions('archiveInitiativeUpdate', '')]).toEqual(['delete']);
+    expect([...toolActions('archiveInitiativeUpdate', '')]).toEqual(['archive']);
     expect(heldBack(put, queryActions(put), 'archiveInitiativeUpdate', toolActions('archiveInitiativeUpdate', ''), true)).toBe(true);
   });
 
@@ -178,5 +178,16 @@ describe('actions asked and offered', () => {
     expect(heldBack(q, queryActions(q), 'purge_cache', new Set(['delete']), true, named)).toBe(true);
     const plain = 'delete the spring collection';
     expect(heldBack(plain, queryActions(plain), 'delete_collection', new Set(['delete']), true)).toBe(false);
+  });
+
+  it('keeps archiving apart from deleting: destructive-ish, but neither answers the other', () => {
+    expect(queryActions('archive the finished sprint board')).toEqual(new Set(['archive']));
+    expect(isDestructive(toolActions('archive_card', 'Archive a card'), undefined)).toBe(true);
+    const archive = 'archive the old card';
+    expect(heldBack(archive, queryActions(archive), 'delete_card', new Set(['delete']), true)).toBe(true);
+    expect(heldBack(archive, queryActions(archive), 'archive_card', new Set(['archive']), true)).toBe(false);
+    const remove = 'delete the old card';
+    expect(heldBack(remove, queryActions(remove), 'archive_card', new Set(['archive']), true)).toBe(true);
+    expect(actionFit(new Set(['delete']), new Set(['archive']))).toBe('clash');
   });
 });

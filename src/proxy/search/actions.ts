@@ -5,7 +5,7 @@
  */
 import { IRREGULAR_FORMS, sharedWordNet, stem, STOPWORDS, words } from '../../lexicon/index.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'move' | 'delete' | 'send' | 'run' | 'restore';
+export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'move' | 'archive' | 'delete' | 'send' | 'run' | 'restore';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
@@ -49,8 +49,10 @@ define(['update'], 'update edit modify change set patch put rename replace appen
 define(['move'], 'move relocate reorder rearrange reposition');
 // Changing how something is shown or when or where it is: an edit, not a deletion ("hide the columns").
 define(['update'], 'hide reschedule postpone sort pin unpin star unstar mute unmute snooze highlight resize');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign trash unpublish deactivate strip');
 define(['send'], 'send message notify reply email share tell');
+// Archiving hides what it can bring back: its own action, so an archive never answers a delete nor a delete an archive.
+define(['archive'], 'archive');
 // Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
 define(['restore'], 'restore recover undelete unarchive reopen unhide');
 define(['run'], 'run execute exec trigger launch invoke rerun');
@@ -262,7 +264,7 @@ export function toolActions(name: string, description: string): Set<Action> {
  */
 export function isDestructive(actions: ReadonlySet<Action>, hints: ToolHints | undefined): boolean {
   if (hints?.readOnlyHint === true) return false;
-  return hints?.destructiveHint === true || actions.has('delete');
+  return hints?.destructiveHint === true || actions.has('delete') || actions.has('archive');
 }
 
 /** How a tool's actions relate to a query's: same action, a clash (e.g. delete asked, read offered), or no telling. */

@@ -168,6 +168,8 @@ describe('actions asked and offered', () => {
     // No place, a reason, or a bin: still a deletion.
     expect(queryActions('drop the users table')).toEqual(new Set(['delete']));
     expect(queryActions('drop the cache to free memory')).toEqual(new Set(['delete']));
+    expect(queryActions('empty the trash')).toEqual(new Set(['delete']));
+    expect(toolActions('new_file', 'Creates an empty file')).toEqual(new Set(['create']));
     expect(queryActions('drop the old drafts into the trash')).toEqual(new Set(['delete']));
   });
 

@@ -1,30 +1,18 @@
 /**
- * What a query asks to do and what a tool does: read, list, search, create, update, delete, send or
- * run, from the verbs in the query and in the tool's name (else its description's first verb), and
- * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
+ * What a query asks to do and what a tool does (the actions of ./verbs.ts), from the verbs of the
+ * query's main clause and of the tool's name (else its description's first verb), what the query
+ * refuses ("without deleting them"), and whether the tool is destructive (MCP `destructiveHint`, or a
+ * deleting or archiving verb when unannotated).
  */
-import { IRREGULAR_FORMS, sharedWordNet, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'move' | 'archive' | 'delete' | 'send' | 'run' | 'restore';
+export type { Action } from './verbs.ts';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
-}
-
-/** Verbs by base form; words are matched on their own forms, not stems ("terminal" is no "terminate"). */
-const VERBS: Record<string, Action[]> = {};
-const define = (actions: Action[], list: string): void => {
-  for (const w of list.split(' ')) VERBS[w] = [...(VERBS[w] ?? []), ...actions];
-};
-
-/** The verb a word is a form of: "deletes", "deleted", "deleting", "running" → their base. */
-function verbOf(word: string): Action[] | undefined {
-  const forms = [word, word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/d$/, ''),
-    word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/(.)\1ing$/, '$1'), word.replace(/(.)\1ed$/, '$1'), word.replace(/ies$/, 'y'), word.replace(/ied$/, 'y')];
-  for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
-  return undefined;
 }
 
 /** Words that negate the verb after them (one or two words on: "don't ever delete", "without first deleting"). */
@@ -39,41 +27,9 @@ const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can
 const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
-define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
-define(['list'], 'list enumerate browse');
-define(['search'], 'search find query lookup grep locate');
-define(['create'], 'create add new make insert generate init initialize write file start register save store');
-define(['create', 'send'], 'post');
-define(['update'], 'update edit modify change set patch put rename replace append upgrade edit mark assign');
-// Moving is a kind of update: a move tool answers an edit, but an edit tool does not answer a move.
-define(['move'], 'move relocate reorder rearrange reposition');
-// Changing how something is shown or when or where it is: an edit, not a deletion ("hide the columns").
-define(['update'], 'hide reschedule postpone sort pin unpin star unstar mute unmute snooze highlight resize');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign trash unpublish deactivate strip');
-define(['send'], 'send message notify reply email share tell');
-// Archiving hides what it can bring back: its own action, so an archive never answers a delete nor a delete an archive.
-define(['archive'], 'archive');
-// Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
-define(['restore'], 'restore recover undelete unarchive reopen unhide');
-define(['run'], 'run execute exec trigger launch invoke rerun');
-
-/** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
-const PHRASAL: Record<string, Record<string, Action[]>> = {
-  take: { off: ['delete'], down: ['delete'], away: ['delete'] }, throw: { away: ['delete'], out: ['delete'] },
-  get: { rid: ['delete'] }, clean: { up: ['delete'] }, wipe: { out: ['delete'] }, tear: { down: ['delete'] },
-  kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
-  write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
-  fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
-  check: { off: ['update'] }, wrap: { up: ['update'] },
-};
-
-const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
-
-/** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
-const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
 
 /** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
 const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
@@ -95,20 +51,6 @@ export function withoutRequestFrame(query: string): string {
     out = out.replace(REQUEST_FRAME, '').replace(LEADING_CLAUSE, '');
   }
   return out;
-}
-
-/** Words that start a question or a statement, not an imperative, though WordNet knows them as verbs. */
-const NOT_IMPERATIVE = new Set(['do', 'does', 'can', 'will', 'have', 'need', 'want', 'let', 'try', 'help', 'be', 'go', 'like', 'wish', 'hope', 'think', 'mind', 'say', 'must']);
-
-/**
- * Whether a word the verb table does not know leads an imperative ("hide columns H to K",
- * "reschedule the lunch"): WordNet knows it as a verb, at least as common a verb as a noun
- * ("calendar", "weather" and "branch" are mostly nouns).
- */
-function unknownVerb(word: string | undefined): boolean {
-  if (word === undefined || word.length < 3 || !/^[a-z]+$/.test(word) || NOT_IMPERATIVE.has(word) || verbOf(word)) return false;
-  const wn = sharedWordNet();
-  return wn.offsets(word, 'verb').length > 0 && wn.tagged(word, 'verb') >= wn.tagged(word, 'noun');
 }
 
 /** Verbs that delete or send, but move something when a place follows ("drop the slide to the end"). */
@@ -169,6 +111,8 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
     // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
     if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
     if (MOVING.has(w) && movesTo(ws, i)) return ['move'];
+    // "empty the trash" deletes what is in it; "an empty list" (as tool descriptions say) is an adjective.
+    if (w === 'empty') return i === 0 || DETERMINERS.has(ws[i + 1] ?? '') ? ['delete'] : [];
     // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
     const phrasal = PHRASAL[w];
     if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
@@ -215,12 +159,6 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
   });
   return answer(out);
 }
-
-/** Words that end the object of an imperative: prepositions and clause openers. */
-const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about']);
-
-/** Words before an object, or standing in for one. */
-const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'all', 'any', 'every', 'some', 'it', 'them', 'everything', 'anything', 'something', 'nothing', 'one']);
 
 /**
  * The words an imperative acts on: after its leading verb, up to a preposition or clause

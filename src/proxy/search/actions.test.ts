@@ -136,6 +136,10 @@ describe('actions asked and offered', () => {
     expect(refusedActions('no need to delete the old builds, list them')).toEqual(new Set(['delete']));
     expect(refusedActions('avoid removing anyone, show the members')).toEqual(new Set(['delete']));
     expect(refusedActions('delete the old builds')).toEqual(new Set());
+    // A leading refusing clause is not the request, but still refuses.
+    expect(queryActions("don't archive it, delete it")).toEqual(new Set(['delete']));
+    expect(queryActions('without deleting anything, list the old branches')).toEqual(new Set(['list']));
+    expect(refusedActions('without deleting anything, list the old branches')).toEqual(new Set(['delete']));
     // A negating pair reaches its own verb, not one past a comma.
     expect(queryActions('never mind deleting, show the comments')).toEqual(new Set(['read']));
   });
@@ -171,6 +175,7 @@ describe('actions asked and offered', () => {
     expect(queryActions('empty the trash')).toEqual(new Set(['delete']));
     expect(toolActions('new_file', 'Creates an empty file')).toEqual(new Set(['create']));
     expect(queryActions('drop the old drafts into the trash')).toEqual(new Set(['delete']));
+    expect(queryActions('throw the old logs into the bin')).toEqual(new Set(['delete']));
   });
 
   it('holds back every deleting tool once the query refuses a delete', () => {
@@ -178,6 +183,9 @@ describe('actions asked and offered', () => {
     const named = { what: new Set(['spring', 'collect']), all: new Set(['spring', 'collect', 'show']), refused: refusedActions(q) };
     expect(heldBack(q, queryActions(q), 'delete_collection', new Set(['delete']), true, named)).toBe(true);
     expect(heldBack(q, queryActions(q), 'purge_cache', new Set(['delete']), true, named)).toBe(true);
+    // Asked by the imperative itself, a refused action is about something else.
+    const both = 'remove Bob from the team without deleting his account';
+    expect(heldBack(both, queryActions(both), 'remove_user_from_team', new Set(['delete']), true, { what: new Set(['bob']), all: new Set(['bob', 'team', 'account']), refused: refusedActions(both) })).toBe(false);
     const plain = 'delete the spring collection';
     expect(heldBack(plain, queryActions(plain), 'delete_collection', new Set(['delete']), true)).toBe(false);
   });

@@ -34,8 +34,11 @@ const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
 /** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
 const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
 
-/** A leading subordinate clause up to its comma: "before I remove anyone, show me …" asks for what follows it. */
-const LEADING_CLAUSE = /^\s*(?:before|after|once|when|whenever|if|until|unless|while|since|as soon as)\b[^,;]*[,;]\s*/i;
+/**
+ * A leading subordinate or refusing clause up to its comma: "before I remove anyone, show me …" and
+ * "don't archive it, delete it" ask for what follows it.
+ */
+const LEADING_CLAUSE = /^\s*(?:before|after|once|when|whenever|if|until|unless|while|since|as soon as|don'?t|do not|never|no need to|without|instead of|rather than)\b[^,;]*[,;]\s*/i;
 
 /**
  * The query's main clause without a polite or indirect frame before its imperative, so "please remove
@@ -63,22 +66,25 @@ const POSITIONS = new Set(['top', 'bottom', 'end', 'front', 'back', 'start', 'be
 const DISPOSAL = new Set(['trash', 'bin', 'garbage', 'recycle', 'rubbish', 'wastebasket']);
 
 /**
- * Whether the verb at `i` moves its object to a place: "drop the agenda slide to the end", "push the
- * card below Done" (a deletion with "drop the users table"; "drop the table to free space" says why).
- * "send" moves only to a position ("send the slide to the back"); "send the report to Bob" sends it.
+ * Where the verb at `i` puts its object: 'move' to a place ("drop the agenda slide to the end", "push the
+ * card below Done"), 'delete' into a bin ("throw the old logs into the bin"), else undefined ("drop the
+ * users table"; "drop the table to free space" says why). "send" moves only to a position ("send the
+ * slide to the back"); "send the report to Bob" sends it.
  */
-function movesTo(ws: string[], i: number): boolean {
+function putsTo(ws: string[], i: number): Action | undefined {
   for (let j = i + 1; j < Math.min(ws.length - 1, i + 8); j++) {
     if (!DESTINATION.has(ws[j])) continue;
     let k = j + 1;
     while (k < ws.length && DETERMINERS.has(ws[k])) k++;
     const place = ws[k];
-    if (place === undefined || DISPOSAL.has(place)) return false;
-    if (ws[i] === 'send') return POSITIONS.has(place);
+    if (place === undefined) return undefined;
+    if (DISPOSAL.has(place)) return 'delete';
+    if (ws[i] === 'send') return POSITIONS.has(place) ? 'move' : undefined;
     // "to" before a bare verb says why ("drop the cache to free memory").
-    return ws[j] !== 'to' || k > j + 1 || POSITIONS.has(place) || /^\d/.test(place) || !(verbOf(place) || unknownVerb(place));
+    const moves = ws[j] !== 'to' || k > j + 1 || POSITIONS.has(place) || /^\d/.test(place) || !(verbOf(place) || unknownVerb(place));
+    return moves ? 'move' : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /**
@@ -101,35 +107,44 @@ export function refusedActions(query: string): Set<Action> {
   return readActions(query, { methods: false }).refused;
 }
 
+/** The actions the word at `i` asks for, read in its context. */
+function actionsAt(ws: string[], i: number): Action[] {
+  const w = ws[i];
+  if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+  // "tell me" asks to read; "tell the team" to send.
+  if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+  // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
+  if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
+  const put = MOVING.has(w) ? putsTo(ws, i) : undefined;
+  if (put) return [put];
+  // "empty the trash" deletes what is in it; "an empty list" (as tool descriptions say) is an adjective.
+  if (w === 'empty') return i === 0 || DETERMINERS.has(ws[i + 1] ?? '') ? ['delete'] : [];
+  // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
+  const phrasal = PHRASAL[w];
+  if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
+  return verbOf(w) ?? [];
+}
+
+/** "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing. */
+function negatedAt(ws: string[], i: number): boolean {
+  const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
+  return NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
+    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+}
+
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   const ws = words(withoutRequestFrame(query));
-  const actionsAt = (i: number): Action[] => {
-    const w = ws[i];
-    if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
-    // "tell me" asks to read; "tell the team" to send.
-    if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
-    // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
-    if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
-    if (MOVING.has(w) && movesTo(ws, i)) return ['move'];
-    // "empty the trash" deletes what is in it; "an empty list" (as tool descriptions say) is an adjective.
-    if (w === 'empty') return i === 0 || DETERMINERS.has(ws[i + 1] ?? '') ? ['delete'] : [];
-    // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
-    const phrasal = PHRASAL[w];
-    if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
-    return verbOf(w) ?? [];
-  };
+  const negated = (i: number): boolean => negatedAt(ws, i);
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
   // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
   const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
-  // "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing.
-  const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
-  const negated = (i: number): boolean => NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
-    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+  // Refusals are read from the whole query: "without deleting anything, list the branches" refuses a delete.
+  const whole = words(query);
   const refused = new Set<Action>();
-  ws.forEach((_, i) => { if (negated(i)) for (const a of actionsAt(i)) refused.add(a); });
+  whole.forEach((_, i) => { if (negatedAt(whole, i)) for (const a of actionsAt(whole, i)) refused.add(a); });
   const answer = (asked: Iterable<Action>): { asked: Set<Action>; refused: Set<Action> } => ({ asked: new Set(asked), refused });
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
-  const first = ws.length && !negated(0) ? actionsAt(0) : [];
+  const first = ws.length && !negated(0) ? actionsAt(ws, 0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
   if (first.length && ws.slice(1, 4).includes('new')) return answer(['create']);
   // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
@@ -138,7 +153,7 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
   // nothing the table can name: later verbs count only when joined to it by "and" or "or".
   if (first.length || unknownVerb(ws[0])) {
     const out = new Set<Action>([...first, ...methods]);
-    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(i)) out.add(a); });
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(ws, i)) out.add(a); });
     return answer(out);
   }
   const out = new Set<Action>(methods);
@@ -155,7 +170,7 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
     if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
     // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
     for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
-    for (const a of actionsAt(i)) out.add(a);
+    for (const a of actionsAt(ws, i)) out.add(a);
   });
   return answer(out);
 }
@@ -321,8 +336,12 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
-  // "hide the columns without deleting them": no destructive tool leads once a delete is refused.
-  if (named.refused && named.refused.size > 0 && (named.refused.has('delete') || [...actions].some((a) => named.refused?.has(a)))) return true;
+  // "hide the columns without deleting them": no destructive tool leads once a delete is refused, unless
+  // the imperative asks for it too ("remove Bob from the team without deleting his account").
+  if (named.refused && named.refused.size > 0) {
+    const refused = (a: Action): boolean => named.refused?.has(a) === true && !asked.has(a);
+    if (refused('delete') || [...actions].some(refused)) return true;
+  }
   // "update the customer in Linear": another server's destructive tool is not what was asked.
   if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;
   // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or

@@ -184,8 +184,9 @@ describe('actions asked and offered', () => {
     expect(heldBack(q, queryActions(q), 'delete_collection', new Set(['delete']), true, named)).toBe(true);
     expect(heldBack(q, queryActions(q), 'purge_cache', new Set(['delete']), true, named)).toBe(true);
     // Asked by the imperative itself, a refused action is about something else.
-    const both = 'remove Bob from the team without deleting his account';
-    expect(heldBack(both, queryActions(both), 'remove_user_from_team', new Set(['delete']), true, { what: new Set(['bob']), all: new Set(['bob', 'team', 'account']), refused: refusedActions(both) })).toBe(false);
+    const both = 'remove the staging branch without deleting the remote one';
+    expect(refusedActions(both)).toEqual(new Set(['delete']));
+    expect(heldBack(both, queryActions(both), 'delete_branch', new Set(['delete']), true, { what: new Set(['stage', 'branch']), all: new Set(['stage', 'branch', 'remot']), refused: refusedActions(both) }, nameObjects('delete_branch'))).toBe(false);
     const plain = 'delete the spring collection';
     expect(heldBack(plain, queryActions(plain), 'delete_collection', new Set(['delete']), true)).toBe(false);
   });

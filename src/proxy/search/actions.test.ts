@@ -100,6 +100,10 @@ describe('actions asked and offered', () => {
     expect(directObject('forget everything about Carol')).toBeUndefined();
     expect(directObject('take Bob off this card')).toEqual(['bob']);
     expect(directObject('what pods are running')).toBeUndefined();
+    // The object ends with its clause, or where a refusal or condition begins.
+    expect(directObject('delete the event, do not notify the attendees')).toEqual(['event']);
+    expect(directObject('delete the branch without asking me')).toEqual(['branch']);
+    expect(directObject('cancel the meeting instead of moving it')).toEqual(['meeting']);
   });
 
   it('holds back a destructive tool whose action is asked on another object', () => {

@@ -183,7 +183,8 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
  *   directObject('add a paragraph to the page'); // ['paragraph']
  */
 export function directObject(query: string): string[] | undefined {
-  const ws = words(withoutRequestFrame(query));
+  // The object ends with its clause: "delete the event, do not notify attendees" acts on the event.
+  const ws = words(withoutRequestFrame(query).split(/[,;](?:\s|$)/)[0]);
   if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]) && !unknownVerb(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {

@@ -69,7 +69,7 @@ export function unknownVerb(word: string | undefined): boolean {
 }
 
 /** Words that end the object of an imperative: prepositions and clause openers. */
-export const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about']);
+export const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about', 'without', 'instead', 'rather', 'not', 'until', 'unless', 'but', 'because', 'except']);
 
 /** Words before an object, or standing in for one. */
 export const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'all', 'any', 'every', 'some', 'it', 'them', 'everything', 'anything', 'something', 'nothing', 'one']);

@@ -1,7 +1,7 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
 import { evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
 import { mockFetch } from './test-helpers.ts';
@@ -44,6 +44,46 @@ describe('search evaluation (recall@k)', () => {
     const framed = { ...heldout, queries: heldout.queries.map((q) => ({ ...q, query: `Could you ${q.query}?` })) };
     expect((await evaluateMode(framed, 'lexical')).destructiveFirstPicks).toEqual([]);
     expect((await evaluateMode(heldout, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+  });
+
+  it('over the second held-out set (development data since its first measurement): no destructive tool first in either mode', async () => {
+    const heldout2 = loadEvalCatalog(HELDOUT_2_CATALOG_DIR);
+    const lexical = await evaluateMode(heldout2, 'lexical');
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
+    expect(lexical.destructiveFirstPicks).toEqual([]);
+    expect((await evaluateMode(heldout2, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+  });
+
+  it('our own phrasings of each class over the other sets: no destructive tool first in either mode', async () => {
+    // A leading clause, a refused delete, a verb the table does not know, a move, an archive that is no delete.
+    const probes: Record<string, Array<[string, string]>> = {
+      [LARGE_CATALOG_DIR]: [
+        ['before I drop anything, list the collections in the analytics database', 'mongodb/list-collections'],
+        ['once the deploy finishes, show me the logs of the api pod', 'kubernetes/kubectl_logs'],
+        ['update the card description without deleting the card', 'trello/update_card_details'],
+        ['rename the orders collection rather than dropping it', 'mongodb/rename-collection'],
+        ['hide the finished checklist items on the card without removing them', 'trello/update_checklist_item'],
+        ['reorder the lists on the board, do not delete any', 'trello/update_list_position'],
+        ['drop the bug card onto the Backlog list', 'trello/move_card'],
+        ['no need to delete the label, rename it to urgent', 'trello/update_label'],
+      ],
+      [HELDOUT_CATALOG_DIR]: [
+        ['before removing anybody, list the collaborators on the Home project', 'todoist/get_collaborators'],
+        ['when the meeting ends, show me the events for tomorrow', 'google-calendar/list-events'],
+        ["postpone the dentist appointment to Friday, don't cancel it", 'google-calendar/update-event'],
+        ['reschedule the canceled retro to next Monday', 'google-calendar/update-event'],
+        ['hide the promotional emails without deleting them', 'gmail/batch_modify_emails'],
+        ['drop the task into the Inbox project', 'todoist/move_tasks'],
+        ['drop the meeting note into the archive folder', 'obsidian/obsidian_move_note'],
+        ['archive the newsletter thread, do not delete the email', 'gmail/modify_email'],
+        ['no need to delete the old tasks, close them', 'todoist/close_tasks'],
+      ],
+    };
+    for (const [dir, list] of Object.entries(probes)) {
+      const set = { ...loadEvalCatalog(dir), queries: list.map(([query, expected]) => ({ query, expected: [expected], class: 'destructive-check' as const })) };
+      expect((await evaluateMode(set, 'lexical')).destructiveFirstPicks).toEqual([]);
+      expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+    }
   });
 
   it('semantic search over the mock embeddings (hashed words, subwords and synonyms; not a model) is measured too', async () => {

@@ -48,6 +48,11 @@ describe('recommendTools without a working LLM', () => {
     // Asked for, it leads as the LLM ranked it.
     const del = await recommendTools({ ...deps, includeMetrics: false, llm }, 'delete the file', { search_mode: 'hybrid', top_k: 2 });
     expect(del.recommendations.map((r) => r.tool)).toEqual(['delete_file', 'read_file']);
+    // The same guard as search: a leading clause is not the request, and a refused delete holds every deleting tool back.
+    for (const task of ['before I delete it, show me what is in the file', 'tidy up the file without deleting it', 'delete nothing, check the file']) {
+      const held = await recommendTools({ ...deps, includeMetrics: false, llm }, task, { search_mode: 'hybrid', top_k: 2 });
+      expect(held.recommendations.map((r) => r.tool), task).toEqual(['read_file', 'delete_file']);
+    }
   });
 
   it('lets reliability lower a tool that keeps failing', async () => {

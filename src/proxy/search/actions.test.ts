@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -85,7 +85,7 @@ describe('actions asked and offered', () => {
     expect(heldBack('what is on the page', new Set(), 'browser_click', new Set(), true)).toBe(true);
     // Archiving is the tool's action, though its name ends in another verb's word.
     const put = 'put the roadmap item on my plate';
-    expect([...toolActions('archiveInitiativeUpdate', '')]).toEqual(['delete']);
+    expect([...toolActions('archiveInitiativeUpdate', '')]).toEqual(['archive']);
     expect(heldBack(put, queryActions(put), 'archiveInitiativeUpdate', toolActions('archiveInitiativeUpdate', ''), true)).toBe(true);
   });
 
@@ -100,6 +100,10 @@ describe('actions asked and offered', () => {
     expect(directObject('forget everything about Carol')).toBeUndefined();
     expect(directObject('take Bob off this card')).toEqual(['bob']);
     expect(directObject('what pods are running')).toBeUndefined();
+    // The object ends with its clause, or where a refusal or condition begins.
+    expect(directObject('delete the event, do not notify the attendees')).toEqual(['event']);
+    expect(directObject('delete the branch without asking me')).toEqual(['branch']);
+    expect(directObject('cancel the meeting instead of moving it')).toEqual(['meeting']);
   });
 
   it('holds back a destructive tool whose action is asked on another object', () => {
@@ -113,5 +117,92 @@ describe('actions asked and offered', () => {
     const exec = nameObjects('exec_in_pod', 'kubernetes');
     expect(heldBack('run npm install in a terminal', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['npm', 'instal']), all: new Set(['npm', 'instal', 'termin']) }, exec)).toBe(true);
     expect(heldBack('execute a command in the pod', new Set(['run']), 'exec_in_pod', new Set(['run']), true, { what: new Set(['command']), all: new Set(['command', 'pod']) }, exec)).toBe(false);
+  });
+
+  it('reads the main clause after a leading subordinate clause, not the clause', () => {
+    expect(withoutRequestFrame('before I delete anything, show me the backups')).toBe('show me the backups');
+    expect(withoutRequestFrame('When you are done, please archive it')).toBe('archive it');
+    expect(queryActions('before I delete anything, show me the backups')).toEqual(new Set(['read']));
+    expect(queryActions('once the release is out, list the open branches')).toEqual(new Set(['list']));
+    expect(queryActions('if the nightly build fails, rerun it')).toEqual(new Set(['run']));
+    expect(queryActions('as soon as Bob leaves, remove him from the channel')).toEqual(new Set(['delete']));
+    // No comma, no clause: the query is read as a whole.
+    expect(queryActions('when was the branch deleted')).toEqual(new Set());
+  });
+
+  it('reads a verb after without, rather than, instead of, no need to as refused, never asked', () => {
+    expect(queryActions('clear out the filters without deleting the saved view')).toEqual(new Set(['delete']));
+    expect(refusedActions('clear out the filters without deleting the saved view')).toEqual(new Set(['delete']));
+    expect(queryActions('rename the branch instead of removing it')).toEqual(new Set(['update']));
+    expect(refusedActions('rename the branch instead of removing it')).toEqual(new Set(['delete']));
+    expect(queryActions('mark the ticket as done rather than just deleting it')).toEqual(new Set(['update']));
+    expect(queryActions('no need to delete the old builds, list them')).toEqual(new Set(['list']));
+    expect(refusedActions('no need to delete the old builds, list them')).toEqual(new Set(['delete']));
+    expect(refusedActions('avoid removing anyone, show the members')).toEqual(new Set(['delete']));
+    expect(refusedActions('delete the old builds')).toEqual(new Set());
+    // A leading refusing clause is not the request, but still refuses.
+    expect(queryActions("don't archive it, delete it")).toEqual(new Set(['delete']));
+    expect(queryActions('without deleting anything, list the old branches')).toEqual(new Set(['list']));
+    expect(refusedActions('without deleting anything, list the old branches')).toEqual(new Set(['delete']));
+    // A negating pair reaches its own verb, not one past a comma.
+    expect(queryActions('never mind deleting, show the comments')).toEqual(new Set(['read']));
+  });
+
+  it('takes an imperative verb the table does not know as the verb, and later verbs only after and/or', () => {
+    // "summarize" is a verb to WordNet but not to the table: "remove" after it is no request.
+    expect(queryActions('summarize the thread before removing it')).toEqual(new Set());
+    expect(queryActions('summarize the thread and remove it')).toEqual(new Set(['delete']));
+    expect(directObject('translate the release notes into German')).toEqual(['release', 'notes']);
+    // A word mostly used as a noun does not lead an imperative: later verbs still count.
+    expect(queryActions('calendar events to remove from next week')).toEqual(new Set(['delete']));
+    // Changing how, when or where something shows is an edit.
+    expect(queryActions('hide the archived rows')).toEqual(new Set(['update']));
+    expect(queryActions('postpone the release review to Monday')).toEqual(new Set(['update']));
+    expect(queryActions('pin the deploy checklist in the channel')).toEqual(new Set(['update']));
+  });
+
+  it('reads dropping or sending something to a place as moving it', () => {
+    expect(queryActions('drop the card into the Done column')).toEqual(new Set(['move']));
+    expect(queryActions('drop the intro section below the summary')).toEqual(new Set(['move']));
+    expect(queryActions('send this slide to the back')).toEqual(new Set(['move']));
+    expect(queryActions('rearrange the slides')).toEqual(new Set(['move']));
+    // A move tool answers an edit; an edit tool does not answer a move (nor clashes with it).
+    expect(actionFit(new Set(['update']), new Set(['move']))).toBe('match');
+    expect(actionFit(new Set(['move']), new Set(['update']))).toBe('unknown');
+    const move = 'drop the meeting note into the archive folder';
+    expect(heldBack(move, queryActions(move), 'obsidian_edit_note', new Set(['update']), true)).toBe(true);
+    expect(heldBack(move, queryActions(move), 'obsidian_move_note', new Set(['move']), true)).toBe(false);
+    expect(queryActions('send the report to Bob')).toEqual(new Set(['send']));
+    // No place, a reason, or a bin: still a deletion.
+    expect(queryActions('drop the users table')).toEqual(new Set(['delete']));
+    expect(queryActions('drop the cache to free memory')).toEqual(new Set(['delete']));
+    expect(queryActions('empty the trash')).toEqual(new Set(['delete']));
+    expect(toolActions('new_file', 'Creates an empty file')).toEqual(new Set(['create']));
+    expect(queryActions('drop the old drafts into the trash')).toEqual(new Set(['delete']));
+    expect(queryActions('throw the old logs into the bin')).toEqual(new Set(['delete']));
+  });
+
+  it('holds back every deleting tool once the query refuses a delete', () => {
+    const q = "archive the spring collection so it stops showing, don't delete it";
+    const named = { what: new Set(['spring', 'collect']), all: new Set(['spring', 'collect', 'show']), refused: refusedActions(q) };
+    expect(heldBack(q, queryActions(q), 'delete_collection', new Set(['delete']), true, named)).toBe(true);
+    expect(heldBack(q, queryActions(q), 'purge_cache', new Set(['delete']), true, named)).toBe(true);
+    // Asked by the imperative itself, a refused action is about something else.
+    const both = 'remove the staging branch without deleting the remote one';
+    expect(refusedActions(both)).toEqual(new Set(['delete']));
+    expect(heldBack(both, queryActions(both), 'delete_branch', new Set(['delete']), true, { what: new Set(['stage', 'branch']), all: new Set(['stage', 'branch', 'remot']), refused: refusedActions(both) }, nameObjects('delete_branch'))).toBe(false);
+    const plain = 'delete the spring collection';
+    expect(heldBack(plain, queryActions(plain), 'delete_collection', new Set(['delete']), true)).toBe(false);
+  });
+
+  it('keeps archiving apart from deleting: destructive-ish, but neither answers the other', () => {
+    expect(queryActions('archive the finished sprint board')).toEqual(new Set(['archive']));
+    expect(isDestructive(toolActions('archive_card', 'Archive a card'), undefined)).toBe(true);
+    const archive = 'archive the old card';
+    expect(heldBack(archive, queryActions(archive), 'delete_card', new Set(['delete']), true)).toBe(true);
+    expect(heldBack(archive, queryActions(archive), 'archive_card', new Set(['archive']), true)).toBe(false);
+    const remove = 'delete the old card';
+    expect(heldBack(remove, queryActions(remove), 'archive_card', new Set(['archive']), true)).toBe(true);
+    expect(actionFit(new Set(['delete']), new Set(['archive']))).toBe('clash');
   });
 });

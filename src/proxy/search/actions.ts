@@ -1,11 +1,13 @@
 /**
- * What a query asks to do and what a tool does: read, list, search, create, update, delete, send or
- * run, from the verbs in the query and in the tool's name (else its description's first verb), and
- * whether the tool is destructive (MCP `destructiveHint`, or a deleting verb when unannotated).
+ * What a query asks to do and what a tool does (the actions of ./verbs.ts), from the verbs of the
+ * query's main clause and of the tool's name (else its description's first verb), what the query
+ * refuses ("without deleting them"), and whether the tool is destructive (MCP `destructiveHint`, or a
+ * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
-export type Action = 'read' | 'list' | 'search' | 'create' | 'update' | 'delete' | 'send' | 'run' | 'restore';
+export type { Action } from './verbs.ts';
 
 /** Tool annotations as MCP defines them (only the hints search reads). */
 export interface ToolHints {
@@ -13,69 +15,76 @@ export interface ToolHints {
   destructiveHint?: boolean;
 }
 
-/** Verbs by base form; words are matched on their own forms, not stems ("terminal" is no "terminate"). */
-const VERBS: Record<string, Action[]> = {};
-const define = (actions: Action[], list: string): void => {
-  for (const w of list.split(' ')) VERBS[w] = [...(VERBS[w] ?? []), ...actions];
-};
-
-/** The verb a word is a form of: "deletes", "deleted", "deleting", "running" → their base. */
-function verbOf(word: string): Action[] | undefined {
-  const forms = [word, word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/d$/, ''),
-    word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/(.)\1ing$/, '$1'), word.replace(/(.)\1ed$/, '$1'), word.replace(/ies$/, 'y'), word.replace(/ied$/, 'y')];
-  for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
-  return undefined;
-}
-
-/** Words that negate the verb after them (one or two words on: "don't ever delete"). */
-const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no']);
+/** Words that negate the verb after them (one or two words on: "don't ever delete", "without first deleting"). */
+const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without', 'avoid']);
+/** Two-word phrases that negate the verb after them: "rather than deleting", "instead of removing". */
+const NEGATING_PAIRS = new Set(['rather than', 'instead of', 'never mind', 'no need', 'refrain from']);
+/** Words between a negating pair and its verb: "no need to delete", "rather than just deleting". */
+const LINKING = new Set(['to', 'just', 'simply', 'first', 'even', 'actually']);
 /** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
 const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
 /** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
 const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
-define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
-define(['list'], 'list enumerate browse');
-define(['search'], 'search find query lookup grep locate');
-define(['create'], 'create add new make insert generate init initialize write file start register save store');
-define(['create', 'send'], 'post');
-define(['update'], 'update edit modify change set patch put rename replace move append upgrade edit mark assign');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign archive trash unpublish deactivate strip');
-define(['send'], 'send message notify reply email share tell');
-// Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
-define(['restore'], 'restore recover undelete unarchive reopen unhide');
-define(['run'], 'run execute exec trigger launch invoke rerun');
-
-/** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
-const PHRASAL: Record<string, Record<string, Action[]>> = {
-  take: { off: ['delete'], down: ['delete'], away: ['delete'] }, throw: { away: ['delete'], out: ['delete'] },
-  get: { rid: ['delete'] }, clean: { up: ['delete'] }, wipe: { out: ['delete'] }, tear: { down: ['delete'] },
-  kick: { off: ['run'] }, carry: { out: ['run'] }, spin: { up: ['create'] }, set: { up: ['create'] },
-  write: { down: ['create'] }, note: { down: ['create'] }, look: { up: ['search'] }, roll: { back: ['update'] },
-  fill: { in: ['update'] }, turn: { on: ['update'], off: ['update'] }, bring: { up: ['read'] }, pull: { up: ['read'] },
-  check: { off: ['update'] }, wrap: { up: ['update'] },
-};
-
-const HTTP_METHODS: Record<string, Action> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
-
-/** Objects that make "open" mean creating one ("open a ticket") rather than reading. */
-const OPENED = new Set(['ticket', 'issue', 'bug', 'pr', 'pull', 'request', 'case', 'incident', 'account']);
 
 /** A polite or indirect frame before an imperative: "please", "could you", "I want to", "just". */
 const REQUEST_FRAME = /^\s*(?:(?:please|kindly|just|now|then|so|ok(?:ay)?|hey|hi|also|and)\b[\s,]*|(?:can|could|would|will) you(?: please)?\b[\s,]*|i(?:'d| would)? (?:want|need|like) (?:you )?to\b\s*|help me\b\s*)+/i;
 
 /**
- * The query without a polite or indirect frame before its imperative, so "please remove the label"
- * and "could you take Bob off the card" are read as "remove the label" and "take Bob off the card".
+ * A leading subordinate or refusing clause up to its comma: "before I remove anyone, show me …" and
+ * "don't archive it, delete it" ask for what follows it.
+ */
+const LEADING_CLAUSE = /^\s*(?:before|after|once|when|whenever|if|until|unless|while|since|as soon as|don'?t|do not|never|no need to|without|instead of|rather than)\b[^,;]*[,;]\s*/i;
+
+/**
+ * The query's main clause without a polite or indirect frame before its imperative, so "please remove
+ * the label", "could you take Bob off the card" and "before I remove anyone, show me who has access"
+ * are read as "remove the label", "take Bob off the card" and "show me who has access".
  * @example
  *   withoutRequestFrame('Could you please delete the file?'); // 'delete the file?'
  */
 export function withoutRequestFrame(query: string): string {
-  return query.replace(REQUEST_FRAME, '');
+  let out = query;
+  for (let before = ''; before !== out;) {
+    before = out;
+    out = out.replace(REQUEST_FRAME, '').replace(LEADING_CLAUSE, '');
+  }
+  return out;
+}
+
+/** Verbs that delete or send, but move something when a place follows ("drop the slide to the end"). */
+const MOVING = new Set(['drop', 'send', 'push', 'throw']);
+/** Prepositions of a destination. */
+const DESTINATION = new Set(['to', 'into', 'onto', 'below', 'above', 'after', 'before', 'behind', 'under', 'beneath', 'toward', 'towards', 'ahead']);
+/** Places in an order: sending something there moves it ("send the slide to the back"). */
+const POSITIONS = new Set(['top', 'bottom', 'end', 'front', 'back', 'start', 'beginning', 'head', 'tail', 'first', 'last', 'position', 'left', 'right', 'middle', 'next', 'previous']);
+/** Places that throw things away: dropping something there still deletes it. */
+const DISPOSAL = new Set(['trash', 'bin', 'garbage', 'recycle', 'rubbish', 'wastebasket']);
+
+/**
+ * Where the verb at `i` puts its object: 'move' to a place ("drop the agenda slide to the end", "push the
+ * card below Done"), 'delete' into a bin ("throw the old logs into the bin"), else undefined ("drop the
+ * users table"; "drop the table to free space" says why). "send" moves only to a position ("send the
+ * slide to the back"); "send the report to Bob" sends it.
+ */
+function putsTo(ws: string[], i: number): Action | undefined {
+  for (let j = i + 1; j < Math.min(ws.length - 1, i + 8); j++) {
+    if (!DESTINATION.has(ws[j])) continue;
+    let k = j + 1;
+    while (k < ws.length && DETERMINERS.has(ws[k])) k++;
+    const place = ws[k];
+    if (place === undefined) return undefined;
+    if (DISPOSAL.has(place)) return 'delete';
+    if (ws[i] === 'send') return POSITIONS.has(place) ? 'move' : undefined;
+    // "to" before a bare verb says why ("drop the cache to free memory").
+    const moves = ws[j] !== 'to' || k > j + 1 || POSITIONS.has(place) || /^\d/.test(place) || !(verbOf(place) || unknownVerb(place));
+    return moves ? 'move' : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -84,35 +93,68 @@ export function withoutRequestFrame(query: string): string {
  *   queryActions('open a Jira ticket for the login bug'); // Set { 'create' }
  */
 export function queryActions(query: string, options: { methods?: boolean } = {}): Set<Action> {
+  return readActions(query, options).asked;
+}
+
+/**
+ * The actions a query explicitly refuses: "hide the columns without deleting them", "archive it,
+ * don't delete it", "reschedule rather than deleting the event" refuse a delete, so no tool that
+ * deletes may lead.
+ * @example
+ *   refusedActions('archive the product, do not delete it'); // Set { 'delete' }
+ */
+export function refusedActions(query: string): Set<Action> {
+  return readActions(query, { methods: false }).refused;
+}
+
+/** The actions the word at `i` asks for, read in its context. */
+function actionsAt(ws: string[], i: number): Action[] {
+  const w = ws[i];
+  if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
+  // "tell me" asks to read; "tell the team" to send.
+  if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+  // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
+  if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
+  const put = MOVING.has(w) ? putsTo(ws, i) : undefined;
+  if (put) return [put];
+  // "empty the trash" deletes what is in it; "an empty list" (as tool descriptions say) is an adjective.
+  if (w === 'empty') return i === 0 || DETERMINERS.has(ws[i + 1] ?? '') ? ['delete'] : [];
+  // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
+  const phrasal = PHRASAL[w];
+  if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
+  return verbOf(w) ?? [];
+}
+
+/** "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing. */
+function negatedAt(ws: string[], i: number): boolean {
+  const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
+  return NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
+    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+}
+
+function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   const ws = words(withoutRequestFrame(query));
-  const actionsAt = (i: number): Action[] => {
-    const w = ws[i];
-    if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
-    // "tell me" asks to read; "tell the team" to send.
-    if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
-    // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
-    if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
-    // A phrasal verb means its phrase, its particle next or a few words on: "take Bob off the card".
-    const phrasal = PHRASAL[w];
-    if (phrasal) for (const x of ws.slice(i + 1, i + 5)) if (phrasal[x]) return phrasal[x];
-    return verbOf(w) ?? [];
-  };
+  const negated = (i: number): boolean => negatedAt(ws, i);
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
   // It is a value, not the imperative: it counts for ranking, not for letting a destructive tool lead.
   const methods = options.methods === false ? [] : [...query.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => HTTP_METHODS[m[1]]);
-  // "don't delete anything", "never mind deleting", "remove nothing": a negated verb asks nothing.
-  const negated = (i: number): boolean => NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
-    (ws[i - 2] === 'never' && ws[i - 1] === 'mind') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+  // Refusals are read from the whole query: "without deleting anything, list the branches" refuses a delete.
+  const whole = words(query);
+  const refused = new Set<Action>();
+  whole.forEach((_, i) => { if (negatedAt(whole, i)) for (const a of actionsAt(whole, i)) refused.add(a); });
+  const answer = (asked: Iterable<Action>): { asked: Set<Action>; refused: Set<Action> } => ({ asked: new Set(asked), refused });
   // An imperative ("show the drop-off", "delete X and list Y") asks for its leading verbs only.
-  const first = ws.length && !negated(0) ? actionsAt(0) : [];
+  const first = ws.length && !negated(0) ? actionsAt(ws, 0) : [];
   // "put a new task on the board", "open a new tab": whatever the verb, a new object is created.
-  if (first.length && ws.slice(1, 4).includes('new')) return new Set<Action>(['create']);
+  if (first.length && ws.slice(1, 4).includes('new')) return answer(['create']);
   // "add 3 and 4", "multiply 6 by 7": an imperative on numbers is arithmetic, not creating or changing anything.
-  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return new Set<Action>(methods);
-  if (first.length) {
+  if (first.length && directObject(query)?.every((w) => /^\d+(?:\.\d+)?$/.test(w))) return answer(methods);
+  // An imperative whose verb the table does not know ("hide columns H to K … without deleting them") asks
+  // nothing the table can name: later verbs count only when joined to it by "and" or "or".
+  if (first.length || unknownVerb(ws[0])) {
     const out = new Set<Action>([...first, ...methods]);
-    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(i)) out.add(a); });
-    return out;
+    ws.forEach((w, i) => { if (i > 0 && (ws[i - 1] === 'and' || ws[i - 1] === 'or') && !negated(i)) for (const a of actionsAt(ws, i)) out.add(a); });
+    return answer(out);
   }
   const out = new Set<Action>(methods);
   ws.forEach((_, i) => {
@@ -128,16 +170,10 @@ export function queryActions(query: string, options: { methods?: boolean } = {})
     if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
     // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
     for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
-    for (const a of actionsAt(i)) out.add(a);
+    for (const a of actionsAt(ws, i)) out.add(a);
   });
-  return out;
+  return answer(out);
 }
-
-/** Words that end the object of an imperative: prepositions and clause openers. */
-const OBJECT_END = new Set(['to', 'from', 'in', 'on', 'of', 'for', 'with', 'into', 'onto', 'at', 'by', 'as', 'off', 'where', 'that', 'which', 'who', 'so', 'and', 'or', 'if', 'when', 'after', 'before', 'inside', 'within', 'under', 'about']);
-
-/** Words before an object, or standing in for one. */
-const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'its', 'their', 'all', 'any', 'every', 'some', 'it', 'them', 'everything', 'anything', 'something', 'nothing', 'one']);
 
 /**
  * The words an imperative acts on: after its leading verb, up to a preposition or clause
@@ -147,8 +183,9 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those',
  *   directObject('add a paragraph to the page'); // ['paragraph']
  */
 export function directObject(query: string): string[] | undefined {
-  const ws = words(withoutRequestFrame(query));
-  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]))) return undefined;
+  // The object ends with its clause: "delete the event, do not notify attendees" acts on the event.
+  const ws = words(withoutRequestFrame(query).split(/[,;](?:\s|$)/)[0]);
+  if (ws.length === 0 || (ws[0] !== 'open' && ws[0] !== 'tell' && !PHRASAL[ws[0]] && !verbOf(ws[0]) && !unknownVerb(ws[0]))) return undefined;
   const out: string[] = [];
   for (const w of ws.slice(1)) {
     if (out.length === 0 && DETERMINERS.has(w)) continue;
@@ -181,13 +218,15 @@ export function toolActions(name: string, description: string): Set<Action> {
  */
 export function isDestructive(actions: ReadonlySet<Action>, hints: ToolHints | undefined): boolean {
   if (hints?.readOnlyHint === true) return false;
-  return hints?.destructiveHint === true || actions.has('delete');
+  return hints?.destructiveHint === true || actions.has('delete') || actions.has('archive');
 }
 
 /** How a tool's actions relate to a query's: same action, a clash (e.g. delete asked, read offered), or no telling. */
 export function actionFit(asked: ReadonlySet<Action>, offered: ReadonlySet<Action>): 'match' | 'clash' | 'unknown' {
   if (asked.size === 0 || offered.size === 0) return 'unknown';
-  for (const a of offered) if (asked.has(a)) return 'match';
+  for (const a of offered) if (asked.has(a) || (a === 'move' && asked.has('update'))) return 'match';
+  // "move the note to the archive folder" is no edit of its text: no match, and no clash to rank it lower.
+  if (asked.has('move') && offered.has('update')) return 'unknown';
   const looking = (set: ReadonlySet<Action>): boolean => [...set].every((a) => LOOKING.has(a));
   if (looking(asked) && looking(offered)) return 'unknown';
   return 'clash';
@@ -230,6 +269,8 @@ export interface QueryTarget {
   servers?: ReadonlySet<string>;
   /** Whether the query detaches something (a label, a person, a word) rather than deleting it. */
   detached?: boolean;
+  /** Actions the query explicitly refuses ("without deleting them"): no tool doing them leads. */
+  refused?: ReadonlySet<Action>;
 }
 
 /**
@@ -284,7 +325,7 @@ const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'o
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query) });
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -296,6 +337,12 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "hide the columns without deleting them": no destructive tool leads once a delete is refused, unless
+  // the imperative asks for it too ("remove Bob from the team without deleting his account").
+  if (named.refused && named.refused.size > 0) {
+    const refused = (a: Action): boolean => named.refused?.has(a) === true && !asked.has(a);
+    if (refused('delete') || [...actions].some(refused)) return true;
+  }
   // "update the customer in Linear": another server's destructive tool is not what was asked.
   if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;
   // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or

@@ -205,4 +205,22 @@ describe('actions asked and offered', () => {
     expect(heldBack(remove, queryActions(remove), 'archive_card', new Set(['archive']), true)).toBe(true);
     expect(actionFit(new Set(['delete']), new Set(['archive']))).toBe('clash');
   });
+
+  it('reads unpublishing and deactivating as archiving, and lets the asked tool lead when a delete is refused', () => {
+    expect(queryActions('unpublish the landing page')).toEqual(new Set(['archive']));
+    expect(queryActions('deactivate the old webhook')).toEqual(new Set(['archive']));
+    const q = 'unpublish the pricing page so visitors stop seeing it, no deleting';
+    expect(refusedActions(q)).toEqual(new Set(['delete']));
+    const named = { what: new Set(['price', 'page']), all: new Set(['price', 'page', 'visitor']), refused: refusedActions(q) };
+    expect(heldBack(q, queryActions(q), 'delete_page', new Set(['delete']), true, named, nameObjects('delete_page'))).toBe(true);
+    expect(heldBack(q, queryActions(q), 'unpublish_page', toolActions('unpublish_page', ''), true, named, nameObjects('unpublish_page'))).toBe(false);
+  });
+
+  it('reads a choice still being weighed as asking nothing ("which ones to remove")', () => {
+    expect(queryActions("which webhooks failed last week? I'm deciding which ones to remove")).not.toContain('delete');
+    expect(queryActions('list the stale branches, not sure whether to delete them yet')).not.toContain('delete');
+    expect(queryActions('what to delete first')).not.toContain('delete');
+    // Asked outright, it still asks.
+    expect(queryActions('which ones should I remove? remove the oldest')).toContain('delete');
+  });
 });

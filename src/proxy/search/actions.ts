@@ -21,6 +21,8 @@ const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without', 'a
 const NEGATING_PAIRS = new Set(['rather than', 'instead of', 'never mind', 'no need', 'refrain from']);
 /** Words between a negating pair and its verb: "no need to delete", "rather than just deleting". */
 const LINKING = new Set(['to', 'just', 'simply', 'first', 'even', 'actually']);
+/** Words before "to" + a verb that make it a choice being weighed, not asked for ("which ones to remove"). */
+const DELIBERATING = new Set(['which', 'whether', 'what']);
 /** Modals after which a verb tells what could happen ("what would git clean remove"); "would you …" is a request. */
 const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can']);
 /** Auxiliaries of a question about the past ("did I cancel", "has Bob deleted"). */
@@ -133,6 +135,21 @@ function negatedAt(ws: string[], i: number): boolean {
 }
 
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
+  // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
+  // its second sentence gives, whatever the question's modal does to the first.
+  const sentences = query.split(/(?<=[.?!;])\s+(?=\S)/);
+  if (sentences.length === 1) return readSentence(query, options);
+  const asked = new Set<Action>();
+  const refused = new Set<Action>();
+  for (const sentence of sentences) {
+    const read = readSentence(sentence, options);
+    for (const a of read.asked) asked.add(a);
+    for (const a of read.refused) refused.add(a);
+  }
+  return { asked, refused };
+}
+
+function readSentence(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   const ws = words(withoutRequestFrame(query));
   const negated = (i: number): boolean => negatedAt(ws, i);
   // An HTTP method named in capitals asks for its action ("send an HTTP DELETE request").
@@ -162,6 +179,8 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
     if (negated(i)) return;
+    // A choice still being made: "I'm deciding which ones to remove", "not sure whether to archive it".
+    if (ws[i - 1] === 'to' && ws.slice(Math.max(0, i - 4), i - 1).some((w) => DELIBERATING.has(w))) return;
     // A past form tells what happened ("who deleted the release", "what if I deleted this repo"), and a
     // verb after a modal that is no request ("what git clean would remove"; "would you remove" asks).
     if (ws[i].endsWith('ed') || (IRREGULAR_FORMS.has(ws[i]) && IRREGULAR_FORMS.get(ws[i]) !== ws[i])) return;
@@ -341,7 +360,9 @@ export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>
   // the imperative asks for it too ("remove Bob from the team without deleting his account").
   if (named.refused && named.refused.size > 0) {
     const refused = (a: Action): boolean => named.refused?.has(a) === true && !asked.has(a);
-    if (refused('delete') || [...actions].some(refused)) return true;
+    // A refused delete holds back every destructive tool but those doing what was asked instead
+    // ("unpublish the action, no deleting" still lets the unpublishing tool lead).
+    if ([...actions].some(refused) || (refused('delete') && actionFit(asked, actions) !== 'match')) return true;
   }
   // "update the customer in Linear": another server's destructive tool is not what was asked.
   if (named.servers && named.servers.size > 0 && target.server !== undefined && !named.servers.has(target.server)) return true;

@@ -31,10 +31,11 @@ define(['update'], 'update edit modify change set patch put rename replace appen
 define(['move'], 'move relocate reorder rearrange reposition');
 // Changing how or when something shows: an edit, not a deletion ("hide the columns", "postpone the call").
 define(['update'], 'hide reschedule postpone sort pin unpin star unstar mute unmute snooze highlight resize');
-define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign trash flush nuke scrap ditch expunge unpublish deactivate strip');
+define(['delete'], 'delete remove drop destroy erase purge clear clean kill terminate uninstall wipe discard forget revoke prune cancel unassign trash flush nuke scrap ditch expunge strip');
 define(['send'], 'send message notify reply email share tell');
-// Archiving hides what it can bring back: its own action, so an archive never answers a delete nor a delete an archive.
-define(['archive'], 'archive');
+// Archiving, unpublishing and deactivating hide what they can bring back: their own action, so they never
+// answer a delete nor a delete them.
+define(['archive'], 'archive unpublish deactivate');
 // Bringing back what was deleted, archived or closed: its own action, so an undo never matches a delete or a plain edit.
 define(['restore'], 'restore recover undelete unarchive reopen unhide');
 define(['run'], 'run execute exec trigger launch invoke rerun');

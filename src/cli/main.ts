@@ -21,7 +21,7 @@ const COMMANDS: Record<string, CommandEntry> = {
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return `usage: ghostwire <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+  return `usage: ghostwire <command> [options]   (ghostwire --version prints the version)\n\ncommands:\n${lines.join('\n')}\n`;
 }
 
 /**
@@ -31,6 +31,11 @@ function usage(): string {
  */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    const { createRequire } = await import('node:module');
+    process.stdout.write(`${(createRequire(import.meta.url)('ghostwire/package.json') as { version: string }).version}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
     return name ? 0 : 1;

@@ -96,23 +96,32 @@ describe('the packed package, installed', () => {
     expect(result.code, explain(result)).toBe(0);
   });
 
-  it('the .d.ts files of the subpaths a user without the ghost imports name no SDK the README calls optional', async () => {
+  it('the .d.ts files of the subpaths a user without the ghost imports name no SDK the README calls optional, and the ghost\'s name no Bedrock SDK', async () => {
     // With skipLibCheck: false, a type import of a peer the user did not install is an error in their build.
-    const optional = /^(@anthropic-ai\/|@google\/genai|@aws-sdk\/)/;
-    const reached = new Map<string, string>();
-    const walk = async (file: string, from: string): Promise<void> => {
-      if (reached.has(file)) return;
-      reached.set(file, from);
-      const text = await readFile(file, 'utf8');
-      for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
-        if (spec.startsWith('.')) await walk(join(dirname(file), spec.replace(/\.[jt]s$/, '.d.ts')), file);
-        else if (optional.test(spec)) throw new Error(`${relative(pkg, file)} imports ${spec} (reached from ${relative(pkg, from)})`);
-      }
-    };
-    for (const entry of ['index', 'vitest/index', 'vitest/setup', 'vitest/plugin', 'proxy/index', 'mcp/mock/index', 'goldens/index', 'rollout/index']) {
+    // Walks the .d.ts files an entry reaches; throws at an import of a package `banned` matches.
+    const reachable = async (entry: string, banned: RegExp): Promise<Map<string, string>> => {
+      const reached = new Map<string, string>();
+      const walk = async (file: string, from: string): Promise<void> => {
+        if (reached.has(file)) return;
+        reached.set(file, from);
+        const text = await readFile(file, 'utf8');
+        for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
+          if (spec.startsWith('.')) await walk(join(dirname(file), spec.replace(/\.[jt]s$/, '.d.ts')), file);
+          else if (banned.test(spec)) throw new Error(`${relative(pkg, file)} imports ${spec} (reached from ${relative(pkg, from)})`);
+        }
+      };
       await walk(join(pkg, 'dist/src', `${entry}.d.ts`), 'the entry');
+      return reached;
+    };
+    const optional = /^(@anthropic-ai\/|@google\/genai|@aws-sdk\/)/;
+    let files = 0;
+    for (const entry of ['index', 'vitest/index', 'vitest/setup', 'vitest/plugin', 'proxy/index', 'mcp/mock/index', 'goldens/index', 'rollout/index']) {
+      files += (await reachable(entry, optional)).size;
     }
-    expect(reached.size).toBeGreaterThan(20);
+    expect(files).toBeGreaterThan(20);
+    // The ghost needs the SDKs of the providers it drives, but Bedrock's only for Bedrock.
+    const ghost = await reachable('ghost/index', /^@aws-sdk\//);
+    expect([...ghost.keys()].some((f) => f.endsWith('provider-bedrock.d.ts'))).toBe(true);
   });
 
   it("the README's example scenarios are usable from the installed package", async () => {
@@ -122,7 +131,7 @@ describe('the packed package, installed', () => {
     expect(mcp.code, explain(mcp)).toBe(0);
   });
 
-  it('`ghostwire proxy eval` finds the three eval sets in the installed package', async () => {
+  it('`ghostwire proxy eval` finds the five eval sets in the installed package', async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number }> };

@@ -1,6 +1,6 @@
 // `ghostwire proxy ...` run as the user runs it: bin/ghostwire.js under this Node, no API keys.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,12 +53,14 @@ describe('ghostwire proxy (CLI)', () => {
     const badConfig = join(dir, 'bad.json');
     writeFileSync(badConfig, JSON.stringify({ mcpServers: {}, mcp_client_proxy: { connection_timeout: -1 } }));
     // Independent processes: run them side by side.
-    const [badMode, bad, unknown, noQuery] = await Promise.all([
+    const [badMode, bad, unknown, noQuery, version] = await Promise.all([
       ghostwire('proxy', 'recommend-tools', 'x', '--mode', 'fast', '--config', config, '--store', join(dir, 'other.db')),
       ghostwire('proxy', 'refresh', '--config', badConfig, '--store', join(dir, 'other2.db')),
       ghostwire('proxy', 'frobnicate'),
       ghostwire('proxy', 'search-tools', '--config', config, '--store', join(dir, 'other3.db')),
+      ghostwire('--version'),
     ]);
+    expect(version).toMatchObject({ code: 0, stdout: `${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}\n` });
     expect(badMode).toMatchObject({ code: 2, stderr: expect.stringContaining('--mode: expected semantic, hybrid or llm, got "fast"') });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${badConfig}: mcp_client_proxy.connection_timeout: must be a positive number of seconds`);

@@ -15,6 +15,7 @@ commands:
   recommend-tools  recommend tools:   recommend-tools "<task>" [--mode semantic|hybrid|llm] [--top-k N]
   refresh          re-index tools:    refresh [--server S] [--force]
   eval             recall@k, MRR, destructive-first per search mode and query class (fixtures/catalog, catalog-large, catalog-heldout, catalog-heldout-2, catalog-heldout-3)
+                   eval [--catalog DIR] [--mode lexical,semantic,hybrid,llm] [--json]; DIR holds tools.json + queries.json
 
 common options:
   --config FILE    the .mcp.json-shaped config (default .mcp.json)

@@ -21,7 +21,8 @@ const MIB = 2 ** 20;
 
 const USAGE = `usage: ghostwire serve [--scenarios <file|dir>] [--port N] [--host H] [options]
 
-Serves the mock LLM (OpenAI, Anthropic, Gemini wire APIs) on a real port.
+Serves the mock LLM on a real port: every provider wire API ghostwire knows (OpenAI Chat and Responses,
+Azure OpenAI, Anthropic, Gemini, Vertex AI, Bedrock, Mistral, Cohere, Ollama, embeddings), routed by path.
   --scenarios       scenario file or directory (default: $MOCKLLM_SCENARIOS); new sessions start from them too
   --port            port to listen on (default 0: a free port)
   --host            interface to bind (default 127.0.0.1); beyond loopback the admin API needs a token

@@ -16,7 +16,8 @@ export { OpenAIProvider } from './provider-openai.ts';
 export { AzureOpenAIProvider, type AzureOpenAIProviderOptions } from './provider-azure-openai.ts';
 export { AnthropicProvider, toAnthropicMessages } from './provider-anthropic.ts';
 export { GeminiProvider, toGeminiContents } from './provider-gemini.ts';
-export { BedrockProvider, toConverseMessages, type BedrockProviderOptions } from './provider-bedrock.ts';
+export { BedrockProvider, type BedrockCredentials, type BedrockProviderOptions } from './provider-bedrock.ts';
+export { toConverseMessages, type ConverseBlock, type ConverseMessage } from './bedrock-converse.ts';
 export { DEFAULT_MODELS, parseArguments } from './provider.ts';
 export type {
   LLMProvider,

@@ -1,49 +1,33 @@
 // Amazon Bedrock's Converse API behind the LLMProvider interface (official `@aws-sdk/client-bedrock-runtime`, unmodified).
-import type { BedrockRuntimeClient as BedrockClient, BedrockRuntimeClientConfig, ContentBlock, ConverseCommand as ConverseCommandClass, ConverseCommandInput, Message, Tool } from '@aws-sdk/client-bedrock-runtime';
+// The AWS SDK's types stay out of this file's public declarations: a ghost user who never uses Bedrock
+// does not install it, and a type import of it in a shipped .d.ts breaks their `skipLibCheck: false` build.
+import type { BedrockRuntimeClient as BedrockClient, BedrockRuntimeClientConfig, ConverseCommand as ConverseCommandClass, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
+import { converseTools, toConverseMessages } from './bedrock-converse.ts';
 import { optionalPeer } from './optional-peer.ts';
 import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
 import { Retrier } from './retry.ts';
-import { normalizeSchema } from './schema-normalize.ts';
 const BedrockRuntimeClient = optionalPeer<typeof BedrockClient>('@aws-sdk/client-bedrock-runtime', 'BedrockRuntimeClient');
 const ConverseCommand = optionalPeer<typeof ConverseCommandClass>('@aws-sdk/client-bedrock-runtime', 'ConverseCommand');
 
 export interface BedrockProviderOptions extends Omit<ProviderOptions, 'provider' | 'apiKey' | 'fetch' | 'strict'> {
   /** Else AWS_REGION, as the SDK reads it. */
   region?: string;
-  /** Static credentials; else the SDK's default chain (AWS_ACCESS_KEY_ID, profiles, roles). */
-  credentials?: BedrockRuntimeClientConfig['credentials'];
+  /** Static credentials (or a function resolving them); else the SDK's default chain (AWS_ACCESS_KEY_ID, profiles, roles). */
+  credentials?: BedrockCredentials | (() => Promise<BedrockCredentials>);
   /**
-   * The SDK's HTTP handler. The default speaks HTTP/2, which MSW cannot intercept: in-process mocks need
+   * The SDK's HTTP handler (an `@smithy/node-http-handler` NodeHttpHandler or `@smithy/fetch-http-handler`
+   * FetchHttpHandler). The default speaks HTTP/2, which MSW cannot intercept: in-process mocks need
    * `new NodeHttpHandler()` or `new FetchHttpHandler()`; a mock's real port takes either.
    */
-  requestHandler?: BedrockRuntimeClientConfig['requestHandler'];
+  requestHandler?: object;
 }
 
-/**
- * Builds Converse's `system` blocks and alternating messages: tool results and following user text share one user turn.
- * @example
- *   const { system, messages } = toConverseMessages([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
- */
-export function toConverseMessages(messages: readonly GhostMessage[]): { system: Array<{ text: string }>; messages: Message[] } {
-  const system: Array<{ text: string }> = [];
-  const out: Message[] = [];
-  const push = (role: 'user' | 'assistant', blocks: ContentBlock[]): void => {
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.content!.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
-  for (const m of messages) {
-    if (m.role === 'system') system.push({ text: m.content });
-    else if (m.role === 'user') push('user', [{ text: m.content }]);
-    else if (m.role === 'tool') {
-      push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
-    } else {
-      const blocks: ContentBlock[] = m.content ? [{ text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments as never } });
-      push('assistant', blocks.length ? blocks : [{ text: '(no content)' }]);
-    }
-  }
-  return { system, messages: out };
+/** AWS credentials as the SDK takes them. */
+export interface BedrockCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
 }
 
 const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
@@ -77,7 +61,7 @@ export class BedrockProvider implements LLMProvider {
       ...(options.region ? { region: options.region } : {}),
       ...(options.credentials ? { credentials: options.credentials } : {}),
       ...(options.baseURL ? { endpoint: options.baseURL } : {}),
-      requestHandler: options.requestHandler ?? { requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
+      requestHandler: (options.requestHandler ?? { requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }) as BedrockRuntimeClientConfig['requestHandler'],
     });
     const headers = options.headers;
     if (headers && Object.keys(headers).length) {
@@ -93,20 +77,15 @@ export class BedrockProvider implements LLMProvider {
     }
   }
 
-  tools(tools: readonly ProviderTool[]): Tool[] {
-    return tools.map((t) => ({
-      toolSpec: { name: t.name, description: t.description || t.name, inputSchema: { json: normalizeSchema(t.parameters, 'bedrock') as never } },
-    }));
-  }
-
   async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
     const { system, messages: wire } = toConverseMessages(messages);
     const modelId = options.model ?? this.defaultModel;
     const input: ConverseCommandInput = {
       modelId,
-      messages: wire,
+      // The structural shapes are the SDK's own subset (bedrock-converse.ts).
+      messages: wire as ConverseCommandInput['messages'],
       ...(system.length ? { system } : {}),
-      ...(tools.length ? { toolConfig: { tools: this.tools(tools) } } : {}),
+      ...(tools.length ? { toolConfig: { tools: converseTools(tools) as NonNullable<ConverseCommandInput['toolConfig']>['tools'] } } : {}),
       ...(options.maxTokens !== undefined || options.temperature !== undefined
         ? { inferenceConfig: { ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) } }
         : {}),

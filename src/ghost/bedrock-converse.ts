@@ -1,0 +1,60 @@
+// Converse's wire shapes from the ghost's messages and tools. Typed structurally (the subset of the AWS
+// SDK's Message, ContentBlock and Tool the ghost sends) so no shipped declaration imports the SDK: a ghost
+// user who never uses Bedrock does not install it, and `skipLibCheck: false` would then fail their build.
+import type { GhostMessage, ProviderTool } from './provider.ts';
+import { normalizeSchema } from './schema-normalize.ts';
+
+/** A Converse content block the ghost sends: text, a tool call, or a tool's result. */
+export type ConverseBlock =
+  | { text: string }
+  | { toolUse: { toolUseId: string; name: string; input: unknown } }
+  | { toolResult: { toolUseId: string; content: Array<{ text: string }>; status: 'error' | 'success' } };
+
+/** A Converse message: one role's turn. */
+export interface ConverseMessage {
+  role: 'user' | 'assistant';
+  content: ConverseBlock[];
+}
+
+/** A Converse tool: its `toolSpec`. */
+export interface ConverseTool {
+  toolSpec: { name: string; description: string; inputSchema: { json: unknown } };
+}
+
+/**
+ * Builds Converse's `system` blocks and alternating messages: tool results and following user text share one user turn.
+ * @example
+ *   const { system, messages } = toConverseMessages([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
+ */
+export function toConverseMessages(messages: readonly GhostMessage[]): { system: Array<{ text: string }>; messages: ConverseMessage[] } {
+  const system: Array<{ text: string }> = [];
+  const out: ConverseMessage[] = [];
+  const push = (role: 'user' | 'assistant', blocks: ConverseBlock[]): void => {
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const m of messages) {
+    if (m.role === 'system') system.push({ text: m.content });
+    else if (m.role === 'user') push('user', [{ text: m.content }]);
+    else if (m.role === 'tool') {
+      push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
+    } else {
+      const blocks: ConverseBlock[] = m.content ? [{ text: m.content }] : [];
+      for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments } });
+      push('assistant', blocks.length ? blocks : [{ text: '(no content)' }]);
+    }
+  }
+  return { system, messages: out };
+}
+
+/**
+ * Tools as Converse `toolSpec`s, their schemas normalised for Bedrock.
+ * @example
+ *   converseTools([{ name: 'query', description: 'Run SQL', parameters: { type: 'object' } }]);
+ */
+export function converseTools(tools: readonly ProviderTool[]): ConverseTool[] {
+  return tools.map((t) => ({
+    toolSpec: { name: t.name, description: t.description || t.name, inputSchema: { json: normalizeSchema(t.parameters, 'bedrock') } },
+  }));
+}

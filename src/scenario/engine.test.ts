@@ -36,7 +36,7 @@ describe('ScenarioEngine', () => {
       { name: 'ids', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: {} }, { id: 'mine_1', name: 'get_time', arguments: {} }], expectToolResults: true } }, { respond: { text: 'ok' } }] },
     ]);
     const names: string[] = [];
-    const first = engine.select(chat(), (name) => (names.push(name), `api_${name}_7`));
+    const first = engine.select(chat(), { toolCallId: (name) => (names.push(name), `api_${name}_7`), responseId: () => undefined });
     if (first.kind !== 'respond') throw new Error(first.kind);
     expect(first.response.toolCalls.map((c) => c.id)).toEqual(['api_get_weather_7', 'mine_1']);
     expect(names).toEqual(['get_weather']);

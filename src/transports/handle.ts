@@ -8,7 +8,7 @@
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
-import { mintToolCallId, OPENAI_TOOL_CALL_IDS } from '../providers/common/ids.ts';
+import { AdapterIds } from '../providers/adapter-ids.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
@@ -102,8 +102,8 @@ interface Outcome {
 function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown): Outcome {
   let selection: Selection;
   try {
-    // Tool call ids the step leaves out are minted in this API's shape (`toolu_01…`, `tooluse_…`).
-    selection = engine.select(canonical, (toolName) => mintToolCallId(adapter.toolCallIds?.(canonical) ?? OPENAI_TOOL_CALL_IDS, toolName));
+    // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
+    selection = engine.select(canonical, new AdapterIds(adapter, canonical));
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }

@@ -70,6 +70,41 @@ export function mintToolCallId(shape: ToolCallIdShape, toolName: string): string
 }
 
 /**
+ * How an API shapes the id of a response (message, completion): a fixed prefix then `length`
+ * random characters of `alphabet`, or `'uuid'` for a random UUID (Cohere's).
+ */
+export type ResponseIdShape = { readonly prefix: string; readonly length: number; readonly alphabet?: keyof typeof ID_ALPHABETS } | 'uuid';
+
+/**
+ * OpenAI Chat Completions' (and Azure's) completion ids: `chatcmpl-` + 29 of [A-Za-z0-9]
+ * (`chatcmpl-991aYb1iD8OSD54gcxZxv8uazlTZy` in recorded API streams).
+ */
+export const OPENAI_CHAT_RESPONSE_IDS: ResponseIdShape = { prefix: 'chatcmpl-', length: 29 };
+
+/**
+ * A fresh response id in an API's shape: what the engine gives a response on a wire whose
+ * adapter declares `responseIds`.
+ * @example
+ *   mintResponseId({ prefix: 'msg_01', length: 22 }) // 'msg_01XFDUDYJgAACzvnptvVoYEL'
+ *   mintResponseId('uuid') // '29f14a5a-11de-4cae-9800-25e4747408ea'
+ */
+export function mintResponseId(shape: ResponseIdShape): string {
+  if (shape === 'uuid') return randomUUID();
+  if (shape.alphabet === 'hex') return shape.prefix + randomHex(shape.length);
+  return shape.prefix + randomAlnum(shape.length, ID_ALPHABETS[shape.alphabet ?? 'alnum']);
+}
+
+/** `length` random hex digits: a UUID's 30 whole random ones at a time (all but its version and variant digits). */
+function randomHex(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const u = randomUUID();
+    out += u.slice(0, 8) + u.slice(9, 13) + u.slice(15, 18) + u.slice(20, 23) + u.slice(24);
+  }
+  return out.slice(0, length);
+}
+
+/**
  * A fresh id with a prefix, e.g. `call_` + 24 characters as OpenAI mints tool call ids.
  * @example
  *   mintId('call_') // 'call_Vx2...'

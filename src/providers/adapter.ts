@@ -142,7 +142,7 @@ export interface ProviderAdapter<State = unknown> {
    * Optional: the shape of the ids this API gives its responses (`msg_01` + 22, `chatcmpl-` + 29),
    * for this request; undefined for a wire that carries none (Bedrock Converse, Ollama). The engine
    * mints each response's id in it, so the id rendered, stored and journaled is one. Without it the
-   * engine's own hex id is used. See docs/decisions/tool-call-ids.md.
+   * engine's own hex id is used. See docs/decisions/response-ids.md.
    */
   responseIds?(request: CanonicalRequest): ResponseIdShape | undefined;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ID_ALPHABETS, mintResponseId, mintToolCallId, randomAlnum } from './ids.ts';
+import { ID_ALPHABETS, mintResponseId, mintToolCallId, RandomBytes, randomAlnum } from './ids.ts';
 
 describe('tool call ids', () => {
   it('mints a prefix and a random part of the shape’s length and alphabet', () => {
@@ -33,5 +33,20 @@ describe('response ids', () => {
     const ids = Array.from({ length: 2_000 }, () => mintResponseId({ prefix: '', length: 48, alphabet: 'hex' }));
     expect(new Set(ids).size).toBe(ids.length);
     for (let i = 0; i < 48; i += 1) expect(new Set(ids.map((id) => id[i])).size).toBe(16);
+  });
+});
+
+describe('a RandomBytes pool', () => {
+  it('gives ids of the shape from its pool, every character of an alphabet, none repeated across refills', () => {
+    const random = new RandomBytes();
+    expect(mintResponseId({ prefix: 'chatcmpl-', length: 29 }, random)).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);
+    expect(mintResponseId({ prefix: 'resp_', length: 48, alphabet: 'hex' }, random)).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(mintToolCallId({ prefix: 'tooluse_', length: 22, alphabet: 'base64url' }, 't', random)).toMatch(/^tooluse_[A-Za-z0-9_-]{22}$/);
+    for (const alphabet of [ID_ALPHABETS.alnum, ID_ALPHABETS.base64url, ID_ALPHABETS.lower, ID_ALPHABETS.hex]) {
+      expect([...new Set(randomAlnum(20_000, alphabet, random))].sort().join('')).toBe([...alphabet].sort().join(''));
+    }
+    // 10,000 ids of 22 characters: dozens of 4 KiB refills.
+    const ids = new Set(Array.from({ length: 10_000 }, () => mintResponseId({ prefix: 'msg_01', length: 22 }, random)));
+    expect(ids.size).toBe(10_000);
   });
 });

@@ -1,6 +1,6 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
 import type { Framing } from './common/framing.ts';
-import type { ToolCallIdShape } from './common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from './common/ids.ts';
 import type { WireReader } from './common/views.ts';
 
 export type { Framing } from './common/framing.ts';
@@ -138,6 +138,13 @@ export interface ProviderAdapter<State = unknown> {
    * `call_` + 24. See docs/decisions/tool-call-ids.md.
    */
   toolCallIds?(request: CanonicalRequest): ToolCallIdShape;
+  /**
+   * Optional: the shape of the ids this API gives its responses (`msg_01` + 22, `chatcmpl-` + 29),
+   * for this request; undefined for a wire that carries none (Bedrock Converse, Ollama). The engine
+   * mints each response's id in it, so the id rendered, stored and journaled is one. Without it the
+   * engine's own hex id is used. See docs/decisions/response-ids.md.
+   */
+  responseIds?(request: CanonicalRequest): ResponseIdShape | undefined;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
   parse(req: IncomingRequest, state: State): CanonicalRequest;
   /** Canonical response → wire response (JSON or a stream as `request.stream` says). */

@@ -36,12 +36,27 @@ describe('ScenarioEngine', () => {
       { name: 'ids', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: {} }, { id: 'mine_1', name: 'get_time', arguments: {} }], expectToolResults: true } }, { respond: { text: 'ok' } }] },
     ]);
     const names: string[] = [];
-    const first = engine.select(chat(), (name) => (names.push(name), `api_${name}_7`));
+    const first = engine.select(chat(), { toolCallId: (name) => (names.push(name), `api_${name}_7`), responseId: () => undefined });
     if (first.kind !== 'respond') throw new Error(first.kind);
     expect(first.response.toolCalls.map((c) => c.id)).toEqual(['api_get_weather_7', 'mine_1']);
     expect(names).toEqual(['get_weather']);
     const missing = engine.select(chat({ messages: [{ role: 'tool', content: '21', toolCallId: 'mine_1' }] }));
     expect(missing.kind === 'error' && missing.error.message).toContain('["api_get_weather_7"]');
+  });
+
+  it("takes each response's id from the API's minter, and mints a bare 24-hex one when it has none", () => {
+    const engine = new ScenarioEngine([{ name: 'ids', steps: [{ respond: { text: 'a' } }, { respond: { text: 'b' } }, { respond: { text: 'c' } }] }]);
+    let n = 0;
+    const api = { toolCallId: () => 'unused', responseId: () => `msg_api_${++n}` };
+    const ids = [api, { toolCallId: () => 'unused', responseId: () => undefined }, undefined].map((minter) => {
+      const selection = engine.select(chat(), minter);
+      if (selection.kind !== 'respond') throw new Error(selection.kind);
+      return selection.response.id;
+    });
+    expect(ids[0]).toBe('msg_api_1');
+    expect(ids[1]).toMatch(/^[0-9a-f]{24}$/);
+    expect(ids[2]).toMatch(/^[0-9a-f]{24}$/);
+    expect(ids[1]).not.toBe(ids[2]);
   });
 
   it('mints a bare 24-hex tool call id, no provider prefix, when given no minter', () => {

@@ -3,7 +3,7 @@ import { embedText } from './embed.ts';
 import { HexIds } from './hex-ids.ts';
 import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
-import type { MintToolCallId, NearMiss, Selection, StepRef } from './selection.ts';
+import type { IdMinter, NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
 import { estimateInputTokens, estimateTokens } from './tokens.ts';
 import { parseScenario } from './validate.ts';
@@ -114,11 +114,11 @@ export class ScenarioEngine {
   }
 
   /**
-   * Picks the answer to `request` and advances progression. A tool call the step gives no id gets
-   * one from `mintToolCallId` (the API's own shape; the transport core passes the adapter's), else
-   * a bare 24-hex id: the engine knows no provider's shape.
+   * Picks the answer to `request` and advances progression. The response, and a tool call the step
+   * gives no id, get their ids from `ids` (the API's own shapes; the transport core passes the
+   * adapter's), else bare 24-hex ids: the engine knows no provider's shape.
    */
-  select(request: CanonicalRequest, mintToolCallId?: MintToolCallId): Selection {
+  select(request: CanonicalRequest, ids?: IdMinter): Selection {
     const violation = this.#checkPendingToolResults(request);
     if (violation) return { kind: 'error', step: null, error: violation, latencyMs: 0 };
 
@@ -132,9 +132,9 @@ export class ScenarioEngine {
       }
       state.remaining -= 1;
       state.answered += 1;
-      return this.#answer(state, request, mintToolCallId);
+      return this.#answer(state, request, ids);
     }
-    if (request.provider === 'embeddings') return this.#defaultEmbeddings(request);
+    if (request.provider === 'embeddings') return this.#defaultEmbeddings(request, ids);
     return noMatch(request, misses);
   }
 
@@ -156,7 +156,7 @@ export class ScenarioEngine {
     };
   }
 
-  #answer(state: StepState, request: CanonicalRequest, mintToolCallId: MintToolCallId | undefined): Selection {
+  #answer(state: StepState, request: CanonicalRequest, ids: IdMinter | undefined): Selection {
     const { respond } = state.step;
     const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
     const latencyMs = respond.latencyMs ?? 0;
@@ -167,7 +167,7 @@ export class ScenarioEngine {
     }
     const text = fillTemplate(respond.text ?? '', values);
     const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? (mintToolCallId ? mintToolCallId(call.name) : this.#ids.next(24)),
+      id: call.id ?? (ids ? ids.toolCallId(call.name) : this.#ids.next(24)),
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));
@@ -175,7 +175,7 @@ export class ScenarioEngine {
     const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
     const response: CanonicalResponse = {
-      id: this.#ids.next(24),
+      id: ids?.responseId() ?? this.#ids.next(24),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text,
@@ -189,9 +189,9 @@ export class ScenarioEngine {
     return { kind: 'respond', step: state.ref, response, latencyMs };
   }
 
-  #defaultEmbeddings(request: CanonicalRequest): Selection {
+  #defaultEmbeddings(request: CanonicalRequest, ids: IdMinter | undefined): Selection {
     const response: CanonicalResponse = {
-      id: this.#ids.next(24),
+      id: ids?.responseId() ?? this.#ids.next(24),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text: '',

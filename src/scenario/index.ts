@@ -82,4 +82,4 @@ export type {
   FinishReason,
   StreamOptions,
 } from './canonical.ts';
-export type { Selection, StepRef, NearMiss, JournalEntry, ScenarioEngineLike, MintToolCallId } from './selection.ts';
+export type { Selection, StepRef, NearMiss, JournalEntry, ScenarioEngineLike, MintToolCallId, IdMinter } from './selection.ts';

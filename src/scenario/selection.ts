@@ -41,7 +41,18 @@ export interface JournalEntry {
  */
 export type MintToolCallId = (toolName: string) => string;
 
+/**
+ * Mints ids in the shape of the API a request came in on (the transport core builds one from the
+ * request's adapter). The engine knows no shape: it only calls these.
+ */
+export interface IdMinter {
+  /** The id of a tool call the scenario gives none; `toolName` is the call's tool. */
+  toolCallId: MintToolCallId;
+  /** A response's id; undefined when the API has no shape for it (the engine then mints its own). */
+  responseId(): string | undefined;
+}
+
 /** The engine contract the transport core relies on. */
 export interface ScenarioEngineLike {
-  select(request: CanonicalRequest, mintToolCallId?: MintToolCallId): Selection;
+  select(request: CanonicalRequest, ids?: IdMinter): Selection;
 }

@@ -8,7 +8,8 @@
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
-import { mintToolCallId, OPENAI_TOOL_CALL_IDS } from '../providers/common/ids.ts';
+import { AdapterIds } from '../providers/adapter-ids.ts';
+import { RandomBytes } from '../providers/common/ids.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
@@ -99,11 +100,11 @@ interface Outcome {
   latencyMs: number;
 }
 
-function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown): Outcome {
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, random: RandomBytes): Outcome {
   let selection: Selection;
   try {
-    // Tool call ids the step leaves out are minted in this API's shape (`toolu_01…`, `tooluse_…`).
-    selection = engine.select(canonical, (toolName) => mintToolCallId(adapter.toolCallIds?.(canonical) ?? OPENAI_TOOL_CALL_IDS, toolName));
+    // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
+    selection = engine.select(canonical, new AdapterIds(adapter, canonical, random));
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
@@ -118,7 +119,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog, states: AdapterStates): Outcome {
+function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog, states: AdapterStates, random: RandomBytes): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
   let state: unknown;
@@ -137,7 +138,7 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical, state);
+  return selectAndRender(adapter, engine, canonical, state, random);
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
@@ -199,6 +200,8 @@ export function createCore(options: HandlerOptions): Core {
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
+  // Response and tool call ids are drawn from this pool: one per core, refilled a few KiB at a time.
+  const random = new RandomBytes();
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
     get names() {
@@ -224,7 +227,7 @@ export function createCore(options: HandlerOptions): Core {
       outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
       // Under an explicit `/{provider}` prefix the adapter sees the path after it.
-      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states);
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

@@ -23,4 +23,6 @@ describeConformance({
   sdk: anthropicSdkKit(client),
   // The SDK's own examples: `toolu_01D7FLrfh4GYq7yT1ULFeyMV`.
   toolCallId: /^toolu_01[A-Za-z0-9]{22}$/,
+  // `msg_01` + 22 of [A-Za-z0-9] (the API reference's `msg_013Zva2CMHLNnXjNJJKqJ2EF`).
+  responseId: /^msg_01[A-Za-z0-9]{22}$/,
 });

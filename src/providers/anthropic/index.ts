@@ -15,7 +15,7 @@ import {
 import { isAnthropicModelsRoute, renderAnthropicModels } from './models.ts';
 import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
-import type { ToolCallIdShape } from '../common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
@@ -28,6 +28,9 @@ function authError(status: number, type: string, message: string): CanonicalErro
  * `toolu_01D7FLrfh4GYq7yT1ULFeyMV`). Claude on Vertex and on Bedrock say so in the prefix.
  */
 export const ANTHROPIC_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_01', length: 22 };
+
+/** Anthropic's message ids: `msg_01` + 22 of [A-Za-z0-9] (the API reference's `msg_013Zva2CMHLNnXjNJJKqJ2EF`). */
+export const ANTHROPIC_MESSAGE_IDS: ResponseIdShape = { prefix: 'msg_01', length: 22 };
 
 /**
  * Creates the adapter serving Anthropic's Messages API as `@anthropic-ai/sdk` calls it.
@@ -63,6 +66,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
       return { rendered: { status: 200, headers: { 'request-id': mintAnthropicRequestId() }, json }, request };
     },
     toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
+    responseIds: () => ANTHROPIC_MESSAGE_IDS,
     parse: (req: IncomingRequest) => parseAnthropicRequest(req),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };

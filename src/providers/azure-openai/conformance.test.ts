@@ -38,5 +38,6 @@ describeConformance({
   streamParams: { stream_options: { include_usage: true } },
   noMatch404: true,
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
+  responseId: /^chatcmpl-[A-Za-z0-9]{29}$/,
   sdk: openAIChatSdkKit(client),
 });

@@ -20,7 +20,7 @@ import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, type WireReader } from '../common/views.ts';
 import { asOpenAIRequest, AZURE_OPENAI_HOSTS, azureRoute, isAzureRoute, saysAzure, type AzureRoute } from './routes.ts';
 import { AZURE_ACCESS_DENIED, azureChatFrames, renderAzureError, withContentFilters } from './render.ts';
-import { OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
+import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
 
 
 function authenticate(req: IncomingRequest): CanonicalError | null {
@@ -70,6 +70,7 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'az
       return responses.answerWithoutStep!(asOpenAIRequest(req, route), store);
     },
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
+    responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse(req: IncomingRequest, store: ResponseStore): CanonicalRequest {
       const route = azureRoute(req.path)!;
       const canonical = inner(route).parse(asOpenAIRequest(req, route), store);

@@ -30,4 +30,5 @@ describeConformance({
   noMatch404: true,
   sdk: anthropicSdkKit(client),
   toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,
+  responseId: /^msg_bdrk_01[A-Za-z0-9]{22}$/,
 });

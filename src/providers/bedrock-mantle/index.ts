@@ -12,7 +12,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
 import { renderAnthropicError } from '../anthropic/render.ts';
-import { BEDROCK_CLAUDE_TOOL_CALL_IDS } from '../bedrock/index.ts';
+import { BEDROCK_CLAUDE_MESSAGE_IDS, BEDROCK_CLAUDE_TOOL_CALL_IDS } from '../bedrock/index.ts';
 
 /** The path prefix Mantle serves Anthropic's API under. */
 const PREFIX = '/anthropic';
@@ -56,6 +56,7 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => anthropic.answerWithoutStep!(asAnthropic(req), state),
     // Claude in Bedrock, as on the runtime endpoint: `toolu_bdrk_01…`.
     toolCallIds: () => BEDROCK_CLAUDE_TOOL_CALL_IDS,
+    responseIds: () => BEDROCK_CLAUDE_MESSAGE_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       return { ...anthropic.parse(asAnthropic(req), state), provider: 'bedrock', path: req.path };
     },

@@ -28,4 +28,5 @@ describeConformance({
   sdk: anthropicSdkKit(client),
   // Claude on Bedrock: `toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`.
   toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,
+  responseId: /^msg_bdrk_01[A-Za-z0-9]{22}$/,
 });

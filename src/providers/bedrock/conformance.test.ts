@@ -82,6 +82,8 @@ describeConformance({
   noMatch404: true,
   // Converse's own: `tooluse_hbTgdi0CSLq_hM4P8csZJA` (22 of URL-safe base64).
   toolCallId: /^tooluse_[A-Za-z0-9_-]{22}$/,
+  // ConverseResponse has no id field.
+  responseId: null,
   sdk: {
     text: (base, model, prompt) => converse(base, model, prompt, false),
     stream: (base, model, prompt) => converseStream(base, model, prompt, false),

@@ -16,7 +16,7 @@ import { renderConverse, renderConverseStream } from './converse-render.ts';
 import { renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
-import type { ToolCallIdShape } from '../common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
 const BEARER = /^\s*Bearer\s+\S/i;
@@ -62,6 +62,9 @@ function render(response: CanonicalResponse, request: CanonicalRequest): Rendere
 /** Claude's tool_use ids through InvokeModel: `toolu_bdrk_01` + 22 of [A-Za-z0-9] (`toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`). */
 export const BEDROCK_CLAUDE_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_bdrk_01', length: 22 };
 
+/** Claude's message ids through InvokeModel: `msg_bdrk_01` + 22 of [A-Za-z0-9]. Converse's answer carries no id. */
+export const BEDROCK_CLAUDE_MESSAGE_IDS: ResponseIdShape = { prefix: 'msg_bdrk_01', length: 22 };
+
 /**
  * Converse's toolUseIds: `tooluse_` + 22 of URL-safe base64 (`tooluse_hbTgdi0CSLq_hM4P8csZJA` in AWS's
  * Converse tool-use example; the API's pattern is `[a-zA-Z0-9_-]+`).
@@ -90,6 +93,7 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
       /^AnthropicBedrock\//.test(req.headers.get('user-agent') ?? ''),
     authenticate,
     toolCallIds: (request: CanonicalRequest) => (isInvoke(request.path) ? BEDROCK_CLAUDE_TOOL_CALL_IDS : CONVERSE_TOOL_CALL_IDS),
+    responseIds: (request: CanonicalRequest) => (isInvoke(request.path) ? BEDROCK_CLAUDE_MESSAGE_IDS : undefined),
     parse,
     render,
     renderError: renderBedrockError,

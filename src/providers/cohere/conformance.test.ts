@@ -17,6 +17,7 @@ const usage = (u: Cohere.Usage | undefined) => (u?.tokens ? { inputTokens: u.tok
 function answer(res: Cohere.V2ChatResponse): SdkAnswer {
   const text = (res.message.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('');
   return {
+    id: res.id,
     text,
     toolCalls: (res.message.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function?.name ?? '', arguments: JSON.parse(c.function?.arguments ?? '{}') })),
     finishReason: res.finishReason,
@@ -28,6 +29,7 @@ async function streamed(events: AsyncIterable<Cohere.V2ChatStreamResponse>): Pro
   const out: SdkAnswer = { text: '', toolCalls: [], finishReason: null, usage: null };
   const args: string[] = [];
   for await (const event of events) {
+    if (event.type === 'message-start') out.id = event.id;
     if (event.type === 'content-delta') out.text += event.delta?.message?.content?.text ?? '';
     if (event.type === 'tool-call-start') {
       out.toolCalls.push({ id: event.delta?.message?.toolCalls?.id, name: event.delta?.message?.toolCalls?.function?.name ?? '', arguments: null });
@@ -63,6 +65,8 @@ describeConformance({
   noMatch404: true,
   // The tool's name and 12 of [a-z0-9], as the SDK's wire tests: `query_daily_sales_report_hgxxmkby3wta`.
   toolCallId: /^get_weather_[a-z0-9]{12}$|^get_time_[a-z0-9]{12}$/,
+  // A v4 UUID (the SDK's own wire tests: `29f14a5a-11de-4cae-9800-25e4747408ea`).
+  responseId: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chatStream({ model, messages: messages(prompt) })),

@@ -36,6 +36,8 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
     authenticate: (req: IncomingRequest) =>
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'no api key supplied', headers: {} },
     toolCallIds: () => COHERE_TOOL_CALL_IDS,
+    // Response ids are random UUIDs (v4: the SDK's own fixtures' `29f14a5a-11de-4cae-9800-…`).
+    responseIds: () => 'uuid',
     parse: (req: IncomingRequest) => (req.path === EMBED ? parseCohereEmbed(req) : parseCohereChat(req)),
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { ...response.headers };

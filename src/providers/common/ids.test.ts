@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ID_ALPHABETS, mintToolCallId, randomAlnum } from './ids.ts';
+import { ID_ALPHABETS, mintResponseId, mintToolCallId, RandomBytes, randomAlnum } from './ids.ts';
 
 describe('tool call ids', () => {
   it('mints a prefix and a random part of the shape’s length and alphabet', () => {
@@ -17,6 +17,36 @@ describe('tool call ids', () => {
 
   it('does not repeat ids across many mints', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => mintToolCallId({ prefix: '', length: 9 }, 't')));
+    expect(ids.size).toBe(10_000);
+  });
+});
+
+describe('response ids', () => {
+  it("mints a prefix and a random part of the shape's length and alphabet, or a v4 UUID", () => {
+    expect(mintResponseId({ prefix: 'msg_01', length: 22 })).toMatch(/^msg_01[A-Za-z0-9]{22}$/);
+    expect(mintResponseId({ prefix: 'resp_', length: 48, alphabet: 'hex' })).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(mintResponseId({ prefix: '', length: 22, alphabet: 'base64url' })).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(mintResponseId('uuid')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('draws every hex digit at every position of a hex id (no UUID version or variant digit leaks in)', () => {
+    const ids = Array.from({ length: 2_000 }, () => mintResponseId({ prefix: '', length: 48, alphabet: 'hex' }));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let i = 0; i < 48; i += 1) expect(new Set(ids.map((id) => id[i])).size).toBe(16);
+  });
+});
+
+describe('a RandomBytes pool', () => {
+  it('gives ids of the shape from its pool, every character of an alphabet, none repeated across refills', () => {
+    const random = new RandomBytes();
+    expect(mintResponseId({ prefix: 'chatcmpl-', length: 29 }, random)).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);
+    expect(mintResponseId({ prefix: 'resp_', length: 48, alphabet: 'hex' }, random)).toMatch(/^resp_[0-9a-f]{48}$/);
+    expect(mintToolCallId({ prefix: 'tooluse_', length: 22, alphabet: 'base64url' }, 't', random)).toMatch(/^tooluse_[A-Za-z0-9_-]{22}$/);
+    for (const alphabet of [ID_ALPHABETS.alnum, ID_ALPHABETS.base64url, ID_ALPHABETS.lower, ID_ALPHABETS.hex]) {
+      expect([...new Set(randomAlnum(20_000, alphabet, random))].sort().join('')).toBe([...alphabet].sort().join(''));
+    }
+    // 10,000 ids of 22 characters: dozens of 4 KiB refills.
+    const ids = new Set(Array.from({ length: 10_000 }, () => mintResponseId({ prefix: 'msg_01', length: 22 }, random)));
     expect(ids.size).toBe(10_000);
   });
 });

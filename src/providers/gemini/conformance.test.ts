@@ -20,4 +20,6 @@ describeConformance({
   sdk: geminiSdkKit(client),
   // As the API answers Gemini 3 models: `46ww9pp1`.
   toolCallId: /^[a-z0-9]{8}$/,
+  // `responseId`: an encoded event id, 22 of URL-safe base64 (`UxQ6aM_sKbjFnvgPocrJaA`).
+  responseId: /^[A-Za-z0-9_-]{22}$/,
 });

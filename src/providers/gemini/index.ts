@@ -11,7 +11,7 @@ import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, rende
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
-import type { ToolCallIdShape } from '../common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 const GENERATE_METHODS = new Set(['generateContent', 'streamGenerateContent']);
 
@@ -64,6 +64,9 @@ function countTokens(req: IncomingRequest): DirectAnswer {
  */
 export const GEMINI_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 8, alphabet: 'lower' };
 
+/** `responseId`: 22 of URL-safe base64, no prefix (an encoded event id, e.g. `UxQ6aM_sKbjFnvgPocrJaA`). */
+export const GEMINI_RESPONSE_IDS: ResponseIdShape = { prefix: '', length: 22, alphabet: 'base64url' };
+
 /**
  * Creates the adapter serving the Gemini Developer API as `@google/genai` calls it
  * (v1 by default, v1beta for older clients).
@@ -86,6 +89,7 @@ export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
     // endsWith, not the route regex again: generate requests pass here too.
     answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (req.path.endsWith(':countTokens') ? countTokens(req) : null),
     toolCallIds: () => GEMINI_TOOL_CALL_IDS,
+    responseIds: () => GEMINI_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseGeminiRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
       jsonOrStream(response, request, { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),

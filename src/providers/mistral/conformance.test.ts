@@ -13,6 +13,7 @@ function answer(res: ChatCompletionResponse): SdkAnswer {
   const choice = res.choices[0];
   const content = choice.message?.content;
   return {
+    id: res.id,
     text: typeof content === 'string' ? content : '',
     toolCalls: (choice.message?.toolCalls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: args(c.function.arguments) })),
     finishReason: choice.finishReason,
@@ -23,6 +24,9 @@ function answer(res: ChatCompletionResponse): SdkAnswer {
 async function streamed(events: AsyncIterable<CompletionEvent>): Promise<SdkAnswer> {
   const out: SdkAnswer = { text: '', toolCalls: [], finishReason: null, usage: null };
   for await (const { data } of events) {
+    // Every chunk of one completion carries its id.
+    if (out.id !== undefined) expect(data.id).toBe(out.id);
+    out.id = data.id;
     if (data.usage) out.usage = { inputTokens: data.usage.promptTokens ?? 0, outputTokens: data.usage.completionTokens ?? 0 };
     const choice = data.choices[0];
     if (!choice) continue;
@@ -73,6 +77,8 @@ describeConformance({
   noMatch404: true,
   // 9 of [A-Za-z0-9]: the API refuses any other id in a request, so a scenario's own is sent in this shape too.
   toolCallId: /^[A-Za-z0-9]{9}$/,
+  // 32 hex digits, no prefix (the SDK's own fixtures: `df9c5af85d0a4474b2e8392ee52dd883`).
+  responseId: /^[0-9a-f]{32}$/,
   keepsGivenToolCallIds: false,
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat.complete({ model, messages: messages(prompt) })),

@@ -15,7 +15,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../
 import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
 import { renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
 import { MistralToolIds } from './tool-ids.ts';
-import type { ToolCallIdShape } from '../common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = new Set(['/v1/chat/completions', '/chat/completions']);
 const EMBEDDINGS = new Set(['/v1/embeddings', '/embeddings']);
@@ -57,6 +57,8 @@ const reader: WireReader = {
 
 /** Mistral's tool call ids: 9 of [A-Za-z0-9] (its API refuses any other in a request). */
 const MISTRAL_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 9 };
+/** Completion ids: 32 hex digits, no prefix (the SDK's own test fixtures). */
+const MISTRAL_RESPONSE_IDS: ResponseIdShape = { prefix: '', length: 32, alphabet: 'hex' };
 
 /**
  * Creates the Mistral adapter. Its state is each mock's map of the tool-call ids it minted.
@@ -77,6 +79,7 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'Unauthorized', headers: {} },
     createState: () => new MistralToolIds(),
     toolCallIds: () => MISTRAL_TOOL_CALL_IDS,
+    responseIds: () => MISTRAL_RESPONSE_IDS,
     parse: (req: IncomingRequest, ids: MistralToolIds) => (EMBEDDINGS.has(req.path) ? parseMistralEmbeddings(req) : parseMistralChat(req, ids)),
     render(response: CanonicalResponse, request: CanonicalRequest, ids: MistralToolIds): RenderedResponse {
       if (request.provider === 'embeddings') {

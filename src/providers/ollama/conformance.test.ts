@@ -47,6 +47,8 @@ describeConformance({
   noMatch404: true,
   // Ollama's tool calls carry no id (the SDK's `ToolCall` is only `function`): results find their call by name.
   toolCallId: null,
+  // ChatResponse has no id field.
+  responseId: null,
   sdk: {
     text: async (base, model, prompt) => merge([await client(base).chat({ model, messages: messages(prompt) })]),
     stream: async (base, model, prompt) => streamed(await client(base).chat({ model, messages: messages(prompt), stream: true })),

@@ -19,5 +19,7 @@ describeConformance({
   streamParams: { stream_options: { include_usage: true } },
   noMatch404: true,
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
+  // `chatcmpl-` + 29 of [A-Za-z0-9] (recorded API streams: `chatcmpl-991aYb1iD8OSD54gcxZxv8uazlTZy`).
+  responseId: /^chatcmpl-[A-Za-z0-9]{29}$/,
   sdk: openAIChatSdkKit(client),
 });

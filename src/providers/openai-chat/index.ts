@@ -11,7 +11,7 @@ import { parseChatRequest } from './parse.ts';
 import { openAIChatReader } from './reader.ts';
 import { ChunkCache, renderChat } from './render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
-import { OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
+import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
 
 /**
  * Creates the Chat Completions adapter.
@@ -31,6 +31,7 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
       (req.method === 'POST' && (req.path === '/v1/chat/completions' || req.path === '/chat/completions')) || isOpenAIModelsRoute(req),
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
+    responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),

@@ -15,6 +15,7 @@ const loop = (prompt: string, call: SdkToolCall, result: string): OpenAI.Respons
 
 function answer(response: OpenAI.Responses.Response): SdkAnswer {
   return {
+    id: response.id,
     text: response.output_text,
     toolCalls: response.output.flatMap((o) => (o.type === 'function_call' ? [{ id: o.call_id, name: o.name, arguments: JSON.parse(o.arguments) }] : [])),
     // Responses has no finish reason: the status says it (a length stop is `incomplete`, checked with its reason elsewhere).
@@ -42,6 +43,8 @@ describeConformance({
   noMatch404: true,
   // `call_id`s as Chat's tool call ids.
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
+  // `resp_` + 48 hex digits (the API reference's `resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b`).
+  responseId: /^resp_[0-9a-f]{48}$/,
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).responses.create({ model, input: prompt })),
     stream: async (base, model, prompt) => streamed(base, { model, input: prompt }),

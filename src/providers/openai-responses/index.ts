@@ -16,9 +16,12 @@ import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIResponsesReader } from './reader.ts';
 import { decodeSegment } from '../common/models.ts';
 import type { Json } from '../common/wire-json.ts';
-import { OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
+import { OPENAI_TOOL_CALL_IDS, type ResponseIdShape } from '../common/ids.ts';
 
 /** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
+/** Response ids: `resp_` + 48 hex digits (`resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b` in the API reference). */
+const RESPONSE_IDS: ResponseIdShape = { prefix: 'resp_', length: 48, alphabet: 'hex' };
+
 const RESPONSE_PATH = /^(?:\/v1)?\/responses\/([^/]+)$/;
 
 export interface ResponsesAdapterOptions {
@@ -85,6 +88,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
     },
     // `call_id`s as Chat's ids; the `fc_…` item ids are the renderer's own.
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
+    responseIds: () => RESPONSE_IDS,
     parse: (req: IncomingRequest, store: ResponseStore) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
     render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse =>
       jsonOrStream(

@@ -27,6 +27,8 @@ export interface SdkAnswer {
   /** The provider's own finish reason as the SDK exposes it. */
   finishReason: string | null;
   usage: { inputTokens: number; outputTokens: number } | null;
+  /** The response's (message's, completion's) id as the SDK exposes it; absent where the wire carries none. */
+  id?: string;
 }
 
 /** A provider's SDK, driven the same way for every provider. */
@@ -72,6 +74,11 @@ export interface ConformanceKit {
    * examples, not taken from the adapter); null for a wire without tool call ids (Ollama).
    */
   toolCallId?: RegExp | null;
+  /**
+   * Chat APIs: the shape of a response id the API gives (message, completion; written out here from
+   * the API's own examples, not taken from the adapter); null for a wire without one (Converse, Ollama).
+   */
+  responseId?: RegExp | null;
   /** False for an API that refuses ids of other shapes (Mistral): a scenario's own id is sent in its shape. */
   keepsGivenToolCallIds?: boolean;
   /** Request parameters a streamed round trip needs to carry usage (OpenAI's `stream_options`). */
@@ -245,6 +252,17 @@ export function describeConformance(kit: ConformanceKit): void {
       const answer = await sdk.stream(base, 'm-1', 'hi');
       expect(answer).toMatchObject({ text: 'Hello there, traveller.', usage: { inputTokens: 11, outputTokens: 7 } });
       expect(answer.finishReason).toBe(kit.finish?.stop);
+    });
+
+    it("gives each response its own id in the API's shape, streamed or not", async () => {
+      if (kit.responseId === undefined) throw new Error(`${kit.id}: the kit names no responseId shape`);
+      use({ name: 't', steps: [{ respond: { text: 'one' } }, { respond: { text: 'two', stream: { chunkSize: 2 } } }, { respond: { text: 'three' } }] });
+      const answers = [await sdk.text(base, 'm-1', 'hi'), await sdk.stream(base, 'm-1', 'hi'), await sdk.text(base, 'm-1', 'hi')];
+      expect(answers.map((a) => a.text)).toEqual(['one', 'two', 'three']);
+      const ids = answers.map((a) => a.id);
+      if (kit.responseId === null) return void expect(ids).toEqual([undefined, undefined, undefined]);
+      for (const id of ids) expect(id).toMatch(kit.responseId);
+      expect(new Set(ids).size).toBe(3);
     });
 
     it('reports a length stop as the provider does', async () => {

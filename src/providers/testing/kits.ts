@@ -45,6 +45,7 @@ export function bedrockErrorReader(_status: number, body: any): { message: strin
  */
 export function anthropicSdkAnswer(message: Anthropic.Message): SdkAnswer {
   return {
+    id: message.id,
     text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
     toolCalls: message.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: b.input }] : [])),
     finishReason: message.stop_reason,
@@ -103,7 +104,11 @@ export function geminiSdkAnswer(chunks: GenerateContentResponse[]): SdkAnswer {
   const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
   const last = chunks.at(-1);
   const meta = last?.usageMetadata;
+  // Every chunk of one answer carries the same responseId: a differing one is not one answer.
+  const ids = new Set(chunks.map((c) => c.responseId));
+  expect(ids.size).toBe(1);
   return {
+    id: last?.responseId,
     text: parts.map((p) => p.text ?? '').join(''),
     toolCalls: parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id, name: p.functionCall.name ?? '', arguments: p.functionCall.args }] : [])),
     finishReason: last?.candidates?.[0]?.finishReason ?? null,
@@ -161,7 +166,10 @@ async function openAIChatStreamed(stream: AsyncIterable<OpenAI.ChatCompletionChu
   let finishReason: string | null = null;
   let usage: SdkAnswer['usage'] = null;
   const calls: Array<{ id?: string; name: string; args: string }> = [];
+  const ids = new Set<string>();
   for await (const chunk of stream) {
+    // Azure's first chunk (prompt_filter_results, no choices) carries an empty id, as Azure's does.
+    if (chunk.id !== '' || chunk.choices.length > 0) ids.add(chunk.id);
     if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
     const choice = chunk.choices[0];
     if (!choice) continue;
@@ -174,12 +182,15 @@ async function openAIChatStreamed(stream: AsyncIterable<OpenAI.ChatCompletionChu
     }
     finishReason = choice.finish_reason ?? finishReason;
   }
-  return { text, finishReason, usage, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.parse(c.args) })) };
+  // Every chunk of one completion carries its id.
+  expect(ids.size).toBe(1);
+  return { id: [...ids][0], text, finishReason, usage, toolCalls: calls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.parse(c.args) })) };
 }
 
 function openAIChatAnswer(completion: OpenAI.ChatCompletion): SdkAnswer {
   const choice = completion.choices[0];
   return {
+    id: completion.id,
     text: choice.message.content ?? '',
     finishReason: choice.finish_reason,
     usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : null,

@@ -39,4 +39,5 @@ describeConformance({
   sdk: anthropicSdkKit(client),
   // Claude on Vertex: `toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`.
   toolCallId: /^toolu_vrtx_01[A-Za-z0-9]{22}$/,
+  responseId: /^msg_vrtx_01[A-Za-z0-9]{22}$/,
 });

@@ -16,7 +16,7 @@ import { decodeSegment } from '../common/models.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
 import { renderGoogleError } from '../gemini/render.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
-import type { ToolCallIdShape } from '../common/ids.ts';
+import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 /**
  * The version Vertex documents for the body; the current SDK copies its `anthropic-version` header
@@ -54,6 +54,8 @@ function asAnthropic(req: IncomingRequest): IncomingRequest {
 
 /** Claude on Vertex's tool_use ids: `toolu_vrtx_01` + 22 of [A-Za-z0-9] (`toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`). */
 const VERTEX_TOOL_CALL_IDS: ToolCallIdShape = { prefix: 'toolu_vrtx_01', length: 22 };
+/** Claude on Vertex's message ids: `msg_vrtx_01` + 22 of [A-Za-z0-9], as its tool ids say Vertex. */
+const VERTEX_MESSAGE_IDS: ResponseIdShape = { prefix: `${VERTEX_MESSAGE_ID_PREFIX}01`, length: 22 };
 
 /**
  * Creates the Claude-on-Vertex adapter.
@@ -81,6 +83,7 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
       return anthropic.answerWithoutStep!(asAnthropic(req), state);
     },
     toolCallIds: () => VERTEX_TOOL_CALL_IDS,
+    responseIds: () => VERTEX_MESSAGE_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       const canonical = anthropic.parse(asAnthropic(req), state);
       return { ...canonical, provider: 'vertex-anthropic', path: req.path };

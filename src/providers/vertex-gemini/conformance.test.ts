@@ -30,4 +30,6 @@ describeConformance({
   noMatch404: true,
   sdk: geminiSdkKit(client),
   toolCallId: /^[a-z0-9]{8}$/,
+  // `responseId`: an encoded event id, 22 of URL-safe base64 (`UxQ6aM_sKbjFnvgPocrJaA`).
+  responseId: /^[A-Za-z0-9_-]{22}$/,
 });

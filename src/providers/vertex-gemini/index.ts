@@ -13,7 +13,7 @@ import { renderGoogleError } from '../gemini/render.ts';
 import { geminiReader } from '../gemini/reader.ts';
 import { isVertexModelsRoute, renderVertexModels } from './models.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
-import { GEMINI_TOOL_CALL_IDS } from '../gemini/index.ts';
+import { GEMINI_RESPONSE_IDS, GEMINI_TOOL_CALL_IDS } from '../gemini/index.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 
@@ -45,6 +45,7 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     createState: gemini.createState,
     answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
     toolCallIds: () => GEMINI_TOOL_CALL_IDS,
+    responseIds: () => GEMINI_RESPONSE_IDS,
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       return { ...gemini.parse(asGemini(req), state), provider: 'vertex-gemini', path: req.path };
     },

@@ -200,7 +200,7 @@ export function createCore(options: HandlerOptions): Core {
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
-  // Response and tool call ids are drawn from this pool: one per core, refilled a few KiB at a time.
+  // Response and tool call ids are drawn from this pool, refilled a few hundred bytes at a time.
   const random = new RandomBytes();
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {

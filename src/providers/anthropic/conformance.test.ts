@@ -5,7 +5,6 @@ import { anthropicErrorReader, anthropicSdkKit } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0, ...(base ? { baseURL: base } : {}) });
 
-
 const params = (model: string, prompt: string) => ({ model, max_tokens: 64, messages: [{ role: 'user' as const, content: prompt }] });
 
 describeConformance({

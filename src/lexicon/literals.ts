@@ -22,6 +22,11 @@ const UNITS: Record<string, string> = {
 };
 const NUMBER = String.raw`\d+(?:[.,]\d+)?`;
 const IPV4 = String.raw`\b\d{1,3}(?:\.\d{1,3}){3}\b`;
+const NUMBERS = new RegExp(NUMBER, 'g');
+const AN_IPV4 = new RegExp(IPV4);
+const ALL_IPV4 = new RegExp(IPV4, 'g');
+const OPERATION = new RegExp(String.raw`\d\s*[-+*/×÷^%]\s*\d`);
+const VERSION = new RegExp(String.raw`\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b`);
 
 interface Recogniser {
   kind: string;
@@ -35,8 +40,8 @@ const RECOGNISERS: Recogniser[] = [
   {
     // Two numbers and an operator or an arithmetic word between them: "17 times 23", "average of 4, 8, 15".
     kind: 'arithmetic',
-    test: (text) => (text.match(new RegExp(NUMBER, 'g')) ?? []).length >= 2 && !new RegExp(IPV4).test(text) &&
-      (new RegExp(String.raw`\d\s*[-+*/×÷^%]\s*\d`).test(text) ||
+    test: (text) => (text.match(NUMBERS) ?? []).length >= 2 && !AN_IPV4.test(text) &&
+      (OPERATION.test(text) ||
         /\b(plus|minus|times|multipl\w*|divided|divide|add|sum|subtract|average|mean|median|product|percent|squared|cubed|root|modulo|power)\b/i.test(text)),
     words: ['math', 'arithmetic', 'compute', 'evaluate', 'number'],
   },
@@ -44,18 +49,18 @@ const RECOGNISERS: Recogniser[] = [
   ...Object.entries(UNITS).map(([measure, units]) => ({
     kind: measure, test: matches(new RegExp(String.raw`\b${NUMBER}\s?(?:${units})(?![\w/])`, 'i')), words: ['convert', 'unit', measure],
   })),
-  { kind: 'ip', test: matches(new RegExp(IPV4)), words: ['ip', 'address', 'network'] },
+  { kind: 'ip', test: matches(AN_IPV4), words: ['ip', 'address', 'network'] },
   // A latitude and a longitude ("48.85, 2.35"): a place on a map.
   { kind: 'coordinates', test: matches(/(?:^|[\s(])-?\d{1,2}\.\d+\s*,\s*-?\d{1,3}\.\d+(?![\d.])/), words: ['coordinates', 'latitude', 'longitude', 'location'] },
   { kind: 'cidr', test: matches(new RegExp(String.raw`${IPV4}/\d{1,2}\b`)), words: ['cidr', 'subnet', 'range'] },
-  { kind: 'version', test: (text) => new RegExp(String.raw`\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b`).test(text.replace(new RegExp(IPV4, 'g'), '')), words: ['version', 'semver'] },
+  { kind: 'version', test: (text) => VERSION.test(text.replace(ALL_IPV4, '')), words: ['version', 'semver'] },
   { kind: 'jwt', test: matches(/\beyJ[\w-]+\.[\w-]+\.[\w-]*/), words: ['jwt', 'token', 'decode'] },
   { kind: 'url', test: matches(/\bhttps?:\/\/\S+|\bwww\.\S+/i), words: ['url', 'link'] },
   { kind: 'email', test: matches(/[\w.+-]+@[\w-]+\.[a-z]{2,}/i), words: ['email', 'address'] },
   { kind: 'colour', test: matches(/(?:^|\s)#(?:[0-9a-f]{3}|[0-9a-f]{6})\b|\b(?:rgb|hsl)a?\(/i), words: ['color', 'hex', 'rgb'] },
-  // Five fields of digits, ranges and steps, at least one a wildcard: "0 */6 * * *" (a list of numbers is no schedule).
   // "#draft", "#support": a tag in notes, a channel in chat (the other words tell which).
   { kind: 'hashtag', test: (text) => /(?:^|\s)#(?![0-9a-f]{3}\b|[0-9a-f]{6}\b)[a-z][\w-]*/i.test(text), words: ['tag', 'channel'] },
+  // Five fields of digits, ranges and steps, at least one a wildcard: "0 */6 * * *" (a list of numbers is no schedule).
   { kind: 'cron', test: (text) => /(?:^|[\s'"`])(?:[\d*/,-]+\s+){4}[\d*/,-]+(?=$|[\s'"`])/.exec(text)?.[0].includes('*') === true, words: ['cron', 'schedule', 'expression'] },
   // Grouped in fours like a card number ("4539 1488 0343 6467"), not any long number (a timestamp).
   { kind: 'card number', test: matches(/\b\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}\b/), words: ['card', 'number', 'check', 'digit'] },

@@ -95,6 +95,15 @@ describe('after rules that change lists and contents', () => {
     expect(other.seen.filter((s) => s.startsWith('updated'))).toEqual([]);
   });
 
+  it('counts a call to a tool it does not list, as the server recorded answered it too', async () => {
+    const mock = createMockMCP(scenario);
+    mocks.push(mock);
+    const { client: c, seen } = await client(mock);
+    await expect(c.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Tool nope not found/);
+    await expect.poll(() => seen).toContain('notifications/tools/list_changed');
+    expect((await c.listTools()).tools[0].description).toBe('v2');
+  });
+
   it('refuses rules that name what the scenario does not have', () => {
     const text = JSON.stringify({
       ...scenario,

@@ -57,7 +57,9 @@ async function run(golden: MCPGolden): Promise<Record<string, unknown>> {
     const after = await lists();
     const archived = text(await client.callTool({ name: 'archive', arguments: { uri: 'memo://c' } }));
     const searched = text(await client.callTool({ name: 'search', arguments: { q: 'plans', limit: 2 } }));
-    return { before, first, afterFirst, second, notified: [...notified].sort(), after, archived, searched };
+    // The server answers a removed tool with an error result, the replay with a JSON-RPC error: both say it is gone.
+    const gone = await client.callTool({ name: 'draft', arguments: { title: 'again' } }).then((r) => r.isError === true, () => true);
+    return { before, first, afterFirst, second, notified: [...notified].sort(), after, archived, searched, gone };
   } finally {
     await client.close();
   }
@@ -80,6 +82,7 @@ describe('MCP goldens replay list changes and resource updates between calls', (
       after: { tools: [{ name: 'search', description: 'Search memos (v2).' }, { name: 'archive' }], resources: ['memo://a', 'memo://b', 'memo://c'], prompts: ['daily', 'weekly'], memoA: 'memo a, second draft' },
       archived: 'archived memo://c',
       searched: 'found plans',
+      gone: true,
     });
     expect((recorded.before as { tools: Array<{ inputSchema: unknown }> }).tools[0].inputSchema).toMatchObject(search);
     const scenario = JSON.parse(readFileSync(file, 'utf8')).servers.shifting;
@@ -89,6 +92,8 @@ describe('MCP goldens replay list changes and resource updates between calls', (
     ]);
     // Three tool-list announcements (add, remove, update), each after the 2nd call; the client re-listed
     // once, after the last, so the last carries the change.
+    // The call to the removed tool keeps no answer: the replay answers it as not found, as it does not list it.
+    expect(scenario.tools.find((t: { name: string }) => t.name === 'draft').answers).toEqual([{ match: { argumentsEqual: { title: 'retro' } }, content: [{ type: 'text', text: 'drafted retro' }] }]);
     const tools = scenario.after.filter((r: { tools?: unknown }) => r.tools);
     expect(tools).toHaveLength(3);
     expect(tools.map((r: { calls: number }) => r.calls)).toEqual([2, 2, 2]);

@@ -163,3 +163,19 @@ export class RecordedChanges {
     return { ...(show.length && { show }), ...(hide.length && { hide }), ...(change.length && { change }) };
   }
 }
+
+/**
+ * The tools a replay of `plan` lists once `answered` calls are answered (undefined: the client never
+ * listed tools, so every tool is callable). A recorded call to a tool not listed then is answered by
+ * the mock's own "not found" error, so the recording keeps no answer for it.
+ */
+export function toolsListedAfter(plan: ChangePlan, answered: number): Set<string> | undefined {
+  if (!plan.lists.tools) return undefined;
+  const listed = new Set(plan.lists.tools.filter((t) => !t.hidden).map((t) => String(t.definition.name)));
+  for (const rule of plan.after) {
+    if (rule.calls > answered || !rule.tools) continue;
+    for (const name of rule.tools.show ?? []) listed.add(name);
+    for (const name of rule.tools.hide ?? []) listed.delete(name);
+  }
+  return listed;
+}

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { LoggingMessageNotificationSchema, ProgressNotificationSchema, ResultSchema, type JSONRPCRequest, type Progress, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpSessions } from './http.ts';
-import { RecordedChanges } from './recorded-changes.ts';
+import { RecordedChanges, toolsListedAfter } from './recorded-changes.ts';
 import type { AnswerInput, CallNotification, ContentBlock, MCPScenarioInput, PromptSpec, ResourceSpec, ToolInput } from './schema.ts';
 
 /**
@@ -172,15 +172,17 @@ export class MCPRecorder {
 
   /** What was recorded, as an MCP scenario that replays it. */
   toScenario(): MCPScenarioInput {
-    const { lists, reads, after } = this.#changes.plan();
+    const plan = this.#changes.plan();
+    const { lists, reads, after } = plan;
     const tools = new Map<string, ToolInput>();
     for (const { definition, hidden } of lists.tools ?? []) tools.set(String(definition.name), { ...definition, ...(hidden && { hidden }), answers: [] } as unknown as ToolInput);
-    for (const call of this.#calls) {
+    for (const [i, call] of this.#calls.entries()) {
       if (!call.result && !call.error) continue;
+      // Not listed at that point of the replay (removed, or never listed): the mock answers "not found".
+      // A client that never listed tools (a plain SDK user calling by name) leaves no list: all are callable.
+      if (toolsListedAfter(plan, i)?.has(call.name) === false) continue;
       let tool = tools.get(call.name);
-      // Called but in no recorded list: hidden (the lists said so). A client that never listed tools
-      // (a plain SDK user calling by name) leaves no list: the tool stays callable in replay.
-      if (!tool) tools.set(call.name, (tool = { name: call.name, ...(lists.tools ? { hidden: true } : {}), answers: [] }));
+      if (!tool) tools.set(call.name, (tool = { name: call.name, answers: [] }));
       const answer: AnswerInput = { match: { argumentsEqual: call.arguments } };
       if (call.notifications.length) answer.notifications = call.notifications;
       if (call.error) answer.error = call.error;

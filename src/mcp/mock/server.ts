@@ -22,7 +22,7 @@ import {
 import { fill, renderResult, templateValues, type Values } from './answer.ts';
 import { pathFailures } from './match.ts';
 import type { Answer, MCPScenario, ToolSpec } from './schema.ts';
-import type { ScenarioState } from './state.ts';
+import type { RuleNotification, ScenarioState } from './state.ts';
 
 /**
  * One SDK `Server` (the low-level class, so the scenario decides every capability and answer)
@@ -122,10 +122,19 @@ function never(host: ServerHost, signal: AbortSignal): Promise<never> {
   });
 }
 
+/** Sends what the `after` rules a call triggered announce. */
+function announce(host: ServerHost, notifications: RuleNotification[]): void {
+  for (const n of notifications) host.broadcast({ method: n.method, ...(n.uri !== undefined && { params: { uri: n.uri } }) }, n.uri);
+}
+
 async function callTool(host: ServerHost, connection: string, name: string, args: Record<string, unknown>, extra: Extra): Promise<Record<string, unknown>> {
   const { state } = host;
   const tool = state.tool(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  if (!tool) {
+    // Answered (with an error) like any call, so it counts for `after` rules as it did for the server recorded.
+    announce(host, state.onCallAnswered(name));
+    throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  }
   const rule = state.onCallStart(name);
   if (rule.crash) {
     host.crash();
@@ -148,7 +157,7 @@ async function callTool(host: ServerHost, connection: string, name: string, args
     return await runAnswer(host, tool, selected.answer, args, extra);
   } finally {
     // Every answered call counts for `after` rules, near misses and errors included.
-    for (const n of state.onCallAnswered(name)) host.broadcast({ method: n.method, ...(n.uri !== undefined && { params: { uri: n.uri } }) }, n.uri);
+    announce(host, state.onCallAnswered(name));
   }
 }
 

@@ -202,9 +202,10 @@ export class MCPScenarioBuilder {
   }
 
   /**
-   * Something that happens after `calls` answered tool calls (of `rule.tool` when given).
+   * Something that happens after `calls` answered tool calls (of `rule.tool` when given): list
+   * changes (tools, resources, prompts), new resource contents (`updated`), crash, hang.
    * @example
-   *   mcpScenario('x').after(2, { tools: { show: ['v2_search'], hide: ['search'] } }).after(5, { crash: true });
+   *   mcpScenario('x').after(2, { tools: { show: ['v2_search'], hide: ['search'] } }).after(3, { updated: [{ uri: 'memo://a', text: 'v2' }] }).after(5, { crash: true });
    */
   after(calls: number, rule: Omit<AfterRule, 'calls'>): this {
     (this.#s.after ??= []).push({ calls, ...rule });

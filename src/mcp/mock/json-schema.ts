@@ -36,7 +36,14 @@ const DESCRIPTIONS: Record<string, string> = {
   resourceTemplates: 'Resource templates; a read URI matching one gets its text with {{variable}} filled.',
   prompts: 'Prompts; prompts/get fills {{argument}} in the messages.',
   completions: 'Values offered by completion/complete for a prompt or resource argument.',
-  after: 'What happens after N answered tool calls: tool-list changes (with notifications/tools/list_changed), crash, hang.',
+  'resources.hidden': 'Not listed (nor readable) until an `after` rule shows it.',
+  'prompts.hidden': 'Not listed (nor gettable) until an `after` rule shows it.',
+  after: 'What happens after N answered tool calls: list changes (with their list_changed notifications), new resource contents (with notifications/resources/updated), crash, hang.',
+  'after.tools': 'Show and hide tools by name, `change` listed definitions; sends notifications/tools/list_changed.',
+  'after.tools.change': 'Tools\' listed definitions from now on (by name; their answers stay).',
+  'after.resources': 'Show and hide resources by URI; sends notifications/resources/list_changed.',
+  'after.prompts': 'Show and hide prompts by name; sends notifications/prompts/list_changed.',
+  'after.updated': 'New contents of resources (when text or blob is given), and notifications/resources/updated to the clients subscribed to each.',
 };
 
 type Json = Record<string, unknown>;

@@ -72,13 +72,28 @@ function crossIssues(s: MCPScenario): PathIssue[] {
       a.requests?.forEach((r, k) => matcherIssues(r.expect, ['tools', i, 'answers', j, 'requests', k, 'expect'], out, true));
     });
   });
+  const uris = new Set(s.resources.map((r) => r.uri));
+  const prompts = new Set(s.prompts.map((p) => p.name));
   s.after.forEach((rule, i) => {
     if (rule.tool !== undefined && !names.has(rule.tool)) out.push({ path: ['after', i, 'tool'], message: `no tool named ${JSON.stringify(rule.tool)} in tools` });
-    for (const key of ['show', 'hide'] as const) {
-      rule.tools?.[key]?.forEach((n, k) => {
-        if (!names.has(n)) out.push({ path: ['after', i, 'tools', key, k], message: `no tool named ${JSON.stringify(n)} in tools` });
-      });
+    const lists = [['tools', names, 'tool named', 'tools'], ['resources', uris, 'resource with URI', 'resources'], ['prompts', prompts, 'prompt named', 'prompts']] as const;
+    for (const [list, known, what, where] of lists) {
+      for (const key of ['show', 'hide'] as const) {
+        rule[list]?.[key]?.forEach((n, k) => {
+          if (!known.has(n)) out.push({ path: ['after', i, list, key, k], message: `no ${what} ${JSON.stringify(n)} in ${where}` });
+        });
+      }
     }
+    rule.tools?.change?.forEach((d, k) => {
+      if (!names.has(d.name)) out.push({ path: ['after', i, 'tools', 'change', k, 'name'], message: `no tool named ${JSON.stringify(d.name)} in tools` });
+      for (const key of ['inputSchema', 'outputSchema'] as const) {
+        const schema = d[key];
+        if (schema && schema.type !== 'object') out.push({ path: ['after', i, 'tools', 'change', k, key, 'type'], message: `expected "object", got ${JSON.stringify(schema.type) ?? 'nothing'}` });
+      }
+    });
+    rule.updated?.forEach((u, k) => {
+      if (u.text !== undefined && u.blob !== undefined) out.push({ path: ['after', i, 'updated', k, 'blob'], message: 'new contents are either text or blob, not both' });
+    });
   });
   s.resourceTemplates.forEach((t, i) => {
     try {

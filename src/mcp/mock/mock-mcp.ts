@@ -42,7 +42,8 @@ export class MockMCP {
    */
   onCrash: () => void;
   readonly #state: ScenarioState;
-  readonly #servers = new Set<Server>();
+  /** Each connection's server, with the resource URIs it subscribed to. */
+  readonly #servers = new Map<Server, Set<string>>();
   readonly #waiters = new Set<() => void>();
   readonly #http: HttpSessions;
   #connections = 0;
@@ -73,17 +74,26 @@ export class MockMCP {
 
   async #attach(transport: Transport, connection: string): Promise<Server> {
     if (this.#closed) throw new Error('ghostwire: this mock MCP server is closed');
+    const subscriptions = new Set<string>();
     const host = {
       state: this.#state,
       crash: () => this.onCrash(),
       wait: (ms: number, signal: AbortSignal) => this.#wait(ms, signal),
-      servers: () => this.#servers,
+      broadcast: (n: { method: string; params?: Record<string, unknown> }, uri?: string) => this.#broadcast(n, uri),
+      subscriptions,
     };
     const server = createScenarioServer(host, connection);
-    this.#servers.add(server);
+    this.#servers.set(server, subscriptions);
     server.onclose = () => this.#servers.delete(server);
     await server.connect(new JournalingTransport(transport, this.journal, connection));
     return server;
+  }
+
+  /** A notification to every connection (those subscribed to `uri`, when given); one that cannot take it is skipped. */
+  #broadcast(notification: { method: string; params?: Record<string, unknown> }, uri?: string): void {
+    for (const [server, subscribed] of this.#servers) {
+      if (uri === undefined || subscribed.has(uri)) void server.notification(notification as never).catch(() => {});
+    }
   }
 
   /** Resolves after `ms`; rejects when the call is cancelled or the mock closes (nothing is left waiting). */
@@ -138,7 +148,7 @@ export class MockMCP {
   /** Closes every connection (what a crash does by default); the mock still accepts new ones. */
   async disconnectAll(): Promise<void> {
     await this.#http.closeAll();
-    await Promise.all([...this.#servers].map((s) => s.close().catch(() => {})));
+    await Promise.all([...this.#servers.keys()].map((s) => s.close().catch(() => {})));
   }
 
   /** Answers that still expect calls. */

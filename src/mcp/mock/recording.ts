@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { LoggingMessageNotificationSchema, ProgressNotificationSchema, ResultSchema, type JSONRPCRequest, type Progress, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpSessions } from './http.ts';
+import { RecordedChanges, toolsListedAfter } from './recorded-changes.ts';
 import type { AnswerInput, CallNotification, ContentBlock, MCPScenarioInput, PromptSpec, ResourceSpec, ToolInput } from './schema.ts';
 
 /**
@@ -11,7 +12,8 @@ import type { AnswerInput, CallNotification, ContentBlock, MCPScenarioInput, Pro
  * or any transport) and that forwards every request to a client connected to the real server,
  * noting what the server answered. `toScenario()` turns the notes into an MCP scenario that
  * replays them — tools as listed, each call's answer matched on its exact arguments, in order,
- * with the progress and log notifications sent during the call, in the order they came.
+ * with the progress and log notifications sent during the call, in the order they came, and the
+ * list changes and resource updates between calls as `after` rules (see recorded-changes.ts).
  */
 
 type Json = Record<string, unknown>;
@@ -65,11 +67,10 @@ export class MCPRecorder {
   readonly #client: Client;
   readonly #http: HttpSessions;
   readonly #servers = new Set<Server>();
-  #tools: Json[] | undefined;
   readonly #calls: RecordedCall[] = [];
-  #resources: Json[] | undefined;
-  readonly #reads = new Map<string, Json>();
-  #prompts: Json[] | undefined;
+  /** Tool calls answered (with a result or an error), the anchor of changes between calls. */
+  #answered = 0;
+  readonly #changes = new RecordedChanges();
   readonly #gets = new Map<string, Json>();
   /** Tool calls in flight, oldest first: a log message is the latest one's (stdio says no more). */
   readonly #active: ActiveCall[] = [];
@@ -95,6 +96,8 @@ export class MCPRecorder {
     client.fallbackNotificationHandler = async (notification) => {
       if (!FORWARDED.has(notification.method)) return;
       const during = this.#active.at(-1);
+      // Noted before it reaches the relay's clients, so the list they fetch in answer is the change's.
+      this.#changes.notification(notification.method, notification.params as Json | undefined, this.#answered + (during ? 1 : 0));
       const message = LoggingMessageNotificationSchema.safeParse(notification);
       if (message.success && during) {
         const { level, logger, data } = message.data.params;
@@ -128,7 +131,8 @@ export class MCPRecorder {
     const forwarded = { method: request.method, params };
     if (request.method !== 'tools/call') {
       const result = (await this.#client.request(forwarded as never, ResultSchema.passthrough(), { signal })) as Json;
-      this.#note(request.method, params, result);
+      this.#changes.result(request.method, params, result);
+      if (request.method === 'prompts/get' && !this.#gets.has(String(params.name))) this.#gets.set(String(params.name), result);
       return result;
     }
     const call: RecordedCall = { name: String(params.name), arguments: (params.arguments ?? {}) as Json, notifications: [] };
@@ -160,33 +164,25 @@ export class MCPRecorder {
       await Promise.all(relays);
       throw err;
     } finally {
+      this.#answered++;
       this.#active.splice(this.#active.indexOf(active), 1);
       this.#progress.delete(ours);
     }
   }
 
-  #note(method: string, params: Json, result: Json): void {
-    if (method === 'tools/list' && !params.cursor) this.#tools = result.tools as Json[];
-    else if (method === 'tools/list') this.#tools = [...(this.#tools ?? []), ...((result.tools as Json[]) ?? [])];
-    else if (method === 'resources/list') this.#resources = result.resources as Json[];
-    else if (method === 'resources/read') this.#reads.set(String(params.uri), ((result.contents as Json[]) ?? [])[0] ?? {});
-    else if (method === 'prompts/list') this.#prompts = result.prompts as Json[];
-    else if (method === 'prompts/get') this.#gets.set(String(params.name), result);
-  }
-
   /** What was recorded, as an MCP scenario that replays it. */
   toScenario(): MCPScenarioInput {
+    const plan = this.#changes.plan();
+    const { lists, reads, after } = plan;
     const tools = new Map<string, ToolInput>();
-    for (const t of this.#tools ?? []) {
-      const { name, title, description, inputSchema, outputSchema, annotations, _meta } = t;
-      tools.set(String(name), JSON.parse(JSON.stringify({ name, title, description, inputSchema, outputSchema, annotations, _meta, answers: [] })));
-    }
-    for (const call of this.#calls) {
+    for (const { definition, hidden } of lists.tools ?? []) tools.set(String(definition.name), { ...definition, ...(hidden && { hidden }), answers: [] } as unknown as ToolInput);
+    for (const [i, call] of this.#calls.entries()) {
       if (!call.result && !call.error) continue;
+      // Not listed at that point of the replay (removed, or never listed): the mock answers "not found".
+      // A client that never listed tools (a plain SDK user calling by name) leaves no list: all are callable.
+      if (toolsListedAfter(plan, i)?.has(call.name) === false) continue;
       let tool = tools.get(call.name);
-      // Called but not in the recorded list: hidden (the list said so). A client that never listed tools
-      // (a plain SDK user calling by name) leaves no list: the tool stays callable in replay.
-      if (!tool) tools.set(call.name, (tool = { name: call.name, ...(this.#tools ? { hidden: true } : {}), answers: [] }));
+      if (!tool) tools.set(call.name, (tool = { name: call.name, answers: [] }));
       const answer: AnswerInput = { match: { argumentsEqual: call.arguments } };
       if (call.notifications.length) answer.notifications = call.notifications;
       if (call.error) answer.error = call.error;
@@ -198,17 +194,17 @@ export class MCPRecorder {
       }
       (tool.answers ??= []).push(answer);
     }
-    const resources: ResourceSpec[] = (this.#resources ?? []).map((r) => {
-      const read = this.#reads.get(String(r.uri));
-      return JSON.parse(JSON.stringify({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, text: read?.text, blob: read?.blob }));
+    const resources: ResourceSpec[] = (lists.resources ?? []).map(({ definition, hidden }) => {
+      const read = reads.get(String(definition.uri));
+      return JSON.parse(JSON.stringify({ ...definition, text: read?.text, blob: read?.blob, hidden: hidden || undefined }));
     });
-    for (const [uri, read] of this.#reads) {
+    for (const [uri, read] of reads) {
       if (!resources.some((r) => r.uri === uri)) resources.push(JSON.parse(JSON.stringify({ uri, name: uri, mimeType: read.mimeType, text: read.text, blob: read.blob })));
     }
-    const prompts: PromptSpec[] = (this.#prompts ?? []).map((p) => {
-      const got = this.#gets.get(String(p.name));
+    const prompts: PromptSpec[] = (lists.prompts ?? []).map(({ definition, hidden }) => {
+      const got = this.#gets.get(String(definition.name));
       const messages = ((got?.messages as Json[]) ?? []).map((m) => ({ role: m.role as 'user' | 'assistant', content: toBlock(m.content) }));
-      return JSON.parse(JSON.stringify({ name: p.name, title: p.title, description: p.description, arguments: p.arguments, messages }));
+      return JSON.parse(JSON.stringify({ ...definition, hidden: hidden || undefined, messages }));
     });
     const info = this.#client.getServerVersion();
     return JSON.parse(
@@ -220,6 +216,7 @@ export class MCPRecorder {
         tools: [...tools.values()],
         resources,
         prompts,
+        after,
       }),
     ) as MCPScenarioInput;
   }

@@ -143,15 +143,23 @@ export const AnswerSchema = z
   })
   .strict();
 
+/** What tools/list says about a tool. */
+const toolDefinition = {
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: Json.default({ type: 'object', properties: {} }),
+  outputSchema: Json.optional(),
+  annotations: Json.optional(),
+  _meta: Json.optional(),
+};
+
+/** A tool's listed definition from an `after` rule on (its answers stay the tool's). */
+export const ToolDefinitionSchema = z.object(toolDefinition).strict();
+
 export const ToolSchema = z
   .object({
-    name: z.string().min(1),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    inputSchema: Json.default({ type: 'object', properties: {} }),
-    outputSchema: Json.optional(),
-    annotations: Json.optional(),
-    _meta: Json.optional(),
+    ...toolDefinition,
     /** Not listed until an `after` rule shows it. */
     hidden: z.boolean().optional(),
     answers: z.array(AnswerSchema).default([]),
@@ -173,6 +181,8 @@ export const ResourceSchema = z
     blob: z.string().optional(),
     /** Reading it answers this JSON-RPC error. */
     error: ProtocolErrorSchema.optional(),
+    /** Not listed (nor readable) until an `after` rule shows it. */
+    hidden: z.boolean().optional(),
   })
   .strict();
 
@@ -198,6 +208,8 @@ export const PromptSchema = z
     description: z.string().optional(),
     arguments: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() }).strict()).optional(),
     _meta: Json.optional(),
+    /** Not listed (nor gettable) until an `after` rule shows it. */
+    hidden: z.boolean().optional(),
     /** Messages with `{{argument}}` placeholders filled from the call. */
     messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: ContentBlockSchema }).strict()),
   })
@@ -215,14 +227,30 @@ export const CompletionSchema = z
   })
   .strict();
 
+const ShowHide = { show: z.array(z.string()).optional(), hide: z.array(z.string()).optional() };
+
+/** A resource's contents from an `after` rule on, for resources/read. */
+export const ResourceUpdateSchema = z
+  .object({ uri: z.string().min(1), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() })
+  .strict();
+
 /** Something that happens once a number of tool calls have been answered. */
 export const AfterSchema = z
   .object({
     /** After this many answered tools/call requests (of `tool`, when given). */
     calls: z.number().int().nonnegative(),
     tool: z.string().optional(),
-    /** Change the tool list and send notifications/tools/list_changed. */
-    tools: z.object({ show: z.array(z.string()).optional(), hide: z.array(z.string()).optional() }).strict().optional(),
+    /**
+     * Change the tool list (show and hide tools by name, `change` a tool's listed definition) and
+     * send notifications/tools/list_changed.
+     */
+    tools: z.object({ ...ShowHide, change: z.array(ToolDefinitionSchema).optional() }).strict().optional(),
+    /** Change the resource list (by URI) and send notifications/resources/list_changed. */
+    resources: z.object(ShowHide).strict().optional(),
+    /** Change the prompt list (by name) and send notifications/prompts/list_changed. */
+    prompts: z.object(ShowHide).strict().optional(),
+    /** New contents of resources (when given), and notifications/resources/updated to the clients subscribed to each. */
+    updated: z.array(ResourceUpdateSchema).optional(),
     /** Every later call crashes the server. */
     crash: z.boolean().optional(),
     /** Every later call hangs. */
@@ -256,6 +284,8 @@ export type CallNotification = z.infer<typeof CallNotificationSchema>;
 export type Answer = z.infer<typeof AnswerSchema>;
 export type AnswerInput = z.input<typeof AnswerSchema>;
 export type ToolSpec = z.infer<typeof ToolSchema>;
+export type ToolDefinition = z.infer<typeof ToolDefinitionSchema>;
+export type ResourceUpdate = z.infer<typeof ResourceUpdateSchema>;
 export type ToolInput = z.input<typeof ToolSchema>;
 export type ResourceSpec = z.infer<typeof ResourceSchema>;
 export type ResourceTemplateSpec = z.infer<typeof ResourceTemplateSchema>;

@@ -22,7 +22,7 @@ import {
 import { fill, renderResult, templateValues, type Values } from './answer.ts';
 import { pathFailures } from './match.ts';
 import type { Answer, MCPScenario, ToolSpec } from './schema.ts';
-import type { ScenarioState } from './state.ts';
+import type { RuleNotification, ScenarioState } from './state.ts';
 
 /**
  * One SDK `Server` (the low-level class, so the scenario decides every capability and answer)
@@ -36,8 +36,10 @@ export interface ServerHost {
   crash(): void;
   /** Waits `ms`, or until `signal` aborts or the mock closes (then rejects). */
   wait(ms: number, signal: AbortSignal): Promise<void>;
-  /** Every connected server, to tell them all the tool list changed. */
-  servers(): Iterable<Server>;
+  /** Tells every connected client (only those subscribed to `uri`, when given). */
+  broadcast(notification: { method: string; params?: Record<string, unknown> }, uri?: string): void;
+  /** The resource URIs this connection subscribed to. */
+  subscriptions: Set<string>;
 }
 
 type Extra = {
@@ -120,10 +122,19 @@ function never(host: ServerHost, signal: AbortSignal): Promise<never> {
   });
 }
 
+/** Sends what the `after` rules a call triggered announce. */
+function announce(host: ServerHost, notifications: RuleNotification[]): void {
+  for (const n of notifications) host.broadcast({ method: n.method, ...(n.uri !== undefined && { params: { uri: n.uri } }) }, n.uri);
+}
+
 async function callTool(host: ServerHost, connection: string, name: string, args: Record<string, unknown>, extra: Extra): Promise<Record<string, unknown>> {
   const { state } = host;
   const tool = state.tool(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  if (!tool) {
+    // Answered (with an error) like any call, so it counts for `after` rules as it did for the server recorded.
+    announce(host, state.onCallAnswered(name));
+    throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  }
   const rule = state.onCallStart(name);
   if (rule.crash) {
     host.crash();
@@ -146,14 +157,15 @@ async function callTool(host: ServerHost, connection: string, name: string, args
     return await runAnswer(host, tool, selected.answer, args, extra);
   } finally {
     // Every answered call counts for `after` rules, near misses and errors included.
-    if (state.onCallAnswered(name)) for (const s of host.servers()) void s.sendToolListChanged().catch(() => {});
+    announce(host, state.onCallAnswered(name));
   }
 }
 
-function readResource(s: MCPScenario, uri: string): Record<string, unknown> {
+function readResource(state: ScenarioState, uri: string): Record<string, unknown> {
+  const s = state.scenario;
   const content = (text: string | undefined, blob: string | undefined, mimeType: string | undefined, values: Values) =>
     strip({ uri, mimeType, text: text === undefined ? (blob === undefined ? '' : undefined) : fill(text, values), blob }, []);
-  const exact = s.resources.find((r) => r.uri === uri);
+  const exact = state.resource(uri);
   if (exact) {
     if (exact.error) throw new McpError(exact.error.code, exact.error.message, exact.error.data);
     return { contents: [content(exact.text, exact.blob, exact.mimeType, () => undefined)] };
@@ -165,8 +177,8 @@ function readResource(s: MCPScenario, uri: string): Record<string, unknown> {
   throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
 }
 
-function getPrompt(s: MCPScenario, name: string, args: Record<string, string>): Record<string, unknown> {
-  const prompt = s.prompts.find((p) => p.name === name);
+function getPrompt(state: ScenarioState, name: string, args: Record<string, string>): Record<string, unknown> {
+  const prompt = state.prompt(name);
   if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} not found`);
   const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
   if (missing.length) throw new McpError(ErrorCode.InvalidParams, `Prompt ${prompt.name}: missing required arguments ${missing.join(', ')}`);
@@ -192,21 +204,23 @@ export function createScenarioServer(host: ServerHost, connection: string): Serv
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(host, connection, req.params.name, req.params.arguments ?? {}, extra as unknown as Extra) as any);
   }
   if (has('resources')) {
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: s.resources.map((r) => strip(r, ['text', 'blob', 'error'])) }) as any);
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: st.listedResources().map((r) => strip(r, ['text', 'blob', 'error', 'hidden'])) }) as any);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: s.resourceTemplates.map((r) => strip(r, ['text', 'blob'])) }) as any);
-    server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(s, req.params.uri) as any);
+    server.setRequestHandler(ReadResourceRequestSchema, (req) => readResource(st, req.params.uri) as any);
     server.setRequestHandler(SubscribeRequestSchema, (req) => {
       st.subscriptions.add(req.params.uri);
+      host.subscriptions.add(req.params.uri);
       return {};
     });
     server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
       st.subscriptions.delete(req.params.uri);
+      host.subscriptions.delete(req.params.uri);
       return {};
     });
   }
   if (has('prompts')) {
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: s.prompts.map((p) => strip(p, ['messages'])) }) as any);
-    server.setRequestHandler(GetPromptRequestSchema, (req) => getPrompt(s, req.params.name, req.params.arguments ?? {}) as any);
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: st.listedPrompts().map((p) => strip(p, ['messages', 'hidden'])) }) as any);
+    server.setRequestHandler(GetPromptRequestSchema, (req) => getPrompt(st, req.params.name, req.params.arguments ?? {}) as any);
   }
   if (has('completions')) {
     server.setRequestHandler(CompleteRequestSchema, (req) => {

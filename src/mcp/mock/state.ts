@@ -1,9 +1,10 @@
 import { argumentFailures } from './match.ts';
-import type { Answer, MCPScenario, ToolSpec } from './schema.ts';
+import type { Answer, MCPScenario, PromptSpec, ResourceSpec, ResourceUpdate, ToolSpec } from './schema.ts';
 
 /**
  * What a mock MCP server remembers across its connections: which answers are used up, how many
- * calls were answered (for `after` rules), which tools are listed, the calls and their near misses.
+ * calls were answered (for `after` rules), which tools, resources and prompts are listed (and as what),
+ * the calls and their near misses.
  * One instance per mock, shared by every transport, so a test sees one server whichever way it connects.
  */
 
@@ -28,6 +29,19 @@ export interface MCPToolCall {
 const CALLS_LIMIT_BYTES = 8 * 1024 * 1024;
 const FAILURES_LIMIT = 1000;
 
+/** A notification an `after` rule sends: to every client, or to those subscribed to `uri`. */
+export interface RuleNotification {
+  method: 'notifications/tools/list_changed' | 'notifications/resources/list_changed' | 'notifications/prompts/list_changed' | 'notifications/resources/updated';
+  /** notifications/resources/updated: the resource, sent only to the clients subscribed to it. */
+  uri?: string;
+}
+
+/** Shows and hides names in `visible`. */
+function showHide(visible: Set<string>, change: { show?: string[]; hide?: string[] }): void {
+  for (const name of change.show ?? []) visible.add(name);
+  for (const name of change.hide ?? []) visible.delete(name);
+}
+
 export type Selection = { index: number; answer: Answer } | { index: null; nearMisses: MCPNearMiss[] };
 
 export class ScenarioState {
@@ -42,19 +56,28 @@ export class ScenarioState {
   #uses = new Map<string, number[]>();
   #answered = new Map<string | undefined, number>();
   #visible = new Set<string>();
+  /** Tools by name, with the definition an `after` rule changed to. */
   #tools = new Map<string, ToolSpec>();
+  #visibleResources = new Set<string>();
+  #visiblePrompts = new Set<string>();
+  /** Resource contents an `after` rule updated, by URI. */
+  #contents = new Map<string, ResourceUpdate>();
 
   constructor(scenario: MCPScenario) {
     this.scenario = scenario;
-    for (const t of scenario.tools) this.#tools.set(t.name, t);
     this.reset();
   }
 
-  /** Back to the start: no answer used, no call counted, the initial tool list. */
+  /** Back to the start: no answer used, no call counted, the initial lists and contents. */
   reset(): void {
     this.#uses.clear();
     this.#answered.clear();
-    this.#visible = new Set(this.scenario.tools.filter((t) => !t.hidden).map((t) => t.name));
+    const { tools, resources, prompts } = this.scenario;
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+    this.#visible = new Set(tools.filter((t) => !t.hidden).map((t) => t.name));
+    this.#visibleResources = new Set(resources.filter((r) => !r.hidden).map((r) => r.uri));
+    this.#visiblePrompts = new Set(prompts.filter((p) => !p.hidden).map((p) => p.name));
+    this.#contents.clear();
     this.calls.length = 0;
     this.#callSizes = [];
     this.#callBytes = 0;
@@ -84,7 +107,32 @@ export class ScenarioState {
 
   /** The tools listed right now, in scenario order. */
   listedTools(): ToolSpec[] {
-    return this.scenario.tools.filter((t) => this.#visible.has(t.name));
+    return this.scenario.tools.filter((t) => this.#visible.has(t.name)).map((t) => this.#tools.get(t.name)!);
+  }
+
+  /** The resources listed right now, in scenario order. */
+  listedResources(): ResourceSpec[] {
+    return this.scenario.resources.filter((r) => this.#visibleResources.has(r.uri));
+  }
+
+  /** A resource as read right now: listed (hidden ones are not there), contents as last updated. */
+  resource(uri: string): ResourceSpec | undefined {
+    const declared = this.scenario.resources.find((r) => r.uri === uri);
+    if (declared && !this.#visibleResources.has(uri)) return undefined;
+    const updated = this.#contents.get(uri);
+    if (!updated) return declared;
+    const { text, blob, mimeType } = updated;
+    return { ...(declared ?? { uri, name: uri }), error: undefined, text, blob, mimeType: mimeType ?? declared?.mimeType };
+  }
+
+  /** The prompts listed right now, in scenario order. */
+  listedPrompts(): PromptSpec[] {
+    return this.scenario.prompts.filter((p) => this.#visiblePrompts.has(p.name));
+  }
+
+  /** A listed prompt by name. */
+  prompt(name: string): PromptSpec | undefined {
+    return this.#visiblePrompts.has(name) ? this.scenario.prompts.find((p) => p.name === name) : undefined;
   }
 
   /** A listed tool by name. */
@@ -132,22 +180,40 @@ export class ScenarioState {
     return { crash, hang };
   }
 
-  /** Counts an answered call and applies the tool-list rules it triggers; true when the list changed. */
-  onCallAnswered(tool: string): boolean {
+  /**
+   * Counts an answered call and applies the `after` rules it triggers (list changes, new contents);
+   * returns the notifications they send, in rule order. A rule with `tools`, `resources` or `prompts`
+   * announces that list's change even when it shows nothing new (the server said so).
+   */
+  onCallAnswered(tool: string): RuleNotification[] {
     this.#answered.set(undefined, this.#count() + 1);
     this.#answered.set(tool, this.#count(tool) + 1);
-    let changed = false;
+    const out: RuleNotification[] = [];
     for (const rule of this.scenario.after) {
-      if (!rule.tools || this.#count(rule.tool) !== rule.calls) continue;
+      if (this.#count(rule.tool) !== rule.calls) continue;
       if (rule.tool !== undefined && rule.tool !== tool) continue;
-      for (const name of rule.tools.show ?? []) {
-        if (this.#visible.has(name)) continue;
-        this.#visible.add(name);
-        changed = true;
+      if (rule.tools) {
+        showHide(this.#visible, rule.tools);
+        for (const d of rule.tools.change ?? []) {
+          const current = this.#tools.get(d.name);
+          if (current) this.#tools.set(d.name, { ...d, hidden: current.hidden, answers: current.answers });
+        }
+        out.push({ method: 'notifications/tools/list_changed' });
       }
-      for (const name of rule.tools.hide ?? []) changed = this.#visible.delete(name) || changed;
+      if (rule.resources) {
+        showHide(this.#visibleResources, rule.resources);
+        out.push({ method: 'notifications/resources/list_changed' });
+      }
+      if (rule.prompts) {
+        showHide(this.#visiblePrompts, rule.prompts);
+        out.push({ method: 'notifications/prompts/list_changed' });
+      }
+      for (const u of rule.updated ?? []) {
+        if (u.text !== undefined || u.blob !== undefined) this.#contents.set(u.uri, u);
+        out.push({ method: 'notifications/resources/updated', uri: u.uri });
+      }
     }
-    return changed;
+    return out;
   }
 
   /** Answers that still expect calls: `tool answers[i] (used u of n)`. */

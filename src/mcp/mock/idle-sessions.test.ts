@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { http as mswHttp, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryEventStore } from './event-store.ts';
@@ -47,6 +48,8 @@ const targets: Array<[string, (http: { maxSessions?: number; sessionIdleMs?: num
   ['on a real port', async (http) => {
     const server = await startMockMCPServer({ scenario: GITHUB, http });
     cleanups.push(() => server.close());
+    // The port is reached over the network: MSW lets it through.
+    msw.use(mswHttp.all(`http://127.0.0.1:${server.port}/*`, () => passthrough()));
     return { url: server.url, mock: server.mock };
   }],
 ];

@@ -149,7 +149,10 @@ export class HttpSessions {
     await this.#attach(transport, `http-${randomUUID().slice(0, 8)}`);
     const response = await transport.handleRequest(request, { parsedBody: body });
     // The session exists only now (its id was minted while handling): its first answer counts too.
-    return transport.sessionId ? onBodyEnd(response, this.#idle.begin(transport.sessionId)) : response;
+    if (transport.sessionId) return onBodyEnd(response, this.#idle.begin(transport.sessionId));
+    // Refused before a session began (a wrong Accept or Content-Type): nothing may keep its server.
+    await transport.close().catch(() => {});
+    return response;
   }
 
   /** A request on a session: in use until its answer (or the stream it opens) ends. */

@@ -152,6 +152,20 @@ describe('HttpSessions', () => {
     expect(await late.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: `Session not found: ${id}` }, id: null });
   });
 
+  it('closes the server of an initialize refused before its session began', async () => {
+    let closed = 0;
+    const sessions = new HttpSessions(async (transport) => {
+      const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+      server.onclose = () => void closed++;
+      await server.connect(transport);
+    });
+    cleanups.push(() => sessions.closeAll());
+    const refused = await sessions.handle(post(INIT, { accept: 'application/json' }));
+    expect(refused.status).toBe(406);
+    expect(closed).toBe(1);
+    expect(sessions.size).toBe(0);
+  });
+
   it('refuses bad limits, naming the option', async () => {
     expect(() => new HttpSessions(async () => {}, { maxSessions: 0 })).toThrow(/http\.maxSessions must be a positive integer, got 0/);
     expect(() => new HttpSessions(async () => {}, { sessionIdleMs: -1 })).toThrow(/http\.sessionIdleMs must be a number of milliseconds >= 0/);

@@ -155,7 +155,10 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
         idle.forget(transport.sessionId);
       };
       await server.connect(transport);
-      return serve(session, req, res, body);
+      await serve(session, req, res, body);
+      // Refused before a session began (a wrong Accept or Content-Type): nothing may keep its server.
+      if (!transport.sessionId) await server.close().catch(() => {});
+      return;
     }
     if (!existing) return sendError(res, sessionId ? 404 : 400, sessionId ? `unknown session ${String(sessionId)}` : 'missing mcp-session-id header');
     return serve(existing, req, res);

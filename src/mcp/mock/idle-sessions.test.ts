@@ -11,7 +11,10 @@ import { mockMCPHandlers } from './msw.ts';
 import { startMockMCPServer } from './node-server.ts';
 
 const GITHUB = 'fixtures/mcp/github.json';
-const IDLE_MS = 300;
+// A client's handshake is two requests (initialize, then notifications/initialized) with nothing open
+// between them: the gap must fit in one idle time even on a loaded machine (300 ms did not, once in four
+// runs beside three more suites on two cores).
+const IDLE_MS = 1000;
 /** Long enough for any idle expiry here; the waits end as soon as the session count says so. */
 const WAIT = { timeout: 10_000, interval: 20 };
 

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { http as mswHttp, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryEventStore } from './event-store.ts';
 import { HttpSessions } from './http.ts';
 import { createMockMCP, type MockMCP } from './mock-mcp.ts';
@@ -23,16 +23,14 @@ const INIT = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
-  vi.restoreAllMocks();
-});
+/** Registers a cleanup for the running test (the cases run concurrently: each cleans up its own). */
+type Finally = (fn: () => Promise<void>) => void;
 
-const msw = setupServer();
+// One MSW server for the file, its handlers never reset (each case has its own URL): the cases run at
+// once. The real ports are reached over the network: MSW lets them through.
+const msw = setupServer(mswHttp.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()));
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => msw.close());
-afterEach(() => msw.resetHandlers());
 
 interface Target {
   url: string;
@@ -40,19 +38,17 @@ interface Target {
 }
 
 /** The same mock reached two ways: in-process through MSW, and on a 127.0.0.1 port. */
-const targets: Array<[string, (http: { maxSessions?: number; sessionIdleMs?: number }) => Promise<Target>]> = [
-  ['through MSW', async (http) => {
+const targets: Array<[string, (http: { maxSessions?: number; sessionIdleMs?: number }, after: Finally) => Promise<Target>]> = [
+  ['through MSW', async (http, after) => {
     const mock = createMockMCP(GITHUB, { http });
-    cleanups.push(() => mock.close());
+    after(() => mock.close());
     const url = `http://idle-${Math.random().toString(36).slice(2)}.mcp.test/mcp`;
     msw.use(...mockMCPHandlers(mock, url));
     return { url, mock };
   }],
-  ['on a real port', async (http) => {
+  ['on a real port', async (http, after) => {
     const server = await startMockMCPServer({ scenario: GITHUB, http });
-    cleanups.push(() => server.close());
-    // The port is reached over the network: MSW lets it through.
-    msw.use(mswHttp.all(`http://127.0.0.1:${server.port}/*`, () => passthrough()));
+    after(() => server.close());
     return { url: server.url, mock: server.mock };
   }],
 ];
@@ -62,43 +58,43 @@ type Fetch = typeof fetch;
 const noGetStream: Fetch = (input, init) =>
   (init?.method ?? 'GET') === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init);
 
-async function connect(url: string, fetchFn?: Fetch): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(after: Finally, url: string, fetchFn?: Fetch): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), fetchFn ? { fetch: fetchFn } : {});
   const client = new Client({ name: 'idle-test', version: '1.0.0' });
   await client.connect(transport);
-  cleanups.push(() => client.close());
+  after(() => client.close());
   return { client, transport };
 }
 
-describe.each(targets)('mock MCP HTTP sessions %s', (_, start) => {
-  it('closes the session of a client that vanished without DELETE, freeing its slot', async () => {
-    const { url, mock } = await start({ maxSessions: 1, sessionIdleMs: IDLE_MS });
-    const first = await connect(url);
+describe.concurrent.each(targets)('mock MCP HTTP sessions %s', (_, start) => {
+  it('closes the session of a client that vanished without DELETE, freeing its slot', async ({ expect, onTestFinished: after }) => {
+    const { url, mock } = await start({ maxSessions: 1, sessionIdleMs: IDLE_MS }, after);
+    const first = await connect(after, url);
     expect(mock.httpSessions).toBe(1);
     // The table is full: a second client is refused while the first is there.
-    const refused = await connect(url).catch((err: unknown) => err);
+    const refused = await connect(after, url).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(StreamableHTTPError);
     expect((refused as StreamableHTTPError).code).toBe(503);
     expect((refused as Error).message).toMatch(/Too many sessions \(1\).*expire/);
     // Closing the client without terminateSession() sends no DELETE: the server only sees its streams end.
     await first.client.close();
     await vi.waitFor(() => expect(mock.httpSessions).toBe(0), WAIT);
-    const second = await connect(url);
+    const second = await connect(after, url);
     expect((await second.client.listTools()).tools.map((t) => t.name)).toEqual(['search_issues', 'get_issue']);
   });
 
-  it('keeps a client holding its GET stream, while an idle session beside it expires', async () => {
-    const { url, mock } = await start({ sessionIdleMs: IDLE_MS });
+  it('keeps a client holding its GET stream, while an idle session beside it expires', async ({ expect, onTestFinished: after }) => {
+    const { url, mock } = await start({ sessionIdleMs: IDLE_MS }, after);
     // The SDK client opens its GET stream right after initialize. (Its headers reach the client
     // with the first event: on protocol 2025-06-18 the SDK's server sends no priming event.)
     const methods: string[] = [];
-    const live = await connect(url, (input, init) => {
+    const live = await connect(after, url, (input, init) => {
       methods.push(init?.method ?? 'GET');
       return fetch(input, init);
     });
     // Initialized after the live one, so its idle time ends later: once it is gone, the live
     // session has been without requests for longer than the idle time.
-    const idle = await connect(url, noGetStream);
+    const idle = await connect(after, url, noGetStream);
     expect(mock.httpSessions).toBe(2);
     await vi.waitFor(() => expect(mock.httpSessions).toBe(1), WAIT);
     expect(methods).toEqual(['POST', 'POST', 'GET']);
@@ -106,9 +102,9 @@ describe.each(targets)('mock MCP HTTP sessions %s', (_, start) => {
     await expect(idle.client.listTools()).rejects.toThrow(/Session not found/);
   });
 
-  it('answers an idle client that returns with 404 Session not found; the SDK client starts a new session', async () => {
-    const { url, mock } = await start({ sessionIdleMs: IDLE_MS });
-    const { client, transport } = await connect(url, noGetStream);
+  it('answers an idle client that returns with 404 Session not found; the SDK client starts a new session', async ({ expect, onTestFinished: after }) => {
+    const { url, mock } = await start({ sessionIdleMs: IDLE_MS }, after);
+    const { client, transport } = await connect(after, url, noGetStream);
     const before = transport.sessionId;
     await vi.waitFor(() => expect(mock.httpSessions).toBe(0), WAIT);
     const gone = await client.listTools().catch((err: unknown) => err);
@@ -134,15 +130,16 @@ describe('HttpSessions', () => {
       body: JSON.stringify(body),
     });
 
-  it('closes an expired session as DELETE would: its server closes and its stored events are released', async () => {
+  it('closes an expired session as DELETE would: its server closes and its stored events are released', async ({ onTestFinished: after }) => {
     const cleared = vi.spyOn(MemoryEventStore.prototype, 'clear');
+    after(async () => cleared.mockRestore());
     let closed = 0;
     const sessions = new HttpSessions(async (transport) => {
       const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
       server.onclose = () => void closed++;
       await server.connect(transport);
     }, { sessionIdleMs: 100 });
-    cleanups.push(() => sessions.closeAll());
+    after(() => sessions.closeAll());
     const init = await sessions.handle(post(INIT));
     expect(init.status).toBe(200);
     const id = init.headers.get('mcp-session-id')!;
@@ -155,14 +152,14 @@ describe('HttpSessions', () => {
     expect(await late.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: `Session not found: ${id}` }, id: null });
   });
 
-  it('closes the server of an initialize refused before its session began', async () => {
+  it('closes the server of an initialize refused before its session began', async ({ onTestFinished: after }) => {
     let closed = 0;
     const sessions = new HttpSessions(async (transport) => {
       const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
       server.onclose = () => void closed++;
       await server.connect(transport);
     });
-    cleanups.push(() => sessions.closeAll());
+    after(() => sessions.closeAll());
     const refused = await sessions.handle(post(INIT, { accept: 'application/json' }));
     expect(refused.status).toBe(406);
     expect(closed).toBe(1);

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,32 @@ describe('ghostwire mcp', () => {
     expect(d.err.join('')).toContain(`${bad}:1:28: tools[0].name: expected a non-empty string, got ""`);
     const e = io();
     expect(await mcpCommand(['frobnicate'], e.io)).toBe(2);
+  });
+
+  it('serve: --max-mcp-sessions and --mcp-session-idle bound the MCP sessions; bad values exit 2 naming the flag', async () => {
+    let refused: unknown;
+    const { io: sio } = io(async (server) => {
+      const first = new Client({ name: 't', version: '1' });
+      await first.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      refused = await new Client({ name: 't2', version: '1' }).connect(new StreamableHTTPClientTransport(new URL(server.url))).catch((e: unknown) => e);
+      await first.close();
+    });
+    expect(await mcpCommand(['serve', '--scenarios', 'fixtures/mcp/hang.json', '--max-mcp-sessions', '1', '--mcp-session-idle', '0.5'], sio)).toBe(0);
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(503);
+    for (const [flag, value, expected] of [
+      ['--max-mcp-sessions', '0', /--max-mcp-sessions must be a whole number of at least 1, got "0"/],
+      ['--max-mcp-sessions', '2.5', /--max-mcp-sessions must be a whole number/],
+      ['--mcp-session-idle', '-1', /--mcp-session-idle must be a number of minutes, 0 or more \(0 = never\), got "-1"/],
+      ['--mcp-session-idle', 'soon', /--mcp-session-idle must be a number of minutes/],
+    ] as const) {
+      const bad = io();
+      expect(await mcpCommand(['serve', '--scenarios', 'fixtures/mcp/hang.json', `${flag}=${value}`], bad.io)).toBe(2);
+      expect(bad.err.join('')).toMatch(expected);
+    }
+    const help = io();
+    expect(await mcpCommand(['serve', '--help'], help.io)).toBe(0);
+    expect(help.out.join('')).toMatch(/--mcp-session-idle +minutes after which an MCP session with no request and no open stream/);
   });
 
   it('check: ok per valid file, every problem of the others, exit 1', async () => {

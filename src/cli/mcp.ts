@@ -8,11 +8,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { formatIssue, ScenarioLoadError } from '../scenario/loader.ts';
 import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
+import { DEFAULT_HTTP_SESSION_IDLE_MS, DEFAULT_MAX_HTTP_SESSIONS, type HttpSessionOptions } from '../mcp/mock/http.ts';
 import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import type { MCPScenario } from '../mcp/mock/schema.ts';
 import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
 
-const USAGE = `usage: ghostwire mcp serve --scenarios <file.json> [--port N] [--host H] [--token T] [--stdio]
+const USAGE = `usage: ghostwire mcp serve --scenarios <file.json> [--port N] [--host H] [--token T]
+                          [--max-mcp-sessions N] [--mcp-session-idle MINUTES] [--stdio]
        ghostwire mcp check <file.json>...
 
 Serves a mock MCP server described by an MCP scenario file.
@@ -21,6 +23,9 @@ Serves a mock MCP server described by an MCP scenario file.
   --port       port for Streamable HTTP at /mcp (default 0: a free port)
   --host       interface to bind (default 127.0.0.1; beyond loopback a bearer token is required)
   --token      the bearer token (default: $GHOSTWIRE_MCP_TOKEN, else generated when beyond loopback)
+  --max-mcp-sessions  MCP sessions open at once per endpoint (default ${DEFAULT_MAX_HTTP_SESSIONS}; 503 to an initialize beyond)
+  --mcp-session-idle  minutes after which an MCP session with no request and no open stream is
+                      closed, as a DELETE would (default ${DEFAULT_HTTP_SESSION_IDLE_MS / 60_000}; 0 = never; fractions allowed)
 Sessions: {url}/s/{id}/mcp is a fresh copy of the scenario per id. Stops on SIGINT/SIGTERM.
 check validates MCP scenario files: every problem as file:line:column: path: message (exit 1 if any).
 `;
@@ -47,8 +52,20 @@ async function serveStdio(scenario: MCPScenario, io: McpIO): Promise<number> {
   return 0;
 }
 
+/** The HTTP session limits from the flags, or what is wrong with them. */
+function sessionLimits(max: string | undefined, idleMinutes: string | undefined): HttpSessionOptions | string {
+  const maxSessions = max === undefined ? DEFAULT_MAX_HTTP_SESSIONS : Number(max);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) return `--max-mcp-sessions must be a whole number of at least 1, got ${JSON.stringify(max)}`;
+  const minutes = idleMinutes === undefined ? DEFAULT_HTTP_SESSION_IDLE_MS / 60_000 : Number(idleMinutes);
+  if (idleMinutes?.trim() === '' || !Number.isFinite(minutes) || minutes < 0) return `--mcp-session-idle must be a number of minutes, 0 or more (0 = never), got ${JSON.stringify(idleMinutes)}`;
+  return { maxSessions, sessionIdleMs: minutes * 60_000 };
+}
+
 async function serve(args: string[], io: McpIO): Promise<number> {
-  let values: { scenarios?: string; port?: string; host?: string; token?: string; stdio?: boolean; help?: boolean };
+  let values: {
+    scenarios?: string; port?: string; host?: string; token?: string; stdio?: boolean; help?: boolean;
+    'max-mcp-sessions'?: string; 'mcp-session-idle'?: string;
+  };
   try {
     ({ values } = parseArgs({
       args,
@@ -58,6 +75,8 @@ async function serve(args: string[], io: McpIO): Promise<number> {
         host: { type: 'string' },
         token: { type: 'string' },
         stdio: { type: 'boolean' },
+        'max-mcp-sessions': { type: 'string' },
+        'mcp-session-idle': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -79,6 +98,11 @@ async function serve(args: string[], io: McpIO): Promise<number> {
     io.err(`ghostwire mcp serve: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}\n`);
     return 2;
   }
+  const http = sessionLimits(values['max-mcp-sessions'], values['mcp-session-idle']);
+  if (typeof http === 'string') {
+    io.err(`ghostwire mcp serve: ${http}\n`);
+    return 2;
+  }
   let scenario: MCPScenario;
   try {
     scenario = loadMCPScenario(values.scenarios);
@@ -92,7 +116,7 @@ async function serve(args: string[], io: McpIO): Promise<number> {
     command: 'ghostwire mcp serve',
     host,
     port,
-    start: () => startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN }),
+    start: () => startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN, http }),
     banner: (server) => {
       io.out(`ghostwire mock MCP server ${JSON.stringify(scenario.name)} listening on ${server.url}\n`);
       io.out(`  ${scenario.tools.length} tool(s), ${scenario.resources.length + scenario.resourceTemplates.length} resource(s), ${scenario.prompts.length} prompt(s)\n`);

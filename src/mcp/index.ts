@@ -1,6 +1,6 @@
 // The MCP client layer the ghost, the proxy and the rollout env share: one `.mcp.json` schema, one
 // connect (process groups, SSE fallback, session-gone detection), one paged tool listing, one
-// argument validator. (The mock MCP server lives in ./mock/.)
+// argument validator, one idle expiry for Streamable HTTP sessions. (The mock MCP server lives in ./mock/.)
 export {
   McpConfigSchema, McpServerEntrySchema, StdioEntrySchema, HttpEntrySchema,
   parseMcpConfig, formatConfigIssues, transportOf, isStdioEntry,
@@ -14,3 +14,4 @@ export { listAllPages, listAllTools } from './list-tools.ts';
 export type { ListToolsOptions, ToolLister } from './list-tools.ts';
 export { ArgumentValidator, formatArgumentIssues } from './validate-args.ts';
 export type { ArgumentIssue, ArgumentValidatorOptions, SchemaDraft } from './validate-args.ts';
+export { IdleExpiry } from './idle-expiry.ts';

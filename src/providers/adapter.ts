@@ -1,6 +1,6 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
 import type { Framing } from './common/framing.ts';
-import type { ResponseIdShape, ToolCallIdShape } from './common/ids.ts';
+import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from './common/ids.ts';
 import type { WireReader } from './common/views.ts';
 
 export type { Framing } from './common/framing.ts';
@@ -147,8 +147,12 @@ export interface ProviderAdapter<State = unknown> {
   responseIds?(request: CanonicalRequest): ResponseIdShape | undefined;
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
   parse(req: IncomingRequest, state: State): CanonicalRequest;
-  /** Canonical response → wire response (JSON or a stream as `request.stream` says). */
-  render(response: CanonicalResponse, request: CanonicalRequest, state: State): RenderedResponse;
+  /**
+   * Canonical response → wire response (JSON or a stream as `request.stream` says). `random` is the
+   * mock's id pool (the one response and tool call ids come from), for ids a wire carries besides
+   * those (the Responses API's output item ids); absent when rendering outside a mock.
+   */
+  render(response: CanonicalResponse, request: CanonicalRequest, state: State, random?: RandomBytes): RenderedResponse;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**

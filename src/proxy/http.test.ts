@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createProxy, type McpProxy } from './create-proxy.ts';
+import { listenHttp } from './http.ts';
 import { tempDir } from './test-helpers.ts';
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
@@ -133,6 +135,27 @@ describe('proxy HTTP sessions are bounded', () => {
     expect(gone.status).toBe(404);
     expect(gone.json.error.message).toMatch(/unknown session/);
     await live.transport.terminateSession();
+  });
+
+  it('closes the MCP server of an initialize refused before its session began', async () => {
+    let built = 0;
+    let closed = 0;
+    const listener = await listenHttp(() => {
+      built++;
+      const server = new Server({ name: 's', version: '1' }, { capabilities: {} });
+      server.onclose = () => void closed++;
+      return server;
+    });
+    try {
+      const refused = await post(listener.url, INIT, { accept: 'application/json' });
+      expect(refused.status).toBe(406);
+      expect([built, closed]).toEqual([1, 1]);
+      const accepted = await post(listener.url, INIT);
+      expect(accepted.status).toBe(200);
+      expect([built, closed]).toEqual([2, 1]);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('answers 503 to an initialize beyond max_sessions, and takes new sessions once one ends', async () => {

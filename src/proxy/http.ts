@@ -12,6 +12,7 @@ import {
   BodyTooLargeError, INVALID_REQUEST, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
 } from './http-guard.ts';
 import { isLoopback } from '../net/index.ts';
+import { IdleExpiry } from '../mcp/index.ts';
 
 export interface HttpListener {
   /** The MCP endpoint, `http://HOST:PORT/mcp`. */
@@ -36,13 +37,11 @@ export interface ListenOptions extends GuardOptions {
 export const DEFAULT_MAX_SESSIONS = 256;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
-/** One MCP session: its transport and server, and what tells an idle session from a live one. */
+/** One MCP session: its transport and server. */
 interface Session {
+  id?: string;
   transport: StreamableHTTPServerTransport;
   server: Server;
-  lastSeen: number;
-  /** Requests in flight and open streams (a GET stream waiting for notifications counts as live). */
-  open: number;
 }
 
 /** A body parsed for the routes: the JSON value, or the refusal already sent. */
@@ -97,24 +96,17 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   // Clients that vanish without DELETE would otherwise keep their MCP Server (and its subscriptions) forever.
   const sessions = new Map<string, Session>();
+  // Requests in flight and open streams (a GET stream waiting for notifications) keep a session live.
+  const idle = new IdleExpiry<string>(idleMs, (id) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    session?.server.close().catch(() => {});
+  });
   const serve = (session: Session, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> => {
-    session.open += 1;
-    session.lastSeen = Date.now();
-    res.once('close', () => {
-      session.open -= 1;
-      session.lastSeen = Date.now();
-    });
+    // The first request (initialize) has no id yet: its session is watched from when it gets one.
+    if (session.id) res.once('close', idle.begin(session.id));
     return session.transport.handleRequest(req, res, body);
   };
-  const sweep = setInterval(() => {
-    const before = Date.now() - idleMs;
-    for (const [id, session] of sessions) {
-      if (session.open > 0 || session.lastSeen > before) continue;
-      sessions.delete(id);
-      session.server.close().catch(() => {});
-    }
-  }, Math.max(10, Math.min(idleMs / 4, 60_000)));
-  sweep.unref();
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!guard.admit(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -150,14 +142,23 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
       const server = await build();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => { sessions.set(id, session); },
+        onsessioninitialized: (id) => {
+          session.id = id;
+          sessions.set(id, session);
+          idle.watch(id);
+        },
       });
-      const session: Session = { server, transport, lastSeen: Date.now(), open: 0 };
+      const session: Session = { server, transport };
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (!transport.sessionId) return;
+        sessions.delete(transport.sessionId);
+        idle.forget(transport.sessionId);
       };
       await server.connect(transport);
-      return serve(session, req, res, body);
+      await serve(session, req, res, body);
+      // Refused before a session began (a wrong Accept or Content-Type): nothing may keep its server.
+      if (!transport.sessionId) await server.close().catch(() => {});
+      return;
     }
     if (!existing) return sendError(res, sessionId ? 404 : 400, sessionId ? `unknown session ${String(sessionId)}` : 'missing mcp-session-id header');
     return serve(existing, req, res);
@@ -178,7 +179,7 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
     port,
     requiresToken: !!options.token,
     async close() {
-      clearInterval(sweep);
+      idle.clear();
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
       sessions.clear();
       http.closeAllConnections();

@@ -109,7 +109,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
-    const rendered = adapter.render(selection.response, canonical, state);
+    const rendered = adapter.render(selection.response, canonical, state, random);
     return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
   }
   if (selection.kind === 'error') {

@@ -19,7 +19,8 @@ export class MemoryEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = `e${++this.#seq}`;
-    const size = (JSON.stringify(message)?.length ?? 0) + 64;
+    // UTF-8 bytes of the message, plus what the entry itself costs.
+    const size = Buffer.byteLength(JSON.stringify(message) ?? '') + 64;
     this.#events.set(id, { streamId, message, size });
     this.#bytes += size;
     while (this.#bytes > this.#limitBytes && this.#events.size > 1) {
@@ -28,6 +29,17 @@ export class MemoryEventStore implements EventStore {
       this.#bytes -= event.size;
     }
     return id;
+  }
+
+  /** Bytes held now (the messages as UTF-8 JSON plus a fixed cost per event). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Forgets every event (the session ended). */
+  clear(): void {
+    this.#events.clear();
+    this.#bytes = 0;
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {

@@ -38,6 +38,7 @@ export { mcpScenario, MCPScenarioBuilder, ToolAnswers } from './builder.ts';
 export { loadMCPScenario, parseMCPScenario, MCPScenarioError } from './load.ts';
 export { createMockMCP, MockMCP } from './mock-mcp.ts';
 export type { MockMCPOptions, MCPScenarioSource, MCPScenarioBuildable } from './mock-mcp.ts';
+export type { HttpSessionOptions } from './http.ts';
 export type { MCPToolCall, MCPNearMiss } from './state.ts';
 export type { MCPJournalEntry, MCPJournal } from './journal.ts';
 export { mockMCPHandlers } from './msw.ts';

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { HttpSessions } from './http.ts';
+import { HttpSessions, type HttpSessionOptions } from './http.ts';
 import { JournalingTransport, MCPJournal } from './journal.ts';
 import { loadMCPScenario, parseMCPScenario } from './load.ts';
 import type { MCPScenario, MCPScenarioInput } from './schema.ts';
@@ -24,6 +24,12 @@ export type MCPScenarioSource = MCPScenarioInput | MCPScenarioBuildable | string
 export interface MockMCPOptions {
   /** Journal size limit in bytes (default 16 MiB); the oldest entries go first. */
   journalLimitBytes?: number;
+  /**
+   * Streamable HTTP sessions (`handle`, MSW, a port): at most `maxSessions` (default 256) open at once,
+   * each closed after `sessionIdleMs` (default 30 minutes; 0: never) with no request in flight and
+   * no open stream, so clients that vanish without DELETE cannot fill the table.
+   */
+  http?: HttpSessionOptions;
 }
 
 function toScenario(source: MCPScenarioSource): MCPScenario {
@@ -53,7 +59,7 @@ export class MockMCP {
     this.scenario = scenario;
     this.journal = new MCPJournal(options.journalLimitBytes);
     this.#state = new ScenarioState(scenario);
-    this.#http = new HttpSessions(async (transport, connection) => void (await this.#attach(transport, connection)));
+    this.#http = new HttpSessions(async (transport, connection) => void (await this.#attach(transport, connection)), options.http);
     this.onCrash = () => void this.disconnectAll();
   }
 
@@ -143,6 +149,11 @@ export class MockMCP {
   handle(request: Request): Promise<Response> {
     if (this.#closed) return Promise.resolve(Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'ghostwire: the mock MCP server is closed' }, id: null }, { status: 503 }));
     return this.#http.handle(request);
+  }
+
+  /** Streamable HTTP sessions open now (ended by DELETE, idle expiry, a crash or close). */
+  get httpSessions(): number {
+    return this.#http.size;
   }
 
   /** Closes every connection (what a crash does by default); the mock still accepts new ones. */

@@ -20,7 +20,7 @@ export interface MockMCPServerOptions extends MockMCPOptions {
   host?: string;
   token?: string;
   allowedOrigins?: string[];
-  /** URL-prefix sessions kept at most (default 256). */
+  /** URL-prefix sessions (`/s/{id}/mcp`, each its own mock) kept at most (default 256); MCP sessions are `http`. */
   maxSessions?: number;
 }
 
@@ -61,7 +61,7 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
   const sessionMock = (id: string): MockMCP | undefined => {
     let m = sessions.get(id);
     // Each session keeps a smaller journal by default: there may be hundreds of them.
-    if (!m && sessions.size < maxSessions) sessions.set(id, (m = createMockMCP(mock.scenario, { journalLimitBytes: options.journalLimitBytes ?? 4 * 1024 * 1024 })));
+    if (!m && sessions.size < maxSessions) sessions.set(id, (m = createMockMCP(mock.scenario, { journalLimitBytes: options.journalLimitBytes ?? 4 * 1024 * 1024, http: options.http })));
     return m;
   };
   const sockets = new Set<Socket>();

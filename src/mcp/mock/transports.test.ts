@@ -102,6 +102,19 @@ describe('Streamable HTTP through MSW (no port)', () => {
     await expect(store.replayEventsAfter(ids[0], { send: async (id) => void replayed.push(id) })).rejects.toThrow(/unknown event id/);
     expect(await store.replayEventsAfter(ids[17], { send: async (id) => void replayed.push(id) })).toBe('s1');
     expect(replayed).toEqual(ids.slice(18));
+    expect(store.bytes).toBeLessThanOrEqual(1000);
+    // Bytes, not characters: 100 three-byte characters weigh 300 bytes, so fewer of them fit.
+    const wide = new MemoryEventStore(1000);
+    const wideIds = [];
+    for (let i = 0; i < 20; i++) wideIds.push(await wide.storeEvent('s1', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: '€'.repeat(100) } }));
+    expect(wide.bytes).toBeLessThanOrEqual(1000);
+    // ~450 bytes an event: two fit (counted in characters, ~250 each, three would).
+    await expect(wide.replayEventsAfter(wideIds[17], { send: async () => {} })).rejects.toThrow(/unknown event id/);
+    const kept: string[] = [];
+    await wide.replayEventsAfter(wideIds[18], { send: async (id) => void kept.push(id) });
+    expect(kept).toEqual([wideIds[19]]);
+    wide.clear();
+    expect(wide.bytes).toBe(0);
   });
 });
 

@@ -20,7 +20,7 @@ import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, type WireReader } from '../common/views.ts';
 import { asOpenAIRequest, AZURE_OPENAI_HOSTS, azureRoute, isAzureRoute, saysAzure, type AzureRoute } from './routes.ts';
 import { AZURE_ACCESS_DENIED, azureChatFrames, renderAzureError, withContentFilters } from './render.ts';
-import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
+import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS, type RandomBytes } from '../common/ids.ts';
 
 
 function authenticate(req: IncomingRequest): CanonicalError | null {
@@ -77,10 +77,10 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'az
       const provider = route.api === 'embeddings' ? 'embeddings' : 'azure-openai';
       return { ...canonical, provider, path: req.path };
     },
-    render(response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse {
+    render(response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore, random?: RandomBytes): RenderedResponse {
       const route = azureRoute(request.path);
       // A request parsed elsewhere (no Azure path) renders as chat, the API most clients call.
-      if (route !== null && route.api !== 'chat') return (route.api === 'embeddings' ? embeddings : responses).render(response, request, store);
+      if (route !== null && route.api !== 'chat') return (route.api === 'embeddings' ? embeddings : responses).render(response, request, store, random);
       return jsonOrStream(
         response,
         request,

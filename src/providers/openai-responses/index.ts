@@ -16,7 +16,7 @@ import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIResponsesReader } from './reader.ts';
 import { decodeSegment } from '../common/models.ts';
 import type { Json } from '../common/wire-json.ts';
-import { OPENAI_TOOL_CALL_IDS, type ResponseIdShape } from '../common/ids.ts';
+import { OPENAI_TOOL_CALL_IDS, type RandomBytes, type ResponseIdShape } from '../common/ids.ts';
 
 /** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
 /** Response ids: `resp_` + 48 hex digits (`resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b` in the API reference). */
@@ -86,22 +86,22 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       store.delete(id);
       return { rendered: { status: 200, headers: {}, json: { id, object: 'response', deleted: true } }, request: null };
     },
-    // `call_id`s as Chat's ids; the `fc_…` item ids are the renderer's own.
+    // `call_id`s as Chat's ids; the `fc_…`/`msg_…` item ids are the renderer's, from the same pool.
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => RESPONSE_IDS,
     parse: (req: IncomingRequest, store: ResponseStore) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
-    render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore): RenderedResponse =>
+    render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore, random?: RandomBytes): RenderedResponse =>
       jsonOrStream(
         response,
         request,
         { ...response.headers },
         () => {
-          const object = renderResponsesObject(response, request);
+          const object = renderResponsesObject(response, request, random);
           remember(store, object, request, response);
           return object;
         },
         () => {
-          const events = renderResponsesEvents(response, request);
+          const events = renderResponsesEvents(response, request, random);
           remember(store, events.at(-1)!.response as Record<string, unknown>, request, response);
           return responsesEventFrames(events);
         },

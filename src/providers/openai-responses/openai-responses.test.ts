@@ -1,5 +1,8 @@
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { RandomBytes } from '../common/ids.ts';
+import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { renderResponsesObject } from './render.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 import { capturingFetch, sseData, type Exchange } from '../testing/capture.ts';
@@ -61,10 +64,11 @@ describe('OpenAI Responses: non-streaming', () => {
       instructions: 'Be brief.',
       usage: { input_tokens: 6, output_tokens: 4, total_tokens: 10 },
     });
-    expect(response.id).toMatch(/^resp_/);
+    expect(response.id).toMatch(/^resp_[0-9a-f]{48}$/);
     expect(response.output).toEqual([
       {
-        id: expect.stringMatching(/^msg_/),
+        // The API's item ids: `msg_` + 48 hex digits, as `msg_67ccd2bf17f0819081ff3bb2cf6508e6…`.
+        id: expect.stringMatching(/^msg_[0-9a-f]{48}$/),
         type: 'message',
         status: 'completed',
         role: 'assistant',
@@ -81,6 +85,7 @@ describe('OpenAI Responses: non-streaming', () => {
     const response = await client.responses.create({ model: 'gpt-4.1', input: 'Weather?', tools: [weatherTool] });
     expect(response.output.map((o) => o.type)).toEqual(['message', 'function_call']);
     expect(response.output[1]).toMatchObject({ type: 'function_call', call_id: 'call_W', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' });
+    expect(response.output[1].id).toMatch(/^fc_[0-9a-f]{48}$/);
     expect(response.tools).toEqual([weatherTool]);
     expect(validateOpenAI('Response', JSON.parse(await exchanges[0].body))).toEqual([]);
   });
@@ -177,6 +182,37 @@ describe('OpenAI Responses: streaming', () => {
     expect(events[0].response).toMatchObject({ status: 'in_progress', output: [] });
     expect(events[0].response).not.toHaveProperty('usage');
     expect(events.at(-1).response.usage).toMatchObject({ input_tokens: 12, output_tokens: 9, total_tokens: 21 });
+    // Every item-scoped event names its item by the id the final response carries.
+    const ids = events.at(-1).response.output.map((o: { id: string }) => o.id);
+    expect(ids).toEqual([expect.stringMatching(/^msg_[0-9a-f]{48}$/), expect.stringMatching(/^fc_[0-9a-f]{48}$/), expect.stringMatching(/^fc_[0-9a-f]{48}$/)]);
+    expect(new Set(ids).size).toBe(3);
+    const added = events.filter((e) => e.type === 'response.output_item.added').map((e) => e.item.id);
+    expect(added).toEqual(ids);
+  });
+
+  it('draws the item ids from the mock\'s id pool, as its response and tool call ids', async () => {
+    const { client } = setup([scenario]);
+    const drawn = vi.spyOn(RandomBytes.prototype, 'next');
+    try {
+      const response = await client.responses.create({ model: 'gpt-4.1', input: 'x', tools: [weatherTool] });
+      expect(response.output.map((o) => o.id)).toHaveLength(3);
+      // 48 hex digits are 48 bytes each (none dropped for hex): the response id and three items.
+      expect(drawn).toHaveBeenCalledTimes(4 * 48);
+    } finally {
+      drawn.mockRestore();
+    }
+    // Without a pool (rendering outside a mock) the same shapes come from randomUUIDs.
+    const ordered = new (class extends RandomBytes {
+      #n = 0;
+      override next(): number {
+        return this.#n++ % 16;
+      }
+    })();
+    const request = { provider: 'openai-responses', model: 'm', messages: [], tools: [], stream: false, raw: {} } as unknown as CanonicalRequest;
+    const rendered = { id: 'resp_x', model: 'm', created: 1, text: 'hi', toolCalls: [{ id: 'call_1', name: 'f', arguments: {} }], finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 1 } } as unknown as CanonicalResponse;
+    const output = renderResponsesObject(rendered, request, ordered).output as Array<{ id: string }>;
+    expect(output.map((o) => o.id)).toEqual([`msg_${'0123456789abcdef'.repeat(3)}`, `fc_${'0123456789abcdef'.repeat(3)}`]);
+    expect((renderResponsesObject(rendered, request).output as Array<{ id: string }>)[0].id).toMatch(/^msg_[0-9a-f]{48}$/);
   });
 
   it('responses.stream().finalResponse() equals the non-streaming response (ids aside)', async () => {

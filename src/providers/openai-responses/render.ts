@@ -5,7 +5,7 @@
  * item-scoped event names it, because the SDK's accumulator checks both.
  */
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
-import { ID_ALPHABETS, randomAlnum, withPrefix } from '../common/ids.ts';
+import { ID_ALPHABETS, randomAlnum, withPrefix, type RandomBytes } from '../common/ids.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 import type { Json } from '../common/wire-json.ts';
 
@@ -52,8 +52,11 @@ function usage(response: CanonicalResponse): Record<string, unknown> {
   };
 }
 
-/** An output item's id: the prefix and 48 hex digits, as the API's `fc_68…`/`msg_68…` ids. */
-const randomItemId = (prefix: string) => prefix + randomAlnum(48, ID_ALPHABETS.hex);
+/**
+ * An output item's id: the prefix and 48 hex digits, as the API's `fc_68…`/`msg_68…` ids, from the
+ * mock's id pool as its response and tool call ids (randomUUIDs without one).
+ */
+const randomItemId = (prefix: string, random: RandomBytes | undefined) => prefix + randomAlnum(48, ID_ALPHABETS.hex, random);
 
 /** The output items, in order: a message when there is text (or nothing else), then function calls. */
 interface Plan {
@@ -61,12 +64,12 @@ interface Plan {
   calls: { id: string; callId: string; name: string; arguments: string }[];
 }
 
-function plan(response: CanonicalResponse): Plan {
+function plan(response: CanonicalResponse, random: RandomBytes | undefined): Plan {
   const hasMessage = response.text.length > 0 || response.toolCalls.length === 0;
   return {
-    message: hasMessage ? { id: randomItemId('msg_'), text: response.text } : null,
+    message: hasMessage ? { id: randomItemId('msg_', random), text: response.text } : null,
     calls: response.toolCalls.map((c) => ({
-      id: randomItemId('fc_'),
+      id: randomItemId('fc_', random),
       callId: c.id,
       name: c.name,
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
@@ -121,8 +124,8 @@ function responseObject(response: CanonicalResponse, request: CanonicalRequest, 
  * @example
  *   renderResponsesObject(response, request).output[0].type // 'message'
  */
-export function renderResponsesObject(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
-  return responseObject(response, request, plan(response), true);
+export function renderResponsesObject(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes): Record<string, unknown> {
+  return responseObject(response, request, plan(response, random), true);
 }
 
 /**
@@ -130,8 +133,8 @@ export function renderResponsesObject(response: CanonicalResponse, request: Cano
  * @example
  *   renderResponsesEvents(response, request).map((e) => e.type) // ['response.created', 'response.in_progress', ...]
  */
-export function renderResponsesEvents(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown>[] {
-  const p = plan(response);
+export function renderResponsesEvents(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes): Record<string, unknown>[] {
+  const p = plan(response, random);
   const events: Record<string, unknown>[] = [];
   const emit = (type: string, fields: Record<string, unknown>) => events.push({ type, sequence_number: events.length, ...fields });
   emit('response.created', { response: responseObject(response, request, p, false) });

@@ -202,18 +202,27 @@ export async function writeRawResponse(res: ServerResponse, response: RawRespons
   await pipeBody(res, body);
 }
 
+const NOT_YET = Symbol('not yet');
+const notYet = Promise.resolve(NOT_YET);
+
 async function pipeBody(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
   const reader = body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.once('close', onClose);
   let flushed: Promise<void> = Promise.resolve();
   try {
+    let read = reader.read();
+    // A body with nothing to send yet (an MCP GET stream before its first event): the head goes out
+    // now, as real servers send it, so the client's fetch resolves and sees the status. A body whose
+    // first bytes are ready keeps its head in the same packet (a settled read wins the race).
+    if ((await Promise.race([read, notYet])) === NOT_YET) res.flushHeaders();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read;
       if (done) break;
       if (res.destroyed) return;
       flushed = new Promise((resolve) => res.write(value, () => resolve()));
       if (res.writableNeedDrain) await waitDrainOrClose(res);
+      read = reader.read();
     }
     res.end();
   } catch {

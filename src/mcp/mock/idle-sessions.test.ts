@@ -85,8 +85,8 @@ describe.concurrent.each(targets)('mock MCP HTTP sessions %s', (_, start) => {
 
   it('keeps a client holding its GET stream, while an idle session beside it expires', async ({ expect, onTestFinished: after }) => {
     const { url, mock } = await start({ sessionIdleMs: IDLE_MS }, after);
-    // The SDK client opens its GET stream right after initialize. (Its headers reach the client
-    // with the first event: on protocol 2025-06-18 the SDK's server sends no priming event.)
+    // The SDK client opens its GET stream right after initialize (on a real port its head arrives at
+    // once; through MSW only with a first event, and on protocol 2025-06-18 the SDK sends no priming one).
     const methods: string[] = [];
     const live = await connect(after, url, (input, init) => {
       methods.push(init?.method ?? 'GET');

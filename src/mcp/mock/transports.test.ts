@@ -152,6 +152,23 @@ describe('a real port (startMockMCPServer)', () => {
     expect(await status({ origin: `http://localhost:${server.port}` })).toBe(200);
     expect(await status({}, '/other')).toBe(404);
   });
+
+  it('sends the head of a GET stream before its first event, as a real server does', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(server.url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}' });
+    await init.text();
+    const session = init.headers.get('mcp-session-id')!;
+    await fetch(server.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    // Nothing will be sent on this stream: its fetch settles only if the head goes out on its own.
+    const abort = new AbortController();
+    const got = fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, signal: abort.signal });
+    const timeout = new Promise<'no head'>((resolve) => setTimeout(() => resolve('no head'), 5_000).unref());
+    const res = await Promise.race([got, timeout]);
+    abort.abort();
+    expect(res).toBeInstanceOf(Response);
+    expect((res as Response).status).toBe(200);
+    expect((res as Response).headers.get('content-type')).toBe('text/event-stream');
+  });
 });
 
 describe('the guard beyond loopback', () => {

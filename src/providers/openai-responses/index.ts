@@ -5,11 +5,11 @@
  * openai-responses-parse.ts, rendering in openai-responses-render.ts; the error shape is OpenAI's,
  * shared with Chat Completions.
  */
-import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
+import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
 import { parseResponsesRequest } from './parse.ts';
-import { renderResponsesEvents, renderResponsesObject, responsesEventFrames } from './render.ts';
+import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, responsesEventFrames } from './render.ts';
 import { ResponseStore } from './store.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
@@ -107,6 +107,8 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
         },
       ),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
+    // Events are numbered from 0, one a frame: the error event's number is the count sent before it.
+    renderStreamError: (error: CanonicalStreamError, { sent }: StreamErrorContext) => [responsesErrorFrame(error, sent)],
     reader: openAIResponsesReader,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
 import type { MistralToolIds } from './tool-ids.ts';
 
 /** Mistral ids are 32 hex digits; the canonical id is hex already. */

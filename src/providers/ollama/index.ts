@@ -4,7 +4,7 @@
  * `POST /api/embed`, `GET /api/tags`, `POST /api/show` and `GET /api/version`, on
  * `127.0.0.1:11434`/`localhost:11434` or any host by path. Ollama has no credentials.
  */
-import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
 import { listedModels, MODELS_CREATED, retrievable } from '../common/models.ts';
 import { jsonOrStream } from '../common/rendered.ts';

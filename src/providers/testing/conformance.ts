@@ -31,6 +31,16 @@ export interface SdkAnswer {
   id?: string;
 }
 
+/** How the SDK reported a stream that failed midway: its own error's fields (or the event's, where the SDK throws none). */
+export interface SdkStreamError {
+  /** The API's message as the SDK exposes it (Anthropic's `apiMessage`, OpenAI's `error.message`). */
+  message?: string;
+  /** The error type as the SDK exposes it (`err.type`, the AWS exception's name); null where it has none. */
+  type?: string | null;
+  /** The status as the SDK exposes it (Gemini's ApiError); null where a stream error carries none. */
+  status?: number | null;
+}
+
 /** A provider's SDK, driven the same way for every provider. */
 export interface ConformanceSdk {
   /** `base`: the real port's URL (undefined over MSW: the SDK's default host). */
@@ -44,6 +54,24 @@ export interface ConformanceSdk {
   toolResult(base: string | undefined, model: string, prompt: string, call: SdkToolCall, result: string, stream: boolean): Promise<SdkAnswer>;
   /** The status of the SDK's error for a failed call (throws when the call did not fail). */
   errorStatus(base: string | undefined, model: string, prompt: string): Promise<number>;
+  /**
+   * A stream read as users read it until it fails midway: the text that arrived before, and how the
+   * SDK reported the failure. Throws unless the SDK reported it in its own way (its own error class;
+   * for an SDK that throws on none, the event that says so).
+   */
+  streamError(base: string | undefined, model: string, prompt: string): Promise<{ text: string; error: SdkStreamError }>;
+}
+
+/** What the SDK reports for a mid-stream error of status 503, and what it passes through. */
+export interface StreamErrorExpectations {
+  /** The type the SDK reports when the step gives only the status 503; null where the SDK reports none. */
+  typeFor503: string | null;
+  /** A type of this API's to give in the step, and the type the SDK reports for it; absent where no type reaches the SDK. */
+  given?: { type: string; reported: string };
+  /** Does the SDK report the status (503)? */
+  status: boolean;
+  /** Does the SDK report the message? (False only where the wire has no place for one: Mistral.) */
+  message: boolean;
 }
 
 export interface ConformanceKit {
@@ -85,6 +113,8 @@ export interface ConformanceKit {
   streamParams?: Record<string, unknown>;
   /** Does a request no step matches get a 404 (embeddings answer default vectors instead)? */
   noMatch404: boolean;
+  /** Chat APIs: how the SDK reports a mid-stream error (`respond.stream.errorAfterChunks`). */
+  streamError?: StreamErrorExpectations;
 }
 
 const TRANSPORTS = ['msw', 'port'] as const;
@@ -328,6 +358,47 @@ export function describeConformance(kit: ConformanceKit): void {
         else if (kit.keepsGivenToolCallIds === false) expect(call.id).toMatch(kit.toolCallId!);
         else expect(call.id).toBe('call_weather_1');
         expect(result?.toolCallId).toBe('call_weather_1');
+      });
+    });
+
+    describe("ends a stream midway with the provider's own error event (errorAfterChunks)", () => {
+      const full = 'Hello there, traveller. The road is long.';
+      const failing = (error: { message: string; type?: string; status?: number }, errorAfterChunks = 8): ScenarioInput => ({
+        name: 'flaky',
+        steps: [{ respond: { text: full, stream: { chunkSize: 3, errorAfterChunks, error } } }],
+      });
+      const expectations = () => {
+        if (!kit.streamError) throw new Error(`${kit.id}: the kit names no streamError expectations`);
+        return kit.streamError;
+      };
+
+      it('the text before it arrives, then the SDK reports its own error with the message, type and status', async () => {
+        const expected = expectations();
+        use(failing({ message: 'The model is overloaded right now.', status: 503 }));
+        const { text, error } = await sdk.streamError(base, 'm-1', 'hi');
+        // Some of the answer, never all of it: the error came midway.
+        expect(text.length).toBeGreaterThan(0);
+        expect(full.startsWith(text) && text.length < full.length).toBe(true);
+        if (expected.message) expect(error.message).toContain('The model is overloaded right now.');
+        expect(error.type ?? null).toBe(expected.typeFor503);
+        expect(error.status ?? null).toBe(expected.status ? 503 : null);
+        expect(mock.unconsumed()).toEqual([]);
+      });
+
+      it("passes the step's own error type through", async () => {
+        const expected = expectations();
+        use(failing({ message: 'Slow down.', ...(expected.given ? { type: expected.given.type } : {}) }));
+        const { error } = await sdk.streamError(base, 'm-1', 'hi');
+        if (expected.message) expect(error.message).toContain('Slow down.');
+        expect(error.type ?? null).toBe(expected.given?.reported ?? expected.typeFor503);
+      });
+
+      it('as the first frame (errorAfterChunks 0): nothing of the answer arrives, the SDK still reports it', async () => {
+        expectations();
+        use(failing({ message: 'Failed before the first token.' }, 0));
+        const { text, error } = await sdk.streamError(base, 'm-1', 'hi');
+        expect(text).toBe('');
+        if (kit.streamError!.message) expect(error.message).toContain('Failed before the first token.');
       });
     });
 

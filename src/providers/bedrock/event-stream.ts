@@ -45,13 +45,14 @@ export function exceptionMessage(exceptionType: string, payload: unknown): Uint8
  * Decodes one recorded message: its event (or exception) type and JSON payload; null when it is
  * not a valid message (a cut recording).
  * @example
- *   decodeEvent(eventMessage('messageStop', { stopReason: 'end_turn' })) // { type: 'messageStop', payload: { stopReason: 'end_turn' } }
+ *   decodeEvent(eventMessage('messageStop', { stopReason: 'end_turn' })) // { type: 'messageStop', payload: { stopReason: 'end_turn' }, exception: false }
  */
-export function decodeEvent(frame: Uint8Array): { type: string; payload: any } | null {
+export function decodeEvent(frame: Uint8Array): { type: string; payload: any; exception: boolean } | null {
   try {
     const message = codec.decode(frame);
+    const exception = message.headers[':message-type']?.value === 'exception';
     const type = message.headers[':event-type']?.value ?? message.headers[':exception-type']?.value;
-    return { type: String(type ?? ''), payload: JSON.parse(decoder.decode(message.body)) };
+    return { type: String(type ?? ''), payload: JSON.parse(decoder.decode(message.body)), exception };
   } catch {
     return null;
   }

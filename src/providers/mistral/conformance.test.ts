@@ -81,7 +81,7 @@ describeConformance({
   responseId: /^[0-9a-f]{32}$/,
   keepsGivenToolCallIds: false,
   // A last chunk with finish_reason "error": the SDK yields it, and the chunk has no place for a message, type or status.
-  streamError: { typeFor503: null, status: false, message: false },
+  streamError: { typeFor503: null, status: false, message: false, finishReason: 'error' },
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat.complete({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chat.stream({ model, messages: messages(prompt) })),

@@ -7,6 +7,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderAdapter } from '../adapter.ts';
+import { withStreamError } from '../common/stream-error.ts';
 import type { CanonicalRequest, CanonicalResponse, FinishReason, ProviderId } from '../../scenario/canonical.ts';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
@@ -72,6 +73,8 @@ export interface StreamErrorExpectations {
   status: boolean;
   /** Does the SDK report the message? (False only where the wire has no place for one: Mistral.) */
   message: boolean;
+  /** Where the failure is a finish reason rather than an error object (Mistral's `error`): that reason. */
+  finishReason?: string;
 }
 
 export interface ConformanceKit {
@@ -173,7 +176,21 @@ export function describeConformance(kit: ConformanceKit): void {
         expect(view.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(response.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })));
         expect(view.usage).toEqual(response.usage);
         expect(view.finishReason).toBe(kit.finish?.[response.finishReason] ?? null);
+        expect(view.error).toBeUndefined();
       });
+    });
+
+    // A golden recorded from a stream that failed keeps the failure in its summary.
+    it('reads a stream that failed midway: the text before the error, and the error', () => {
+      if (!kit.streamError) throw new Error(`${kit.id}: the kit names no streamError expectations`);
+      const response = canonicalResponse({ text: 'Hello there, traveller. The road is long.', stream: { chunkSize: 3, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null, errorAfterChunks: 8, error: { message: 'boom', status: 503 } } });
+      const request = canonicalRequest(kit.id, true, kit.streamParams);
+      const rendered = withStreamError(adapter, adapter.render(response, request, adapter.createState?.()), response, request);
+      const view = adapter.reader.streamedAnswer(rendered.stream!.frames);
+      expect(view.text.length).toBeGreaterThan(0);
+      expect(response.text.startsWith(view.text) && view.text.length < response.text.length).toBe(true);
+      if (kit.streamError.message) expect(view.error?.message).toBe('boom');
+      if (kit.streamError.finishReason) expect(view.finishReason).toBe(kit.streamError.finishReason);
     });
   });
 

@@ -29,7 +29,7 @@ describe('mid-stream errors through the SDK stream helpers (real port, paced)', 
     stream.on('content', (delta) => (text += delta));
     const err = await stream.finalChatCompletion().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
-    expect((err as OpenAI.APIError).error).toMatchObject({ message: 'Overloaded, try again later.', type: 'server_error' });
+    expect(err).toMatchObject({ error: { message: 'Overloaded, try again later.', type: 'server_error' } });
     expect(text.length).toBeGreaterThan(0);
     expect(TEXT.startsWith(text) && text !== TEXT).toBe(true);
   });
@@ -42,7 +42,7 @@ describe('mid-stream errors through the SDK stream helpers (real port, paced)', 
       for await (const event of stream) types.push(event.type);
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
-    expect((err as OpenAI.APIError).error).toMatchObject({ message: 'Overloaded, try again later.', type: 'server_error' });
+    expect(err).toMatchObject({ error: { message: 'Overloaded, try again later.', type: 'server_error' } });
     expect(types[0]).toBe('response.created');
     expect(types).toHaveLength(6);
     expect(types).not.toContain('response.completed');

@@ -8,6 +8,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scenario } from '../scenario/builder.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
+import { ssePayloads } from './common/views.ts';
+import { validateOpenAI } from './testing/openapi.ts';
 
 const TEXT = 'Half of this answer arrives before the failure.';
 
@@ -20,6 +22,22 @@ describe('mid-stream errors through the SDK stream helpers (real port, paced)', 
   beforeEach(() => {
     server.mock.reset();
     server.mock.use(scenario('flaky').respondWithText(TEXT).asStream({ chunkSize: 4, chunkDelayMs: 3 }).failStreamAfter(6, 'Overloaded, try again later.', { status: 529 }).build());
+  });
+
+  it("OpenAI's error frames validate against OpenAI's OpenAPI description (ErrorResponse, ResponseErrorEvent)", async () => {
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return ssePayloads([...(await res.text()).split(/(?<=\n\n)/)]);
+    };
+    const chat = await post('/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    expect(chat).toHaveLength(7);
+    expect(validateOpenAI('ErrorResponse', chat.at(-1)!.data)).toEqual([]);
+    server.mock.use(scenario('flaky').respondWithText(TEXT).asStream({ chunkSize: 4 }).failStreamAfter(6, 'Overloaded, try again later.', { status: 529 }).build());
+    const events = await post('/v1/responses', { model: 'gpt-4o', input: 'hi', stream: true });
+    expect(events).toHaveLength(7);
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { type: 'error', sequence_number: 6, message: 'Overloaded, try again later.' } });
+    expect(validateOpenAI('ResponseErrorEvent', events.at(-1)!.data)).toEqual([]);
   });
 
   it('openai chat.completions.stream(): deltas arrive, then finalChatCompletion() rejects with APIError', async () => {

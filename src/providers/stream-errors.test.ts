@@ -56,14 +56,22 @@ describe('mid-stream errors through the SDK stream helpers (real port, paced)', 
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
     const stream = await client.responses.create({ model: 'gpt-4o', input: 'hi', stream: true });
     const types: string[] = [];
+    let id = '';
     const err = await (async () => {
-      for await (const event of stream) types.push(event.type);
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === 'response.created') id = event.response.id;
+      }
     })().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect(err).toMatchObject({ error: { message: 'Overloaded, try again later.', type: 'server_error' } });
     expect(types[0]).toBe('response.created');
     expect(types).toHaveLength(6);
     expect(types).not.toContain('response.completed');
+    // Retrieved afterwards, the response is a failed one, in the API's own shape.
+    const stored = await client.responses.retrieve(id);
+    expect(stored).toMatchObject({ id, status: 'failed', error: { code: 'server_error', message: 'Overloaded, try again later.' } });
+    expect(validateOpenAI('Response', JSON.parse(JSON.stringify(stored)))).toEqual([]);
   });
 
   it('anthropic messages.stream(): text arrives, then finalMessage() rejects with the overloaded_error APIError', async () => {

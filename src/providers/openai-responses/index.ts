@@ -58,6 +58,15 @@ function remember(store: ResponseStore, object: Record<string, unknown>, request
 }
 
 /**
+ * A response whose stream failed, as retrieving it answers: `status: failed` with the error's code
+ * (ResponseErrorCode: `rate_limit_exceeded` for a 429, else `server_error`) and message.
+ */
+function failedResponse(object: Record<string, unknown>, error: CanonicalStreamError): Record<string, unknown> {
+  const code = error.status === 429 ? 'rate_limit_exceeded' : 'server_error';
+  return { ...object, status: 'failed', error: { code, message: error.message }, incomplete_details: null };
+}
+
+/**
  * Creates the Responses adapter. Its stored responses are each mock's own state: a ResponseStore
  * (of these limits) per mock, made by `createState`.
  * @example
@@ -102,7 +111,9 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
         },
         () => {
           const events = renderResponsesEvents(response, request);
-          remember(store, events.at(-1)!.response as Record<string, unknown>, request, response);
+          const final = events.at(-1)!.response as Record<string, unknown>;
+          // A stream the step fails midway is stored as the API keeps a failed response.
+          remember(store, response.stream.error ? failedResponse(final, response.stream.error) : final, request, response);
           return responsesEventFrames(events);
         },
       ),

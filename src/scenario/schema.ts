@@ -79,7 +79,9 @@ export const StreamSchema = z
     if (stream.errorAfterChunks !== undefined && stream.disconnectAfterChunks !== null) {
       ctx.addIssue({ code: 'custom', path: ['disconnectAfterChunks'], message: 'a stream ends either with an error event (errorAfterChunks) or a cut (disconnectAfterChunks), not both' });
     }
-  });
+  })
+  // The same pairing for editors: the JSON Schema export carries it as draft-7 `dependencies`.
+  .meta({ dependencies: { errorAfterChunks: ['error'], error: ['errorAfterChunks'] } });
 
 export const ErrorSpecSchema = z
   .object({

@@ -7,12 +7,14 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProviderAdapter } from '../adapter.ts';
-import { withStreamError } from '../common/stream-error.ts';
 import type { CanonicalRequest, CanonicalResponse, FinishReason, ProviderId } from '../../scenario/canonical.ts';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import { readsStreamErrors, streamErrorCases, type SdkStreamError, type StreamErrorExpectations } from './conformance-stream-errors.ts';
+
+export type { SdkStreamError, StreamErrorExpectations } from './conformance-stream-errors.ts';
 
 /** A tool call as the SDK returned it; `id` absent where the wire carries none (Ollama). */
 export interface SdkToolCall {
@@ -30,16 +32,6 @@ export interface SdkAnswer {
   usage: { inputTokens: number; outputTokens: number } | null;
   /** The response's (message's, completion's) id as the SDK exposes it; absent where the wire carries none. */
   id?: string;
-}
-
-/** How the SDK reported a stream that failed midway: its own error's fields (or the event's, where the SDK throws none). */
-export interface SdkStreamError {
-  /** The API's message as the SDK exposes it (Anthropic's `apiMessage`, OpenAI's `error.message`). */
-  message?: string;
-  /** The error type as the SDK exposes it (`err.type`, the AWS exception's name); null where it has none. */
-  type?: string | null;
-  /** The status as the SDK exposes it (Gemini's ApiError); null where a stream error carries none. */
-  status?: number | null;
 }
 
 /** A provider's SDK, driven the same way for every provider. */
@@ -61,20 +53,6 @@ export interface ConformanceSdk {
    * for an SDK that throws on none, the event that says so).
    */
   streamError(base: string | undefined, model: string, prompt: string): Promise<{ text: string; error: SdkStreamError }>;
-}
-
-/** What the SDK reports for a mid-stream error of status 503, and what it passes through. */
-export interface StreamErrorExpectations {
-  /** The type the SDK reports when the step gives only the status 503; null where the SDK reports none. */
-  typeFor503: string | null;
-  /** A type of this API's to give in the step, and the type the SDK reports for it; absent where no type reaches the SDK. */
-  given?: { type: string; reported: string };
-  /** Does the SDK report the status (503)? */
-  status: boolean;
-  /** Does the SDK report the message? (False only where the wire has no place for one: Mistral.) */
-  message: boolean;
-  /** Where the failure is a finish reason rather than an error object (Mistral's `error`): that reason. */
-  finishReason?: string;
 }
 
 export interface ConformanceKit {
@@ -181,17 +159,8 @@ export function describeConformance(kit: ConformanceKit): void {
     });
 
     // A golden recorded from a stream that failed keeps the failure in its summary.
-    it('reads a stream that failed midway: the text before the error, and the error', () => {
-      if (!kit.streamError) throw new Error(`${kit.id}: the kit names no streamError expectations`);
-      const response = canonicalResponse({ text: 'Hello there, traveller. The road is long.', stream: { chunkSize: 3, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null, errorAfterChunks: 8, error: { message: 'boom', status: 503 } } });
-      const request = canonicalRequest(kit.id, true, kit.streamParams);
-      const rendered = withStreamError(adapter, adapter.render(response, request, adapter.createState?.()), response, request);
-      const view = adapter.reader.streamedAnswer(rendered.stream!.frames);
-      expect(view.text.length).toBeGreaterThan(0);
-      expect(response.text.startsWith(view.text) && view.text.length < response.text.length).toBe(true);
-      if (kit.streamError.message) expect(view.error?.message).toBe('boom');
-      if (kit.streamError.finishReason) expect(view.finishReason).toBe(kit.streamError.finishReason);
-    });
+    readsStreamErrors(kit, adapter, canonicalResponse({}), canonicalRequest(kit.id, true, kit.streamParams));
+
   });
 
   describe.each(TRANSPORTS)(`${kit.id} conformance over %s`, (transport) => {
@@ -378,46 +347,7 @@ export function describeConformance(kit: ConformanceKit): void {
       });
     });
 
-    describe("ends a stream midway with the provider's own error event (errorAfterChunks)", () => {
-      const full = 'Hello there, traveller. The road is long.';
-      const failing = (error: { message: string; type?: string; status?: number }, errorAfterChunks = 8): ScenarioInput => ({
-        name: 'flaky',
-        steps: [{ respond: { text: full, stream: { chunkSize: 3, errorAfterChunks, error } } }],
-      });
-      const expectations = () => {
-        if (!kit.streamError) throw new Error(`${kit.id}: the kit names no streamError expectations`);
-        return kit.streamError;
-      };
-
-      it('the text before it arrives, then the SDK reports its own error with the message, type and status', async () => {
-        const expected = expectations();
-        use(failing({ message: 'The model is overloaded right now.', status: 503 }));
-        const { text, error } = await sdk.streamError(base, 'm-1', 'hi');
-        // Some of the answer, never all of it: the error came midway.
-        expect(text.length).toBeGreaterThan(0);
-        expect(full.startsWith(text) && text.length < full.length).toBe(true);
-        if (expected.message) expect(error.message).toContain('The model is overloaded right now.');
-        expect(error.type ?? null).toBe(expected.typeFor503);
-        expect(error.status ?? null).toBe(expected.status ? 503 : null);
-        expect(mock.unconsumed()).toEqual([]);
-      });
-
-      it("passes the step's own error type through", async () => {
-        const expected = expectations();
-        use(failing({ message: 'Slow down.', ...(expected.given ? { type: expected.given.type } : {}) }));
-        const { error } = await sdk.streamError(base, 'm-1', 'hi');
-        if (expected.message) expect(error.message).toContain('Slow down.');
-        expect(error.type ?? null).toBe(expected.given?.reported ?? expected.typeFor503);
-      });
-
-      it('as the first frame (errorAfterChunks 0): nothing of the answer arrives, the SDK still reports it', async () => {
-        expectations();
-        use(failing({ message: 'Failed before the first token.' }, 0));
-        const { text, error } = await sdk.streamError(base, 'm-1', 'hi');
-        expect(text).toBe('');
-        if (kit.streamError!.message) expect(error.message).toContain('Failed before the first token.');
-      });
-    });
+    streamErrorCases(kit, sdk, { base: () => base, use, mock });
 
     it("raises the SDK's 404 error for a request no step matches", async () => {
       use({ name: 'only', steps: [{ match: { model: 'other-model' }, respond: { text: 'x' } }] });

@@ -60,6 +60,19 @@ describe('useMockLLM: scenarios answer the SDKs in-process', () => {
     const body = (error as InstanceType<typeof Anthropic.NotFoundError>).error as { error: { message: string } };
     expect(body.error.message).toContain('only-claude#0: model: expected "claude-sonnet-4-5", got "claude-haiku-4-5"');
   });
+
+  test("a stream that fails midway: the app keeps what arrived and sees the SDK's own error", async () => {
+    // Anthropic sends `event: error` (overloaded_error) mid-stream; the SDK throws it as an APIError.
+    useMockLLM(scenario('overloaded').expect(anthropic()).then().respondWithText('The first half arrives, the rest never does.').asStream({ chunkSize: 5 }).failStreamAfter(5, 'Overloaded', { type: 'overloaded_error' }));
+    const client = new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0 });
+    let shown = '';
+    const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    stream.on('text', (delta) => (shown += delta));
+    const error = await stream.finalMessage().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(error).toMatchObject({ type: 'overloaded_error', apiMessage: 'Overloaded' });
+    expect(shown).toBe('The first '); // message_start, content_block_start and ping, then two deltas of five characters
+  });
 });
 
 describe('the mockLLM fixture', () => {

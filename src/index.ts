@@ -6,7 +6,7 @@ export type { MockLLMOptions, ScenarioLike, ScenarioList, Handler, HandleOptions
 export { defaultAdapters } from './providers/registry.ts';
 export { openAIResponsesAdapter, type ResponsesAdapterOptions } from './providers/index.ts';
 export { BadRequestError } from './providers/adapter.ts';
-export type { ProviderAdapter, RenderedResponse, IncomingRequest } from './providers/adapter.ts';
+export type { ProviderAdapter, RenderedResponse, IncomingRequest, StreamErrorContext } from './providers/adapter.ts';
 export type { ToolCallIdShape } from './providers/common/ids.ts';
 
 export {
@@ -38,6 +38,7 @@ export {
   ToolCallSchema,
   UsageSchema,
   StreamSchema,
+  StreamErrorSchema,
   ErrorSpecSchema,
   FinishReasonSchema,
   RespondSchema,
@@ -52,6 +53,7 @@ export type {
   Match,
   ToolCallSpec,
   ErrorSpec,
+  StreamErrorSpec,
   Respond,
   Step,
   Scenario,
@@ -67,6 +69,7 @@ export type {
   CanonicalRequest,
   CanonicalResponse,
   CanonicalError,
+  CanonicalStreamError,
   CanonicalMessage,
   CanonicalTool,
   CanonicalToolCall,

@@ -23,6 +23,12 @@ export function describeDrift(before: GoldenFile, after: GoldenFile): string[] {
   const answerBefore = finalAnswer(before);
   const answerAfter = finalAnswer(after);
   if (answerBefore !== answerAfter) drift.push(`final answer: ${JSON.stringify(answerBefore)} ⇒ ${JSON.stringify(answerAfter)}`);
+  const failuresBefore = streamErrors(before);
+  const failuresAfter = streamErrors(after);
+  if (failuresBefore.join('\n') !== failuresAfter.join('\n')) {
+    const list = (errors: string[]) => (errors.length > 0 ? errors.map((e) => JSON.stringify(e)).join(', ') : '(none)');
+    drift.push(`stream errors: ${list(failuresBefore)} ⇒ ${list(failuresAfter)}`);
+  }
   return drift;
 }
 
@@ -33,6 +39,15 @@ export function describeDrift(before: GoldenFile, after: GoldenFile): string[] {
  */
 export function toolCalls(golden: GoldenFile): Array<{ name: string; arguments: unknown }> {
   return golden.interactions.flatMap((i) => (i.summary?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments })));
+}
+
+/**
+ * The messages of the streams that ended with the API's own error event, in order.
+ * @example
+ *   streamErrors(readGolden(file)) // ['Overloaded']
+ */
+export function streamErrors(golden: GoldenFile): string[] {
+  return golden.interactions.flatMap((i) => (i.summary?.error ? [i.summary.error.message] : []));
 }
 
 /**

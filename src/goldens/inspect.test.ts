@@ -55,6 +55,24 @@ describe('inspectGolden', () => {
     expect(lines.filter((l) => l.includes('tool result')).length).toBe(1);
   });
 
+  it('shows a stream that failed midway: the text that arrived, then the error its event carried', () => {
+    const golden = sampleGolden({
+      input: { prompt: 'hi' },
+      interactions: [
+        sampleInteraction({
+          request: { method: 'POST', url, headers: {}, body: { model: 'gpt-4o', messages: [user], stream: true } },
+          summary: { text: 'Partly', toolCalls: [], finishReason: null, error: { message: 'Overloaded', type: 'server_error', status: null } },
+          usage: null,
+          durationMs: 12,
+        }),
+      ],
+    });
+    const lines = inspectGolden(golden, { file: 'g.json' }).split('\n');
+    const text = lines.findIndex((l) => l.includes('assistant: Partly'));
+    expect(text).toBeGreaterThan(0);
+    expect(lines[text + 1]).toBe('  ✗ the stream failed: server_error: Overloaded');
+  });
+
   it('marks a failing tool result and the later successful one as the recovery point', () => {
     const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'fetch', arguments: '{}' } }] });
     const failing = [user, call('c1'), { role: 'tool', tool_call_id: 'c1', content: 'Error: backend unavailable' }];

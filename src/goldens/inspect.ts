@@ -110,6 +110,8 @@ function renderAnswer(interaction: Interaction, p: Paint): string[] {
   if (summary.text) lines.push(`  ${p.bold(p.green('assistant:'))} ${summary.text}`);
   for (const call of summary.toolCalls) lines.push(`  ${p.bold(p.green('assistant'))} → tool call ${p.bold(call.name)} ${short(call.arguments, 400)}${call.id ? p.dim(`  (${call.id})`) : ''}`);
   if (summary.finishReason) lines.push(p.dim(`  finish: ${summary.finishReason}`));
+  const error = summary.error;
+  if (error) lines.push(p.red(`  ✗ the stream failed: ${[error.type, error.status].filter((x) => x !== null).join(' ')}${error.type !== null || error.status !== null ? ': ' : ''}${error.message}`));
   return lines;
 }
 

@@ -134,7 +134,7 @@ export class Recorder {
       provider: wire.provider,
       request,
       response,
-      summary: isAnswer && view ? { text: view.text, toolCalls: view.toolCalls, finishReason: view.finishReason } : null,
+      summary: isAnswer && view ? { text: view.text, toolCalls: view.toolCalls, finishReason: view.finishReason, ...(view.error ? { error: view.error } : {}) } : null,
       usage: view?.usage ?? null,
       durationMs: round(performance.now() - started),
     };

@@ -33,6 +33,8 @@ export const AnswerSummarySchema = z
     text: z.string(),
     toolCalls: z.array(ToolCallViewSchema),
     finishReason: z.string().nullable(),
+    /** A stream that ended with the API's own error event: what it said (absent for a clean end). */
+    error: z.object({ message: z.string(), type: z.string().nullable(), status: z.number().int().nullable() }).strict().optional(),
   })
   .strict();
 

@@ -1,4 +1,4 @@
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, ProviderId, StreamOptions } from '../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, ProviderId, StreamOptions } from '../scenario/canonical.ts';
 import type { Framing } from './common/framing.ts';
 import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from './common/ids.ts';
 import type { WireReader } from './common/views.ts';
@@ -37,6 +37,14 @@ export interface RenderedResponse {
    */
   text?: string;
   stream?: RenderedStream;
+}
+
+/** Where a mid-stream error falls: the answer being streamed and how many of its frames went before. */
+export interface StreamErrorContext {
+  request: CanonicalRequest;
+  response: CanonicalResponse;
+  /** The frames sent before the error frame (its index in the stream). */
+  sent: number;
 }
 
 /** The request as a route saw it: URL with any session prefix already removed from `path`. */
@@ -155,6 +163,12 @@ export interface ProviderAdapter<State = unknown> {
   render(response: CanonicalResponse, request: CanonicalRequest, state: State, random?: RandomBytes): RenderedResponse;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
+  /**
+   * Optional, for APIs that stream: a failure in the middle of a stream as this API's own closing
+   * frames (an `error` event, a `data: {"error":…}` chunk, an event-stream exception message). The
+   * core sends them after the first `context.sent` frames of the rendered stream, and ends the stream.
+   */
+  renderStreamError?(error: CanonicalStreamError, context: StreamErrorContext): ReadonlyArray<string | Uint8Array>;
   /**
    * Optional: answers a model-listing request on this adapter's routes (`GET /v1/models`,
    * `/v1/models/{id}`, Gemini's `/v1beta/models`) in this provider's shape; null for other routes.

@@ -4,7 +4,7 @@
  * readers goldens use on recorded traffic.
  */
 export { BadRequestError } from './adapter.ts';
-export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest } from './adapter.ts';
+export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest, StreamErrorContext } from './adapter.ts';
 export type { ToolCallIdShape } from './common/ids.ts';
 export { defaultAdapters, providerCredentials, providerHostMatcher, providerOrigins, PROVIDER_IDS } from './registry.ts';
 export type { ProviderId } from './registry.ts';
@@ -12,7 +12,7 @@ export { ProviderRouter } from './router.ts';
 export type { RouteResult } from './router.ts';
 export { RecordedWires } from './recorded.ts';
 export type { RecordedWire } from './recorded.ts';
-export type { AnswerView, MessageView, RecordedFrame, WireReader } from './common/views.ts';
+export type { AnswerView, MessageView, RecordedFrame, StreamErrorView, WireReader } from './common/views.ts';
 export { errorMessage } from './common/views.ts';
 export { hostPattern } from './common/host-pattern.ts';
 export { splitFrames, framingOfContentType } from './common/framing.ts';

@@ -35,6 +35,9 @@ export interface StreamLike {
   chunkDelayMs?: number;
   chunks?: string[] | null;
   disconnectAfterChunks?: number | null;
+  /** After this many frames, end the stream with the provider's own error event (with `error`). */
+  errorAfterChunks?: number;
+  error?: { message: string; type?: string; status?: number };
 }
 
 export interface ErrorOptions {

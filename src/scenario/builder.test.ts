@@ -141,6 +141,28 @@ describe('scenario builder', () => {
     }
   });
 
+  it('failStreamAfter sets a mid-stream error beside the other stream options; the halves are checked together', () => {
+    const built = scenario('flaky').respondWithText('Half an answer').asStream({ chunkSize: 4 }).failStreamAfter(3, 'Overloaded {{model}}', { type: 'overloaded_error', status: 529 }).build();
+    expect(built.steps[0].respond.stream).toStrictEqual({
+      chunkSize: 4,
+      chunkDelayMs: 0,
+      chunks: null,
+      disconnectAfterChunks: null,
+      errorAfterChunks: 3,
+      error: { message: 'Overloaded {{model}}', type: 'overloaded_error', status: 529 },
+    });
+    expect(() => parseScenario({ name: 'e', steps: [{ respond: { stream: { errorAfterChunks: 2 } } }] })).toThrow(
+      'steps[0].respond.stream.error: errorAfterChunks needs error: { message, type?, status? }',
+    );
+    expect(() => parseScenario({ name: 'e', steps: [{ respond: { stream: { error: { message: 'x' } } } }] })).toThrow(
+      'steps[0].respond.stream.errorAfterChunks: error needs errorAfterChunks',
+    );
+    expect(() => scenario('e').respondWithText('x').asStream({ disconnectAfterChunks: 1 }).failStreamAfter(2, 'x').build()).toThrow(
+      'steps[0].respond.stream.disconnectAfterChunks: a stream ends either with an error event (errorAfterChunks) or a cut (disconnectAfterChunks), not both',
+    );
+    expect(() => scenario('e').respondWithText('x').failStreamAfter(1, 'x', { status: 200 }).build()).toThrow('steps[0].respond.stream.error.status: expected an integer >= 400, got 200');
+  });
+
   it('parseScenario validates plain objects with the same messages', () => {
     expect(parseScenario({ name: 'ok', steps: [] })).toStrictEqual({ name: 'ok', priority: 0, variables: {}, steps: [] });
     expect(() => parseScenario({ steps: [{ respond: { txt: 'x' } }] })).toThrow(

@@ -1,4 +1,4 @@
-import { type ErrorSpec, type Match, type Respond, type Scenario, type ScenarioInput, type ToolCallSpec } from './schema.ts';
+import { type ErrorSpec, type Match, type Respond, type Scenario, type ScenarioInput, type StreamErrorSpec, type ToolCallSpec } from './schema.ts';
 import type { FinishReason } from './canonical.ts';
 import {
   toMatch,
@@ -247,6 +247,21 @@ export class ResponseBuilder extends Stage {
   /** How to stream the answer when the request streams: chunk size, delays, explicit chunks, a mid-stream cut. */
   asStream(opts: StreamLike = {}): this {
     this.respond.stream = { ...opts } as Respond['stream'];
+    return this;
+  }
+
+  /**
+   * Fail the stream midway: after `chunks` frames, the provider's own error event (Anthropic's
+   * `event: error`, OpenAI's `data: {"error":…}`, a Bedrock exception message) ends it, and the SDK
+   * throws its own error with `message`. Other stream options set with asStream stay.
+   * @example
+   *   scenario('flaky').then().respondWithText('Half an answer').failStreamAfter(3, 'Overloaded', { type: 'overloaded_error' })
+   */
+  failStreamAfter(chunks: number, message: string, opts: { type?: string; status?: number } = {}): this {
+    const error: StreamErrorSpec = { message };
+    if (opts.type !== undefined) error.type = opts.type;
+    if (opts.status !== undefined) error.status = opts.status;
+    this.respond.stream = { ...this.respond.stream, errorAfterChunks: chunks, error } as Respond['stream'];
     return this;
   }
 

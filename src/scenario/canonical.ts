@@ -81,6 +81,21 @@ export interface StreamOptions {
   chunks: string[] | null;
   /** Cut the connection after this many SSE frames (the client sees a network error). */
   disconnectAfterChunks: number | null;
+  /** End the stream with the provider's own error event after this many frames (with `error`). */
+  errorAfterChunks?: number;
+  /** What that error event says. */
+  error?: CanonicalStreamError;
+}
+
+/**
+ * A failure in the middle of a stream: each adapter renders it as its API's own error event
+ * (`event: error`, a `data: {"error":…}` chunk, an event-stream exception message). `type` and
+ * `status` default per provider when absent.
+ */
+export interface CanonicalStreamError {
+  message: string;
+  type?: string;
+  status?: number;
 }
 
 /** What the engine decided to answer; adapters render it. */

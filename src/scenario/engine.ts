@@ -174,6 +174,7 @@ export class ScenarioEngine {
     if (respond.expectToolResults && toolCalls.length > 0) this.#pendingToolResults = toolCalls.map((c) => c.id);
     const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
+    if (stream.error) stream.error = { ...stream.error, message: fillTemplate(stream.error.message, values) };
     const response: CanonicalResponse = {
       id: ids?.responseId() ?? this.#ids.next(24),
       model: request.model,

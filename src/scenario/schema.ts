@@ -49,14 +49,39 @@ export const UsageSchema = z
   .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
   .strict();
 
+/** A mid-stream failure: what the provider's own error event says (its type and status default per provider). */
+export const StreamErrorSchema = z
+  .object({
+    message: z.string(),
+    type: z.string().optional(),
+    status: z.number().int().min(400).max(599).optional(),
+  })
+  .strict();
+
 export const StreamSchema = z
   .object({
     chunkSize: z.number().int().positive().default(8),
     chunkDelayMs: z.number().nonnegative().default(0),
     chunks: z.array(z.string()).nullable().default(null),
     disconnectAfterChunks: z.number().int().nonnegative().nullable().default(null),
+    errorAfterChunks: z.number().int().nonnegative().optional(),
+    error: StreamErrorSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((stream, ctx) => {
+    // The two halves of a mid-stream error go together; a cut and an error are two different endings.
+    if (stream.errorAfterChunks !== undefined && stream.error === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['error'], message: 'errorAfterChunks needs error: { message, type?, status? }' });
+    }
+    if (stream.error !== undefined && stream.errorAfterChunks === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['errorAfterChunks'], message: 'error needs errorAfterChunks: the number of frames sent before it' });
+    }
+    if (stream.errorAfterChunks !== undefined && stream.disconnectAfterChunks !== null) {
+      ctx.addIssue({ code: 'custom', path: ['disconnectAfterChunks'], message: 'a stream ends either with an error event (errorAfterChunks) or a cut (disconnectAfterChunks), not both' });
+    }
+  })
+  // The same pairing for editors: the JSON Schema export carries it as draft-7 `dependencies`.
+  .meta({ dependencies: { errorAfterChunks: ['error'], error: ['errorAfterChunks'] } });
 
 export const ErrorSpecSchema = z
   .object({
@@ -114,6 +139,7 @@ export type MessageMatch = z.infer<typeof MessageMatchSchema>;
 export type Match = z.infer<typeof MatchSchema>;
 export type ToolCallSpec = z.infer<typeof ToolCallSchema>;
 export type ErrorSpec = z.infer<typeof ErrorSpecSchema>;
+export type StreamErrorSpec = z.infer<typeof StreamErrorSchema>;
 export type Respond = z.infer<typeof RespondSchema>;
 export type Step = z.infer<typeof StepSchema>;
 /** A validated scenario (defaults applied). */

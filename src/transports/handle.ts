@@ -8,6 +8,7 @@
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
+import { withStreamError } from '../providers/common/stream-error.ts';
 import { AdapterIds } from '../providers/adapter-ids.ts';
 import { RandomBytes } from '../providers/common/ids.ts';
 import { defaultAdapters } from '../providers/registry.ts';
@@ -109,7 +110,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
-    const rendered = adapter.render(selection.response, canonical, state, random);
+    const rendered = withStreamError(adapter, adapter.render(selection.response, canonical, state, random), selection.response, canonical);
     return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
   }
   if (selection.kind === 'error') {

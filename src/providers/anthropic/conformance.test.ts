@@ -19,6 +19,8 @@ describeConformance({
   readError: anthropicErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
+  // The `error` event's `error.type` and message (`apiMessage`); a stream error has no HTTP status.
+  streamError: { typeFor503: 'api_error', given: { type: 'overloaded_error', reported: 'overloaded_error' }, status: false, message: true },
   sdk: anthropicSdkKit(client),
   // The SDK's own examples: `toolu_01D7FLrfh4GYq7yT1ULFeyMV`.
   toolCallId: /^toolu_01[A-Za-z0-9]{22}$/,

@@ -3,11 +3,12 @@
  * and Anthropic's model listing.
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { estimateInputTokens } from '../../scenario/tokens.ts';
 import { parseAnthropicRequest } from './parse.ts';
 import {
   mintAnthropicRequestId,
+  anthropicStreamErrorFrame,
   renderAnthropicError,
   renderAnthropicMessage,
   renderAnthropicStream,
@@ -73,6 +74,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
       return jsonOrStream(response, request, headers, () => renderAnthropicMessage(response, request), () => renderAnthropicStream(response, request));
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
+    renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderAnthropicModels(req, catalog),
     reader: anthropicReader,
   };

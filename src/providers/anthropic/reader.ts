@@ -2,7 +2,7 @@
  * Reads recorded Anthropic Messages traffic: system prompt and content blocks of a request, the
  * answer of a `message` body or of its event stream.
  */
-import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type WireReader } from '../common/views.ts';
+import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type StreamErrorView, type WireReader } from '../common/views.ts';
 
 function answer(body: any): AnswerView {
   if (!body || typeof body !== 'object') return EMPTY_ANSWER;
@@ -21,8 +21,11 @@ function streamedAnswer(events: any[]): AnswerView {
   let inputTokens = 0;
   let outputTokens = 0;
   let sawUsage = false;
+  let error: StreamErrorView | undefined;
   for (const e of events) {
-    if (e.type === 'message_start' && e.message?.usage) {
+    if (e.type === 'error') {
+      error = { message: String(e.error?.message ?? ''), type: typeof e.error?.type === 'string' ? e.error.type : null, status: null };
+    } else if (e.type === 'message_start' && e.message?.usage) {
       sawUsage = true;
       inputTokens = e.message.usage.input_tokens ?? 0;
       outputTokens = e.message.usage.output_tokens ?? 0;
@@ -49,6 +52,7 @@ function streamedAnswer(events: any[]): AnswerView {
     toolCalls: ordered.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, arguments: b.json ? parseArgs(b.json) : (b.input ?? {}) })),
     finishReason,
     usage: sawUsage ? { inputTokens, outputTokens } : null,
+    ...(error ? { error } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * `@anthropic-ai/sdk`'s MessageStream rebuilds exactly that object.
  */
 import type { RenderedResponse } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { mintId, withPrefix } from '../common/ids.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 
@@ -160,6 +160,18 @@ function anthropicErrorBody(error: CanonicalError, requestId: string): { type: '
   const inner: Record<string, unknown> = { type: error.type ?? anthropicErrorType(error.status), message: error.message };
   if (error.details !== undefined) inner.details = error.details;
   return { type: 'error', error: inner, request_id: requestId };
+}
+
+/**
+ * The `error` event of a stream that fails, as the Messages API streams it: the SDK's Stream throws
+ * it as an APIError with the event's `error.type`. The status (a 500 when the step gives none)
+ * picks the type the step leaves out (529 → `overloaded_error`).
+ * @example
+ *   anthropicStreamErrorFrame({ message: 'Overloaded', status: 529 })
+ *   // 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'
+ */
+export function anthropicStreamErrorFrame(error: CanonicalStreamError): string {
+  return sseFrame({ type: 'error', error: { type: error.type ?? anthropicErrorType(error.status ?? 500), message: error.message } }, 'error');
 }
 
 /** A rendered Anthropic error with the step's headers (`retry-after`) and `request-id`. */

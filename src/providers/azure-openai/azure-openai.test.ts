@@ -111,4 +111,17 @@ describe('Azure OpenAI through AzureOpenAI', () => {
       await server.close();
     }
   });
+
+  it('fails a Responses stream midway with the Responses error event (the route picks the API, not Chat’s chunk)', async () => {
+    const { client, exchanges } = setup([{ name: 'f', steps: [{ respond: { text: 'Partly there, then not.', stream: { chunkSize: 4, errorAfterChunks: 6, error: { message: 'Azure is busy.', status: 429 } } } }] }]);
+    let text = '';
+    const err = await (async () => {
+      for await (const event of await client.responses.create({ model: 'gpt-4o', input: 'hi', stream: true })) if (event.type === 'response.output_text.delta') text += event.delta;
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect(err).toMatchObject({ error: { message: 'Azure is busy.', type: 'requests', code: 'rate_limit_exceeded' } });
+    expect(text.length).toBeGreaterThan(0);
+    expect('Partly there, then not.'.startsWith(text)).toBe(true);
+    expect((await exchanges[0].body).split('\n\n').filter(Boolean).at(-1)).toMatch(/^event: error\ndata: \{"type":"error"/);
+  });
 });

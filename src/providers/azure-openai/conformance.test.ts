@@ -37,6 +37,8 @@ describeConformance({
   finish: { stop: 'stop', length: 'length', tool_calls: 'tool_calls' },
   streamParams: { stream_options: { include_usage: true } },
   noMatch404: true,
+  // Azure streams OpenAI's error chunk; the SDK's APIError exposes its object.
+  streamError: { typeFor503: 'server_error', given: { type: 'invalid_request_error', reported: 'invalid_request_error' }, status: false, message: true },
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
   responseId: /^chatcmpl-[A-Za-z0-9]{29}$/,
   sdk: openAIChatSdkKit(client),

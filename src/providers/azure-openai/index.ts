@@ -7,8 +7,8 @@
  * content-filter annotations and answers errors in Azure's shape. Chat and Responses requests are
  * provider `azure-openai`; embeddings are `embeddings`, as every embeddings API.
  */
-import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, StreamErrorContext } from '../adapter.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { openAIChatAdapter } from '../openai-chat/index.ts';
 import { renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts';
 import { openAIChatReader } from '../openai-chat/reader.ts';
@@ -90,6 +90,10 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'az
       );
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAzureError(error),
+    // Azure streams OpenAI's own error frames: Chat's `data: {"error":…}`, Responses' `error` event.
+    renderStreamError(error: CanonicalStreamError, context: StreamErrorContext) {
+      return (azureRoute(context.request.path)?.api === 'responses' ? responses : chat).renderStreamError!(error, context);
+    },
     reader,
   };
 }

@@ -28,6 +28,7 @@ describeConformance({
   readError: anthropicErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
+  streamError: { typeFor503: 'api_error', given: { type: 'overloaded_error', reported: 'overloaded_error' }, status: false, message: true },
   sdk: anthropicSdkKit(client),
   toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,
   responseId: /^msg_bdrk_01[A-Za-z0-9]{22}$/,

@@ -8,10 +8,10 @@
  * the provider is `bedrock`, as for the runtime endpoint.
  */
 import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
-import { renderAnthropicError } from '../anthropic/render.ts';
+import { anthropicStreamErrorFrame, renderAnthropicError } from '../anthropic/render.ts';
 import { BEDROCK_CLAUDE_MESSAGE_IDS, BEDROCK_CLAUDE_TOOL_CALL_IDS } from '../bedrock/index.ts';
 
 /** The path prefix Mantle serves Anthropic's API under. */
@@ -62,6 +62,7 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     },
     render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => anthropic.render(response, request, state),
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
+    renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     reader: anthropicReader,
   };
 }

@@ -25,6 +25,9 @@ describeConformance({
   readError: bedrockErrorReader,
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
+  // InvokeModelWithResponseStream's exception message, which the SDK turns into an `error` event typed by
+  // the exception's member name (`serviceUnavailableException`) before its Stream throws it as an APIError.
+  streamError: { typeFor503: 'serviceUnavailableException', given: { type: 'ThrottlingException', reported: 'throttlingException' }, status: false, message: true },
   sdk: anthropicSdkKit(client),
   // Claude on Bedrock: `toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`.
   toolCallId: /^toolu_bdrk_01[A-Za-z0-9]{22}$/,

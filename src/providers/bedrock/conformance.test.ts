@@ -12,7 +12,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { expect } from 'vitest';
 import { bedrockAdapter } from './index.ts';
 import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
-import { bedrockErrorReader } from '../testing/kits.ts';
+import { bedrockErrorReader, streamUntilError } from '../testing/kits.ts';
 
 // HTTP/1.1 handler: MSW cannot see the SDK's default HTTP/2 one (see the README's Bedrock notes).
 const client = (base: string | undefined) =>
@@ -84,6 +84,8 @@ describeConformance({
   toolCallId: /^tooluse_[A-Za-z0-9_-]{22}$/,
   // ConverseResponse has no id field.
   responseId: null,
+  // An exception message in the event stream, thrown as the SDK's own exception class (its name is the type).
+  streamError: { typeFor503: 'ServiceUnavailableException', given: { type: 'ThrottlingException', reported: 'ThrottlingException' }, status: false, message: true },
   sdk: {
     text: (base, model, prompt) => converse(base, model, prompt, false),
     stream: (base, model, prompt) => converseStream(base, model, prompt, false),
@@ -96,5 +98,15 @@ describeConformance({
       expect(err.name).toBe('ResourceNotFoundException');
       return err.$metadata.httpStatusCode ?? 0;
     },
+    // The SDK reads the first event in send(): an exception as the first frame rejects send() itself.
+    streamError: async (base, model, prompt) =>
+      streamUntilError(
+        async () => (await client(base).send(new ConverseStreamCommand({ modelId: model, messages: messages(prompt) }))).stream!,
+        (e) => e.contentBlockDelta?.delta?.text ?? '',
+        (err) => {
+          if (!(err instanceof BedrockRuntimeServiceException)) throw new Error(`expected a BedrockRuntimeServiceException, got ${String(err)}`);
+          return { message: err.message, type: err.name, status: null };
+        },
+      ),
   },
 });

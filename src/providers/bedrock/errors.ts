@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RenderedResponse } from '../adapter.ts';
-import type { CanonicalError } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalStreamError } from '../../scenario/canonical.ts';
+import { exceptionMessage } from './event-stream.ts';
 
 /** The exception Bedrock raises for each status, when the step names none. */
 function exceptionFor(status: number): string {
@@ -41,3 +42,26 @@ export function renderBedrockError(error: CanonicalError): RenderedResponse {
     json,
   };
 }
+
+/**
+ * A stream that fails: an exception message naming a member of the operation's stream union
+ * (ConverseStream's, or InvokeModelWithResponseStream's, which adds `modelTimeoutException`).
+ * A step's type naming an exception (`ThrottlingException`) is used as is, else the status picks one
+ * (a 500, `internalServerException`, when the step gives none); `ModelStreamErrorException`
+ * carries the status as `originalStatusCode`.
+ * @example
+ *   bedrockStreamErrorFrame({ message: 'Too many tokens', status: 429 }, false) // a `throttlingException` message
+ */
+export function bedrockStreamErrorFrame(error: CanonicalStreamError, invoke: boolean): Uint8Array {
+  const status = error.status ?? 500;
+  let name = isExceptionName(error.type) ? error.type : exceptionFor(status);
+  // Outside the stream's union the SDK would throw a bare Error: keep to its members.
+  if (name === 'ModelTimeoutException' && !invoke) name = 'ModelStreamErrorException';
+  if (!isExceptionName(error.type) && !STREAM_EXCEPTIONS.has(name)) name = status === 424 ? 'ModelStreamErrorException' : 'InternalServerException';
+  const payload: Record<string, unknown> = { message: error.message };
+  if (name === 'ModelStreamErrorException' && error.status !== undefined) payload.originalStatusCode = error.status;
+  return exceptionMessage(name.charAt(0).toLowerCase() + name.slice(1), payload);
+}
+
+/** The exceptions a Bedrock runtime stream carries (InvokeModelWithResponseStream adds ModelTimeoutException). */
+const STREAM_EXCEPTIONS = new Set(['InternalServerException', 'ModelStreamErrorException', 'ValidationException', 'ThrottlingException', 'ServiceUnavailableException', 'ModelTimeoutException']);

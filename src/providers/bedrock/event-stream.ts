@@ -28,16 +28,31 @@ export function eventMessage(eventType: string, payload: unknown): Uint8Array {
 }
 
 /**
+ * One exception message, as Bedrock ends a stream that fails: `:message-type: exception` with the
+ * exception's member name in the stream's union (`modelStreamErrorException`) as `:exception-type`,
+ * which the AWS SDK throws as its own exception class.
+ * @example
+ *   exceptionMessage('throttlingException', { message: 'Too many tokens' }) // Uint8Array
+ */
+export function exceptionMessage(exceptionType: string, payload: unknown): Uint8Array {
+  return codec.encode({
+    headers: { ':exception-type': header(exceptionType), ':content-type': header('application/json'), ':message-type': header('exception') },
+    body: encoder.encode(JSON.stringify(payload)),
+  });
+}
+
+/**
  * Decodes one recorded message: its event (or exception) type and JSON payload; null when it is
  * not a valid message (a cut recording).
  * @example
- *   decodeEvent(eventMessage('messageStop', { stopReason: 'end_turn' })) // { type: 'messageStop', payload: { stopReason: 'end_turn' } }
+ *   decodeEvent(eventMessage('messageStop', { stopReason: 'end_turn' })) // { type: 'messageStop', payload: { stopReason: 'end_turn' }, exception: false }
  */
-export function decodeEvent(frame: Uint8Array): { type: string; payload: any } | null {
+export function decodeEvent(frame: Uint8Array): { type: string; payload: any; exception: boolean } | null {
   try {
     const message = codec.decode(frame);
+    const exception = message.headers[':message-type']?.value === 'exception';
     const type = message.headers[':event-type']?.value ?? message.headers[':exception-type']?.value;
-    return { type: String(type ?? ''), payload: JSON.parse(decoder.decode(message.body)) };
+    return { type: String(type ?? ''), payload: JSON.parse(decoder.decode(message.body)), exception };
   } catch {
     return null;
   }

@@ -7,13 +7,13 @@
  * credentials are static), as are Bedrock API keys (`Bearer`).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
 import { BadRequestError } from '../adapter.ts';
 import { decodeSegment } from '../common/models.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseConverse } from './converse-parse.ts';
 import { renderConverse, renderConverseStream } from './converse-render.ts';
-import { renderBedrockError } from './errors.ts';
+import { bedrockStreamErrorFrame, renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
@@ -97,6 +97,7 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
     parse,
     render,
     renderError: renderBedrockError,
+    renderStreamError: (error: CanonicalStreamError, { request }: StreamErrorContext) => [bedrockStreamErrorFrame(error, isInvoke(request.path))],
     reader: bedrockReader,
   };
 }

@@ -43,14 +43,24 @@ function answer(body: any): AnswerView {
   };
 }
 
+/** An exception message that ended a stream: its exception's name (`ThrottlingException`) as the type. */
+function exceptionView(exception: { type: string; payload: any } | undefined): Pick<AnswerView, 'error'> {
+  if (!exception) return {};
+  const type = exception.type.charAt(0).toUpperCase() + exception.type.slice(1);
+  const status = exception.payload?.originalStatusCode;
+  return { error: { message: String(exception.payload?.message ?? ''), type, status: typeof status === 'number' ? status : null } };
+}
+
 function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
-  const events = frames.flatMap((f) => (typeof f === 'string' ? [] : [decodeEvent(f)])).filter((e) => e !== null);
+  const decoded = frames.flatMap((f) => (typeof f === 'string' ? [] : [decodeEvent(f)])).filter((e) => e !== null);
+  const events = decoded.filter((e) => !e.exception);
+  const failure = exceptionView(decoded.find((e) => e.exception));
   if (events.some((e) => e.type === 'chunk')) {
     // InvokeModelWithResponseStream: Anthropic events, base64 in `bytes`.
     const sse = events.filter((e) => e.type === 'chunk').map((e) => JSON.parse(Buffer.from(String(e.payload.bytes ?? ''), 'base64').toString('utf8')));
-    return anthropicReader.streamedAnswer(sse.map((d) => sseFrame(d, d.type)));
+    return { ...anthropicReader.streamedAnswer(sse.map((d) => sseFrame(d, d.type))), ...failure };
   }
-  const out: AnswerView = { text: '', toolCalls: [], finishReason: null, usage: null };
+  const out: AnswerView = { text: '', toolCalls: [], finishReason: null, usage: null, ...failure };
   const inputs = new Map<number, string>();
   for (const { type, payload } of events) {
     const index = payload?.contentBlockIndex ?? 0;

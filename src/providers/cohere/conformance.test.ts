@@ -67,6 +67,8 @@ describeConformance({
   toolCallId: /^get_weather_[a-z0-9]{12}$|^get_time_[a-z0-9]{12}$/,
   // A v4 UUID (the SDK's own wire tests: `29f14a5a-11de-4cae-9800-25e4747408ea`).
   responseId: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+  // A `message-end` with finish reason ERROR and the message as `delta.error`: no type or status on that wire.
+  streamError: { typeFor503: null, status: false, message: true },
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chatStream({ model, messages: messages(prompt) })),
@@ -80,6 +82,18 @@ describeConformance({
       const err = await client(base).chat({ model, messages: messages(prompt) }).catch((e: unknown) => e);
       if (!(err instanceof CohereError)) throw new Error(`expected a CohereError, got ${String(err)}`);
       return err.statusCode ?? 0;
+    },
+    // The SDK throws on none of a stream's events: the failure is the `message-end` that says ERROR.
+    streamError: async (base, model, prompt) => {
+      let text = '';
+      for await (const event of await client(base).chatStream({ model, messages: messages(prompt) })) {
+        if (event.type === 'content-delta') text += event.delta?.message?.content?.text ?? '';
+        if (event.type === 'message-end') {
+          expect(event.delta?.finishReason).toBe('ERROR');
+          return { text, error: { message: event.delta?.error, type: null, status: null } };
+        }
+      }
+      throw new Error(`the stream ended without a message-end (text: ${JSON.stringify(text)})`);
     },
   },
 });

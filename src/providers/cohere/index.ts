@@ -4,13 +4,13 @@
  * and the model listing `GET /v1/models[/{name}]`. Chat and embed paths are its own, so the shared
  * real port routes them by path alone; `/v1/models` there is Cohere's when the SDK's header names it.
  */
-import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
 import { jsonOrStream } from '../common/rendered.ts';
-import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { isCohereModelsRoute, renderCohereModels } from './models.ts';
 import { parseCohereChat, parseCohereEmbed } from './parse.ts';
 import { cohereReader } from './reader.ts';
-import { renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
+import { cohereStreamErrorFrames, renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
 import type { ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = '/v2/chat';
@@ -45,6 +45,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
       return jsonOrStream(response, request, headers, () => renderCohereChat(response), () => renderCohereStream(response));
     },
     renderError: renderCohereError,
+    renderStreamError: (error: CanonicalStreamError, { response }: StreamErrorContext) => cohereStreamErrorFrames(error, response),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderCohereModels(req, catalog, renderCohereError),
     reader: cohereReader,
   };

@@ -48,6 +48,8 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
     else if (data?.type === 'message-end') {
       out.finishReason = data.delta?.finish_reason ?? null;
       out.usage = usageView(data.delta?.usage);
+      // Cohere's one in-stream failure: finish reason ERROR with the message in `delta.error`.
+      if (typeof data.delta?.error === 'string') out.error = { message: data.delta.error, type: null, status: null };
     }
   }
   out.toolCalls.forEach((c, i) => (c.arguments = parseArgs(args[i])));

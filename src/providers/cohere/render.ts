@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { base64Vector } from '../openai-embeddings/index.ts';
 
 export const FINISH: Record<FinishReason, string> = {
@@ -80,6 +80,17 @@ export function renderCohereStream(res: CanonicalResponse): string[] {
   frames.push(event('message-end', { delta: { finish_reason: FINISH[res.finishReason], usage: usage(res) } }));
   frames.push(SSE_DONE);
   return frames;
+}
+
+/**
+ * A stream that fails, in the only form Cohere's v2 stream has for it: a `message-end` whose delta
+ * says `finish_reason: "ERROR"` and carries the message as `error` (the SDK's ChatMessageEndEventDelta).
+ * The SDK yields it as an event (it throws on none); the step's type and status have no place here.
+ * @example
+ *   cohereStreamErrorFrames({ message: 'internal error' }, res)[0] // 'event: message-end\ndata: {"type":"message-end","delta":{"finish_reason":"ERROR","error":"internal error",…}}\n\n'
+ */
+export function cohereStreamErrorFrames(error: CanonicalStreamError, res: CanonicalResponse): string[] {
+  return [sseFrame({ type: 'message-end', delta: { finish_reason: 'ERROR', error: error.message, usage: usage(res) } }, 'message-end'), SSE_DONE];
 }
 
 /** A float vector in one of Cohere's embedding types (quantised as the API does). */

@@ -10,6 +10,15 @@ export interface AnswerView {
   toolCalls: Array<{ id: string | null; name: string; arguments: unknown }>;
   finishReason: string | null;
   usage: { inputTokens: number; outputTokens: number } | null;
+  /** A stream that ended with the API's own error event: what it said. Absent when it ended cleanly. */
+  error?: StreamErrorView;
+}
+
+/** A mid-stream error as recorded: its message, and the type and status where the wire carries them. */
+export interface StreamErrorView {
+  message: string;
+  type: string | null;
+  status: number | null;
 }
 
 /** One message of a recorded request, reduced for display. */

@@ -17,6 +17,8 @@ describeConformance({
   readError: googleErrorReader,
   finish: { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP' },
   noMatch404: true,
+  // The error chunk's `code` is the ApiError's status; its `status` name leads the message.
+  streamError: { typeFor503: 'UNAVAILABLE', given: { type: 'RESOURCE_EXHAUSTED', reported: 'RESOURCE_EXHAUSTED' }, status: true, message: true },
   sdk: geminiSdkKit(client),
   // As the API answers Gemini 3 models: `46ww9pp1`.
   toolCallId: /^[a-z0-9]{8}$/,

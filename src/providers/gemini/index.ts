@@ -3,11 +3,11 @@
  * `:streamGenerateContent?alt=sse` and `:countTokens`, plus Gemini's model listing.
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { estimateInputTokens } from '../../scenario/tokens.ts';
 import { geminiRoute, googleInvalid, parseGeminiRequest } from './parse.ts';
 import { isObject, parseJsonObject } from '../common/wire-json.ts';
-import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, renderGeminiStream, renderGoogleError } from './render.ts';
+import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, renderGeminiStream, geminiStreamErrorFrame, renderGoogleError } from './render.ts';
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
@@ -94,6 +94,7 @@ export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
       jsonOrStream(response, request, { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
+    renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderGeminiModels(req, catalog),
     reader: geminiReader,
   };

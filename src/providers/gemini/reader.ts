@@ -11,6 +11,11 @@ export function geminiPathModel(path: string): string | null {
 
 function answer(body: any): AnswerView {
   if (!body || typeof body !== 'object') return EMPTY_ANSWER;
+  // A stream's chunk carrying Google's error object: the stream failed there.
+  if (body.error && typeof body.error === 'object') {
+    const { code, message, status } = body.error;
+    return { ...EMPTY_ANSWER, error: { message: String(message ?? ''), type: typeof status === 'string' ? status : null, status: typeof code === 'number' ? code : null } };
+  }
   const candidate = body.candidates?.[0] ?? {};
   const parts: any[] = candidate.content?.parts ?? [];
   const meta = body.usageMetadata;
@@ -23,7 +28,9 @@ function answer(body: any): AnswerView {
 }
 
 function merge(views: AnswerView[]): AnswerView {
+  const error = views.findLast((v) => v.error)?.error;
   return {
+    ...(error ? { error } : {}),
     text: views.map((v) => v.text).join(''),
     toolCalls: views.flatMap((v) => v.toolCalls),
     finishReason: views.map((v) => v.finishReason).filter((f) => f !== null).pop() ?? null,

@@ -4,7 +4,7 @@
  * SDK would try to resume the stream), and Google's error shape `{ error: { code, message, status } }`.
  */
 import type { RenderedResponse } from '../adapter.ts';
-import type { CanonicalError, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 
 const FINISH_REASONS: Record<FinishReason, string> = {
@@ -119,6 +119,19 @@ export const GOOGLE_JSON_HEADERS: Readonly<Record<string, string>> = {
 
 /** A streamed answer's content type (the security headers stay). */
 export const GOOGLE_STREAM_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'text/event-stream' };
+
+/**
+ * A stream that fails: a `data:` chunk carrying Google's error object instead of candidates, which
+ * `@google/genai` throws as an ApiError with the object's `code` as its status (it only throws for
+ * a code of 400-599, so the step's status defaults to 500). A step's `type` is the status name.
+ * @example
+ *   geminiStreamErrorFrame({ message: 'overloaded', status: 503 })
+ *   // 'data: {"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}\n\n'
+ */
+export function geminiStreamErrorFrame(error: CanonicalStreamError): string {
+  const code = error.status ?? 500;
+  return sseFrame({ error: { code, message: error.message, status: error.type ?? googleStatusName(code) } });
+}
 
 /** A rendered Google error with the step's headers (`retry-after`). */
 export function renderGoogleError(error: CanonicalError): RenderedResponse {

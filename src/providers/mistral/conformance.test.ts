@@ -80,6 +80,8 @@ describeConformance({
   // 32 hex digits, no prefix (the SDK's own fixtures: `df9c5af85d0a4474b2e8392ee52dd883`).
   responseId: /^[0-9a-f]{32}$/,
   keepsGivenToolCallIds: false,
+  // A last chunk with finish_reason "error": the SDK yields it, and the chunk has no place for a message, type or status.
+  streamError: { typeFor503: null, status: false, message: false, finishReason: 'error' },
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).chat.complete({ model, messages: messages(prompt) })),
     stream: async (base, model, prompt) => streamed(await client(base).chat.stream({ model, messages: messages(prompt) })),
@@ -93,6 +95,18 @@ describeConformance({
       const err = await client(base).chat.complete({ model, messages: messages(prompt) }).catch((e: unknown) => e);
       if (!(err instanceof MistralError)) throw new Error(`expected a MistralError, got ${String(err)}`);
       return err.statusCode;
+    },
+    // The SDK throws on no chunk: the failure is the chunk whose finish reason is `error`.
+    streamError: async (base, model, prompt) => {
+      let text = '';
+      for await (const { data } of await client(base).chat.stream({ model, messages: messages(prompt) })) {
+        const choice = data.choices[0];
+        const content = choice?.delta.content;
+        text += typeof content === 'string' ? content : '';
+        if (choice?.finishReason === 'error') return { text, error: { type: null, status: null } };
+        if (choice?.finishReason) throw new Error(`the stream finished with ${choice.finishReason}, not error`);
+      }
+      throw new Error(`the stream ended without a finish reason (text: ${JSON.stringify(text)})`);
     },
   },
 });

@@ -4,16 +4,16 @@
  * on a shared host (the real port) a request is Mistral's when its client says so: the SDK's
  * user-agent (`mistral-client-typescript/…`).
  */
-import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
 import { mintRequestId } from '../common/ids.ts';
 import { decodeSegment, listedModels, MODELS_CREATED, retrievable } from '../common/models.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, EMPTY_ANSWER, type WireReader } from '../common/views.ts';
 import { openAIChatReader } from '../openai-chat/reader.ts';
 import { base64Vector } from '../openai-embeddings/index.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
-import { renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
+import { mistralStreamErrorFrames, renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
 import { MistralToolIds } from './tool-ids.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
@@ -89,6 +89,7 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
       return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids), () => renderMistralChunks(response, ids));
     },
     renderError,
+    renderStreamError: (_error: CanonicalStreamError, { response }: StreamErrorContext) => mistralStreamErrorFrames(response),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => listModels(req, catalog, renderError),
     reader,
   };

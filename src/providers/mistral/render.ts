@@ -52,6 +52,18 @@ export function renderMistralCompletion(res: CanonicalResponse, ids: MistralTool
 }
 
 /**
+ * A stream that fails, as Mistral ends one: a last chunk with `finish_reason: "error"` (a value of the
+ * SDK's CompletionResponseStreamChoiceFinishReason), then `[DONE]`. The chunk has no field for a
+ * message, type or status, so none of the step's reaches the client; the SDK yields the chunk.
+ * @example
+ *   mistralStreamErrorFrames(res)[0] // 'data: {"id":"…","object":"chat.completion.chunk",…,"finish_reason":"error"}],"usage":{…}}\n\n'
+ */
+export function mistralStreamErrorFrames(res: CanonicalResponse): string[] {
+  const head = { id: completionId(res), object: 'chat.completion.chunk', created: res.created, model: res.model };
+  return [sseFrame({ ...head, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }], usage: usage(res) }), SSE_DONE];
+}
+
+/**
  * The streamed answer: a role frame, text deltas, tool calls whole, the finish with usage, `[DONE]`.
  * @example
  *   renderMistralChunks(res, ids).at(-1) // 'data: [DONE]\n\n'

@@ -2,6 +2,7 @@ import { Ollama, type ChatResponse, type Message } from 'ollama';
 import { expect } from 'vitest';
 import { ollamaAdapter } from './index.ts';
 import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
+import { streamUntilError } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new Ollama({ host: base ?? 'http://127.0.0.1:11434' });
 const tools = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }));
@@ -49,6 +50,8 @@ describeConformance({
   toolCallId: null,
   // ChatResponse has no id field.
   responseId: null,
+  // A `{"error": …}` line, thrown by the client as a plain Error with that message: no type or status.
+  streamError: { typeFor503: null, status: false, message: true },
   sdk: {
     text: async (base, model, prompt) => merge([await client(base).chat({ model, messages: messages(prompt) })]),
     stream: async (base, model, prompt) => streamed(await client(base).chat({ model, messages: messages(prompt), stream: true })),
@@ -64,5 +67,15 @@ describeConformance({
       if (typeof status !== 'number') throw new Error(`expected a ResponseError, got ${String(err)}`);
       return status;
     },
+    streamError: async (base, model, prompt) =>
+      streamUntilError(
+        () => client(base).chat({ model, messages: messages(prompt), stream: true }),
+        (part) => part.message.content,
+        (err) => {
+          // The client's own throw for an error line: a plain Error (its ResponseError is for HTTP statuses).
+          if (!(err instanceof Error) || Object.getPrototypeOf(err) !== Error.prototype) throw new Error(`expected a plain Error, got ${String(err)}`);
+          return { message: err.message, type: null, status: null };
+        },
+      ),
   },
 });

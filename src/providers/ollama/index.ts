@@ -9,7 +9,7 @@ import { embeddingModel } from '../common/embedding-models.ts';
 import { listedModels, MODELS_CREATED, retrievable } from '../common/models.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseOllamaChat, parseOllamaEmbed, parseOllamaGenerate } from './parse.ts';
 import { ollamaReader } from './reader.ts';
 import {
@@ -20,6 +20,7 @@ import {
   renderOllamaError,
   renderOllamaGenerate,
   renderOllamaGenerateLines,
+  ollamaStreamErrorLine,
 } from './render.ts';
 
 const POSTS = new Set(['/api/chat', '/api/generate', '/api/embed', '/api/embeddings', '/api/show']);
@@ -98,6 +99,7 @@ export function ollamaAdapter(): ProviderAdapter<CallIds> & { id: 'ollama' } {
       );
     },
     renderError: (error: CanonicalError): RenderedResponse => renderOllamaError(error),
+    renderStreamError: (error: CanonicalStreamError) => [ollamaStreamErrorLine(error)],
     reader: ollamaReader,
   };
 }

@@ -2,7 +2,7 @@
  * Reads recorded Ollama traffic: chat messages or a generate prompt, and the answer of one JSON
  * body or of its NDJSON lines (text concatenated, the `done` line carries the reason and counts).
  */
-import { bodyModel, EMPTY_ANSWER, type AnswerView, type MessageView, type RecordedFrame, type WireReader } from '../common/views.ts';
+import { bodyModel, EMPTY_ANSWER, type AnswerView, type MessageView, type RecordedFrame, type StreamErrorView, type WireReader } from '../common/views.ts';
 
 function answer(body: any): AnswerView {
   if (!body || typeof body !== 'object') return EMPTY_ANSWER;
@@ -18,15 +18,20 @@ function answer(body: any): AnswerView {
 }
 
 function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
+  let error: StreamErrorView | undefined;
   const views = frames.flatMap((f) => {
     if (typeof f !== 'string' || f.trim() === '') return [];
     try {
-      return [answer(JSON.parse(f))];
+      const line = JSON.parse(f);
+      // An `{"error": …}` line ends a failed stream.
+      if (typeof line?.error === 'string') error = { message: line.error, type: null, status: null };
+      return [answer(line)];
     } catch {
       return [];
     }
   });
   return {
+    ...(error ? { error } : {}),
     text: views.map((v) => v.text).join(''),
     toolCalls: views.flatMap((v) => v.toolCalls),
     finishReason: views.map((v) => v.finishReason).filter((r) => r !== null).pop() ?? null,

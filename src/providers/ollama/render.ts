@@ -5,7 +5,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText } from '../common/sse.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 
 /** Ollama's JSON content type. */
 export const OLLAMA_JSON = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -77,4 +77,14 @@ export function renderOllamaError(error: CanonicalError): RenderedResponse {
   const json: Record<string, unknown> = { error: error.message };
   if (error.details !== undefined) json.details = error.details;
   return { status: error.status, headers: { ...OLLAMA_JSON, ...error.headers }, json };
+}
+
+/**
+ * A stream that fails, as Ollama ends one: an NDJSON line `{ "error": message }`, which the
+ * `ollama` client throws as an Error with that message (type and status have no place in it).
+ * @example
+ *   ollamaStreamErrorLine({ message: 'model runner crashed' }) // '{"error":"model runner crashed"}\n'
+ */
+export function ollamaStreamErrorLine(error: CanonicalStreamError): string {
+  return line({ error: error.message });
 }

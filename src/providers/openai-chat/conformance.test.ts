@@ -18,6 +18,8 @@ describeConformance({
   finish: { stop: 'stop', length: 'length', tool_calls: 'tool_calls' },
   streamParams: { stream_options: { include_usage: true } },
   noMatch404: true,
+  // The error chunk's object, as the SDK's APIError exposes it (a stream error has no HTTP status).
+  streamError: { typeFor503: 'server_error', given: { type: 'invalid_request_error', reported: 'invalid_request_error' }, status: false, message: true },
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
   // `chatcmpl-` + 29 of [A-Za-z0-9] (recorded API streams: `chatcmpl-991aYb1iD8OSD54gcxZxv8uazlTZy`).
   responseId: /^chatcmpl-[A-Za-z0-9]{29}$/,

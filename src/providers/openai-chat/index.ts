@@ -4,13 +4,14 @@
  * ../openai-shared (shared with the other OpenAI APIs).
  */
 import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
+import { openAIAuthError, openAIStreamErrorObject, renderOpenAIError } from '../openai-shared/error.ts';
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { isOpenAIModelsRoute, renderOpenAIModels } from '../openai-shared/models.ts';
 import { parseChatRequest } from './parse.ts';
 import { openAIChatReader } from './reader.ts';
 import { ChunkCache, renderChat } from './render.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
+import { sseFrame } from '../common/sse.ts';
 import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
 
 /**
@@ -35,6 +36,8 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     parse: (req: IncomingRequest) => parseChatRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
+    // A chunk carrying `error` instead of choices: the SDK's Stream throws it as an APIError.
+    renderStreamError: (error: CanonicalStreamError) => [sseFrame({ error: openAIStreamErrorObject(error) })],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderOpenAIModels(req, catalog),
     reader: openAIChatReader,
   };

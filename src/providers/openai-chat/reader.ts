@@ -2,7 +2,7 @@
  * Reads recorded Chat Completions traffic: the conversation of a request, the answer of a
  * `chat.completion` body or of its `chat.completion.chunk` stream.
  */
-import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type WireReader } from '../common/views.ts';
+import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type StreamErrorView, type WireReader } from '../common/views.ts';
 
 /** `usage` of an OpenAI body, as input/output tokens. */
 export function openAIUsageView(usage: any): AnswerView['usage'] {
@@ -25,8 +25,11 @@ function streamedAnswer(chunks: any[]): AnswerView {
   let text = '';
   let finishReason: string | null = null;
   let usage: AnswerView['usage'] = null;
+  let error: StreamErrorView | undefined;
   const calls = new Map<number, { id: string | null; name: string; args: string }>();
   for (const chunk of chunks) {
+    // A chunk carrying `error` instead of choices: the stream failed there.
+    if (chunk?.error && typeof chunk.error === 'object') error = openAIStreamErrorView(chunk.error);
     if (chunk.usage) usage = openAIUsageView(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
@@ -41,7 +44,15 @@ function streamedAnswer(chunks: any[]): AnswerView {
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArgs(c.args) }));
-  return { text, toolCalls, finishReason, usage };
+  return { text, toolCalls, finishReason, usage, ...(error ? { error } : {}) };
+}
+
+/**
+ * An OpenAI error object met in a stream, as a view (a stream error has no HTTP status).
+ * @example openAIStreamErrorView({ message: 'overloaded', type: 'server_error' }) // { message: 'overloaded', type: 'server_error', status: null }
+ */
+export function openAIStreamErrorView(error: any): StreamErrorView {
+  return { message: String(error?.message ?? ''), type: typeof error?.type === 'string' ? error.type : null, status: null };
 }
 
 function messages(body: any): MessageView[] {

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { openAIResponsesAdapter } from './index.ts';
 import { describeConformance, type SdkAnswer, type SdkToolCall } from '../testing/conformance.ts';
-import { openAIErrorReader } from '../testing/kits.ts';
+import { openAIErrorReader, openAIStreamError, streamUntilError } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new OpenAI({ apiKey: 'sk-test', maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) });
 const tools: OpenAI.Responses.FunctionTool[] = ['get_weather', 'get_time'].map((name) => ({ type: 'function', name, parameters: { type: 'object' }, strict: false }));
@@ -45,6 +45,8 @@ describeConformance({
   toolCallId: /^call_[A-Za-z0-9]{24}$/,
   // `resp_` + 48 hex digits (the API reference's `resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b`).
   responseId: /^resp_[0-9a-f]{48}$/,
+  // The `error` event's object, as the SDK's APIError exposes it (a stream error has no HTTP status).
+  streamError: { typeFor503: 'server_error', given: { type: 'invalid_request_error', reported: 'invalid_request_error' }, status: false, message: true },
   sdk: {
     text: async (base, model, prompt) => answer(await client(base).responses.create({ model, input: prompt })),
     stream: async (base, model, prompt) => streamed(base, { model, input: prompt }),
@@ -56,5 +58,8 @@ describeConformance({
       if (!(err instanceof OpenAI.APIError)) throw new Error('expected an OpenAI.APIError');
       return err.status ?? 0;
     },
+    // The SDK's stream helper, its events read one by one as users do.
+    streamError: async (base, model, prompt) =>
+      streamUntilError(() => client(base).responses.stream({ model, input: prompt }), (event) => (event.type === 'response.output_text.delta' ? event.delta : ''), openAIStreamError),
   },
 });

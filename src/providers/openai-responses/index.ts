@@ -5,11 +5,11 @@
  * openai-responses-parse.ts, rendering in openai-responses-render.ts; the error shape is OpenAI's,
  * shared with Chat Completions.
  */
-import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
+import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
 import { parseResponsesRequest } from './parse.ts';
-import { renderResponsesEvents, renderResponsesObject, responsesEventFrames } from './render.ts';
+import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, responsesEventFrames } from './render.ts';
 import { ResponseStore } from './store.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
@@ -58,6 +58,15 @@ function remember(store: ResponseStore, object: Record<string, unknown>, request
 }
 
 /**
+ * A response whose stream failed, as retrieving it answers: `status: failed` with the error's code
+ * (ResponseErrorCode: `rate_limit_exceeded` for a 429, else `server_error`) and message.
+ */
+function failedResponse(object: Record<string, unknown>, error: CanonicalStreamError): Record<string, unknown> {
+  const code = error.status === 429 ? 'rate_limit_exceeded' : 'server_error';
+  return { ...object, status: 'failed', error: { code, message: error.message }, incomplete_details: null };
+}
+
+/**
  * Creates the Responses adapter. Its stored responses are each mock's own state: a ResponseStore
  * (of these limits) per mock, made by `createState`.
  * @example
@@ -102,11 +111,15 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
         },
         () => {
           const events = renderResponsesEvents(response, request, random);
-          remember(store, events.at(-1)!.response as Record<string, unknown>, request, response);
+          const final = events.at(-1)!.response as Record<string, unknown>;
+          // A stream the step fails midway is stored as the API keeps a failed response.
+          remember(store, response.stream.error ? failedResponse(final, response.stream.error) : final, request, response);
           return responsesEventFrames(events);
         },
       ),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
+    // Events are numbered from 0, one a frame: the error event's number is the count sent before it.
+    renderStreamError: (error: CanonicalStreamError, { sent }: StreamErrorContext) => [responsesErrorFrame(error, sent)],
     reader: openAIResponsesReader,
   };
 }

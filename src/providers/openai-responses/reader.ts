@@ -2,6 +2,7 @@
  * Reads recorded Responses traffic: the input items of a request, the answer of a `response`
  * object or of its event stream (the terminal `response.completed` carries the whole response).
  */
+import { openAIStreamErrorView } from '../openai-chat/reader.ts';
 import { bodyModel, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type WireReader } from '../common/views.ts';
 
 function answer(body: any): AnswerView {
@@ -40,7 +41,10 @@ export const openAIResponsesReader: WireReader = {
     const payloads = ssePayloads(frames);
     const done = payloads.find((p) => p.data?.type === 'response.completed' || p.data?.type === 'response.incomplete');
     if (done) return answer(done.data.response);
-    return { ...EMPTY_ANSWER, text: payloads.map((p) => (p.data?.type === 'response.output_text.delta' ? p.data.delta : '')).join('') };
+    // An `error` event ends a failed stream: its object nested under `error` (as OpenAI sends it) or flat.
+    const failed = payloads.find((p) => p.event === 'error' || p.data?.type === 'error')?.data;
+    const error = failed ? openAIStreamErrorView(failed.error && typeof failed.error === 'object' ? failed.error : failed) : undefined;
+    return { ...EMPTY_ANSWER, text: payloads.map((p) => (p.data?.type === 'response.output_text.delta' ? p.data.delta : '')).join(''), ...(error ? { error } : {}) };
   },
   errorMessage,
 };

@@ -4,7 +4,8 @@
  * `openai` SDK's ResponseStream rebuilds exactly that object. Every item carries an id, and every
  * item-scoped event names it, because the SDK's accumulator checks both.
  */
-import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
+import { openAIStreamErrorObject } from '../openai-shared/error.ts';
 import { ID_ALPHABETS, randomAlnum, withPrefix, type RandomBytes } from '../common/ids.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 import type { Json } from '../common/wire-json.ts';
@@ -172,4 +173,16 @@ export function renderResponsesEvents(response: CanonicalResponse, request: Cano
  */
 export function responsesEventFrames(events: Record<string, unknown>[]): string[] {
   return events.map((e) => sseFrame(e, e.type as string));
+}
+
+/**
+ * The `error` event of a stream that fails: the error object flat, as the API reference types the
+ * event, and nested under `error` too, as OpenAI sends it (the SDK's Stream and ResponseStream both
+ * read the nested one when present and throw it as an APIError).
+ * @example
+ *   responsesErrorFrame({ message: 'overloaded' }, 4) // 'event: error\ndata: {"type":"error","code":null,…,"sequence_number":4}\n\n'
+ */
+export function responsesErrorFrame(error: CanonicalStreamError, sequence: number): string {
+  const object = openAIStreamErrorObject(error);
+  return sseFrame({ type: 'error', code: object.code, message: object.message, param: object.param, error: object, sequence_number: sequence }, 'error');
 }

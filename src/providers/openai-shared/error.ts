@@ -3,7 +3,7 @@
  * wire API (Chat Completions, Responses, embeddings, models).
  */
 import type { RenderedResponse } from '../adapter.ts';
-import type { CanonicalError } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalStreamError } from '../../scenario/canonical.ts';
 
 /** The `type` the API sends for a status when the step names none. */
 export function openAIErrorType(status: number, code?: string | null): string {
@@ -35,6 +35,17 @@ export function openAIErrorBody(error: CanonicalError): { error: Record<string, 
   };
   if (error.details !== undefined) body.details = error.details;
   return { error: body };
+}
+
+/**
+ * The error object of a mid-stream failure, as in an error response's body: the status (a 500 when
+ * the step gives none) picks the `type` and `code` the step leaves out.
+ * @example
+ *   openAIStreamErrorObject({ message: 'overloaded', status: 429 })
+ *   // { message: 'overloaded', type: 'requests', param: null, code: 'rate_limit_exceeded' }
+ */
+export function openAIStreamErrorObject(error: CanonicalStreamError): Record<string, unknown> {
+  return openAIErrorBody({ status: error.status ?? 500, message: error.message, type: error.type, headers: {} }).error;
 }
 
 /**

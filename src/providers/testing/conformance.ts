@@ -12,6 +12,9 @@ import type { ScenarioInput } from '../../scenario/schema.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import { readsStreamErrors, streamErrorCases, type SdkStreamError, type StreamErrorExpectations } from './conformance-stream-errors.ts';
+
+export type { SdkStreamError, StreamErrorExpectations } from './conformance-stream-errors.ts';
 
 /** A tool call as the SDK returned it; `id` absent where the wire carries none (Ollama). */
 export interface SdkToolCall {
@@ -44,6 +47,12 @@ export interface ConformanceSdk {
   toolResult(base: string | undefined, model: string, prompt: string, call: SdkToolCall, result: string, stream: boolean): Promise<SdkAnswer>;
   /** The status of the SDK's error for a failed call (throws when the call did not fail). */
   errorStatus(base: string | undefined, model: string, prompt: string): Promise<number>;
+  /**
+   * A stream read as users read it until it fails midway: the text that arrived before, and how the
+   * SDK reported the failure. Throws unless the SDK reported it in its own way (its own error class;
+   * for an SDK that throws on none, the event that says so).
+   */
+  streamError(base: string | undefined, model: string, prompt: string): Promise<{ text: string; error: SdkStreamError }>;
 }
 
 export interface ConformanceKit {
@@ -85,6 +94,8 @@ export interface ConformanceKit {
   streamParams?: Record<string, unknown>;
   /** Does a request no step matches get a 404 (embeddings answer default vectors instead)? */
   noMatch404: boolean;
+  /** Chat APIs: how the SDK reports a mid-stream error (`respond.stream.errorAfterChunks`). */
+  streamError?: StreamErrorExpectations;
 }
 
 const TRANSPORTS = ['msw', 'port'] as const;
@@ -143,8 +154,13 @@ export function describeConformance(kit: ConformanceKit): void {
         expect(view.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }))).toEqual(response.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })));
         expect(view.usage).toEqual(response.usage);
         expect(view.finishReason).toBe(kit.finish?.[response.finishReason] ?? null);
+        expect(view.error).toBeUndefined();
       });
     });
+
+    // A golden recorded from a stream that failed keeps the failure in its summary.
+    readsStreamErrors(kit, adapter, canonicalResponse({}), canonicalRequest(kit.id, true, kit.streamParams));
+
   });
 
   describe.each(TRANSPORTS)(`${kit.id} conformance over %s`, (transport) => {
@@ -330,6 +346,8 @@ export function describeConformance(kit: ConformanceKit): void {
         expect(result?.toolCallId).toBe('call_weather_1');
       });
     });
+
+    streamErrorCases(kit, sdk, { base: () => base, use, mock });
 
     it("raises the SDK's 404 error for a request no step matches", async () => {
       use({ name: 'only', steps: [{ match: { model: 'other-model' }, respond: { text: 'x' } }] });

@@ -7,7 +7,29 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type Content, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { expect } from 'vitest';
-import type { ConformanceSdk, SdkAnswer, SdkToolCall } from './conformance.ts';
+import type { ConformanceSdk, SdkAnswer, SdkStreamError, SdkToolCall } from './conformance.ts';
+
+/**
+ * Opens a stream and reads it as users do, collecting its text, until it throws (an SDK that reads
+ * ahead may throw from the call that opens it: the AWS SDK reads the first event there); the error
+ * goes to `report`, which asserts the SDK's own class and reads its fields. A stream that ends
+ * without throwing fails the test.
+ * @example
+ *   await streamUntilError(() => ai.models.generateContentStream(params), (chunk) => chunk.text ?? '', (err) => ({ message: (err as Error).message }))
+ */
+export async function streamUntilError<T>(
+  open: () => AsyncIterable<T> | Promise<AsyncIterable<T>>,
+  textOf: (chunk: T) => string,
+  report: (err: unknown) => SdkStreamError,
+): Promise<{ text: string; error: SdkStreamError }> {
+  let text = '';
+  try {
+    for await (const chunk of await open()) text += textOf(chunk);
+  } catch (err) {
+    return { text, error: report(err) };
+  }
+  throw new Error(`the stream ended without an error (text: ${JSON.stringify(text)})`);
+}
 
 /** OpenAI's `{ error: { message, type, param, code } }` (every OpenAI wire API). */
 export function openAIErrorReader(_status: number, body: any): { message: string; nearMisses?: unknown } {
@@ -93,6 +115,16 @@ export function anthropicSdkKit(client: (base: string | undefined) => AnthropicM
       if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
       return err.status ?? 0;
     },
+    // The raw event stream, as `for await (const event of await client.messages.create({ stream: true }))` reads it.
+    streamError: async (base, model, prompt) =>
+      streamUntilError(
+        () => client(base).messages.create({ ...params(model, prompt), stream: true }),
+        (event) => (event.type === 'content_block_delta' && event.delta.type === 'text_delta' ? event.delta.text : ''),
+        (err) => {
+          if (!(err instanceof Anthropic.APIError)) throw new Error(`expected an Anthropic APIError, got ${String(err)}`);
+          return { message: err.apiMessage ?? undefined, type: err.type, status: err.status ?? null };
+        },
+      ),
   };
 }
 
@@ -151,6 +183,17 @@ export function geminiSdkKit(client: (base: string | undefined) => GoogleGenAI):
       if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
       return err.status;
     },
+    // The SDK's ApiError names the status in its message (`got status: UNAVAILABLE. {…}`) and carries the code.
+    streamError: async (base, model, prompt) =>
+      streamUntilError(
+        () => client(base).models.generateContentStream({ model, contents: prompt }),
+        (chunk) => chunk.text ?? '',
+        (err) => {
+          if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+          const type = /^got status: (\S+)\. /.exec(err.message)?.[1] ?? null;
+          return { message: err.message, type, status: err.status };
+        },
+      ),
   };
 }
 
@@ -221,5 +264,23 @@ export function openAIChatSdkKit(client: (base: string | undefined) => Pick<Open
       if (!(err instanceof OpenAI.APIError)) throw new Error('expected an OpenAI.APIError');
       return err.status ?? 0;
     },
+    streamError: async (base, model, prompt) =>
+      streamUntilError(
+        () => client(base).chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], stream: true }),
+        (chunk) => chunk.choices[0]?.delta.content ?? '',
+        (err) => openAIStreamError(err),
+      ),
   };
+}
+
+/**
+ * The fields of the openai SDK's APIError for an error that came in a stream (no HTTP status: the
+ * stream itself was a 200), asserting the class.
+ * @example
+ *   openAIStreamError(err) // { message: 'overloaded', type: 'server_error', status: null }
+ */
+export function openAIStreamError(err: unknown): SdkStreamError {
+  if (!(err instanceof OpenAI.APIError)) throw new Error(`expected an OpenAI.APIError, got ${String(err)}`);
+  const body = err.error as { message?: string } | undefined;
+  return { message: body?.message, type: err.type ?? null, status: err.status ?? null };
 }

@@ -36,6 +36,7 @@ describeConformance({
   },
   finish: { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' },
   noMatch404: true,
+  streamError: { typeFor503: 'api_error', given: { type: 'overloaded_error', reported: 'overloaded_error' }, status: false, message: true },
   sdk: anthropicSdkKit(client),
   // Claude on Vertex: `toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`.
   toolCallId: /^toolu_vrtx_01[A-Za-z0-9]{22}$/,

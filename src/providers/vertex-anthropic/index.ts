@@ -7,10 +7,10 @@
  * routes in Google's error shape, the model behind it in Anthropic's.
  */
 import { BadRequestError, type DirectAnswer, type IncomingRequest, type ProviderAdapter, type RenderedResponse, type RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
-import { renderAnthropicError } from '../anthropic/render.ts';
+import { anthropicStreamErrorFrame, renderAnthropicError } from '../anthropic/render.ts';
 import { withPrefix } from '../common/ids.ts';
 import { decodeSegment } from '../common/models.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
@@ -96,6 +96,7 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
       if (error.status === 401 || error.code === 'unknown_url') return renderGoogleError(error);
       return renderAnthropicError(error);
     },
+    renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     reader: { ...anthropicReader, model: (path, body) => anthropicReader.model(path, body) ?? (vertexRoute(path) ? decodeSegment(vertexRoute(path)!.model) : null) },
   };
 }

@@ -28,6 +28,7 @@ describeConformance({
   readError: googleErrorReader,
   finish: { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP' },
   noMatch404: true,
+  streamError: { typeFor503: 'UNAVAILABLE', given: { type: 'RESOURCE_EXHAUSTED', reported: 'RESOURCE_EXHAUSTED' }, status: true, message: true },
   sdk: geminiSdkKit(client),
   toolCallId: /^[a-z0-9]{8}$/,
   // `responseId`: an encoded event id, 22 of URL-safe base64 (`UxQ6aM_sKbjFnvgPocrJaA`).

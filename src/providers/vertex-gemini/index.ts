@@ -7,9 +7,9 @@
  * Model listings (`models.list()`, `models.get()`) are answered in Vertex's publisher-model shape.
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { geminiAdapter } from '../gemini/index.ts';
-import { renderGoogleError } from '../gemini/render.ts';
+import { geminiStreamErrorFrame, renderGoogleError } from '../gemini/render.ts';
 import { geminiReader } from '../gemini/reader.ts';
 import { isVertexModelsRoute, renderVertexModels } from './models.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
@@ -51,6 +51,7 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     },
     render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => gemini.render(response, request, state),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
+    renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     reader: geminiReader,
   };
 }

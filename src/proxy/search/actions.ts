@@ -5,6 +5,7 @@
  * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { countedPhraseEnd, futureAt, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -115,6 +116,8 @@ function actionsAt(ws: string[], i: number): Action[] {
   if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
   // "tell me" asks to read; "tell the team" to send.
   if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+  // "make rich menu rm-2 the default one", "make the repo public": a setting, not something new.
+  if ((w === 'make' || w === 'makes' || w === 'making') && makesComplement(ws, i)) return ['update'];
   // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
   if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
   const put = MOVING.has(w) ? putsTo(ws, i) : undefined;
@@ -137,16 +140,35 @@ function negatedAt(ws: string[], i: number): boolean {
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
   // its second sentence gives, whatever the question's modal does to the first.
-  const sentences = query.split(/(?<=[.?!;])\s+(?=\S)/);
-  if (sentences.length === 1) return readSentence(query, options);
+  // Quoted content (a message's text) asks nothing.
+  const text = withoutQuotedText(query);
   const asked = new Set<Action>();
   const refused = new Set<Action>();
-  for (const sentence of sentences) {
+  for (const sentence of text.split(/(?<=[.?!;])\s+(?=\S)/)) {
     const read = readSentence(sentence, options);
     for (const a of read.asked) asked.add(a);
     for (const a of read.refused) refused.add(a);
   }
+  // "…, but don't delete anything yet" refuses the delete outright, whatever else asks for it
+  // ("I want to clean up the unused ones afterwards").
+  for (const a of refusedOutright(text)) asked.delete(a);
   return { asked, refused };
+}
+
+/** Words that refuse the verb after them outright ("rather than" and "instead of" weigh it against another). */
+const REFUSING = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without']);
+
+/** Actions refused of everything, clause by clause: "don't delete anything yet", "never remove any of them", "do not delete". */
+function refusedOutright(text: string): Set<Action> {
+  const out = new Set<Action>();
+  for (const clause of text.split(/[,;:.!?]+|\b(?:but|and|or|until|unless|because|so)\b/i)) {
+    const ws = words(clause);
+    ws.forEach((_, i) => {
+      const refusing = REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+      if (refusing && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
+    });
+  }
+  return out;
 }
 
 function readSentence(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
@@ -174,7 +196,12 @@ function readSentence(query: string, options: { methods?: boolean }): { asked: S
     return answer(out);
   }
   const out = new Set<Action>(methods);
+  // "how many more sends do we have left": the counted words of a count question are nouns.
+  const counted = countedPhraseEnd(ws);
   ws.forEach((_, i) => {
+    if (i < counted) return;
+    // "the cluster we are about to drop": the near future tells what will happen, it asks nothing now.
+    if (futureAt(ws, i)) return;
     // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;

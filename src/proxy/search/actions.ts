@@ -303,6 +303,8 @@ export interface ToolTarget {
   source?: ReadonlySet<string>;
   /** Its server. */
   server?: string;
+  /** Whether it acts on all of something ("Broadcast a message to all users", "Removes all documents"). */
+  all?: boolean;
 }
 
 /** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
@@ -317,6 +319,20 @@ export interface QueryTarget {
   detached?: boolean;
   /** Actions the query explicitly refuses ("without deleting them"): no tool doing them leads. */
   refused?: ReadonlySet<Action>;
+  /** Whether the query speaks of all of something ("all our followers", "every branch", "everyone"). */
+  universal?: boolean;
+}
+
+/** Words that speak of all of something. */
+const ALL_OF = new Set(['all', 'every', 'each', 'everyone', 'everybody', 'everything', 'whole', 'entire']);
+
+/**
+ * Whether a text speaks of all of something ("to all users who follow you", "every branch"); "all-or-nothing" does not.
+ * @example
+ *   speaksOfAll('Broadcast a message to all users'); // true
+ */
+export function speaksOfAll(text: string): boolean {
+  return words(text.replace(/\ball-or-nothing\b/gi, '')).some((w) => ALL_OF.has(w));
 }
 
 /**
@@ -352,7 +368,7 @@ export function nameObjects(name: string, server = '', description = ''): ToolTa
     }
     if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
   }
-  return { what, where };
+  return { what, where, all: speaksOfAll(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') };
 }
 
 /** Objects that stand for anything a tool could act on. */
@@ -371,7 +387,7 @@ const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'o
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query) });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query), universal: speaksOfAll(query) });
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -383,6 +399,8 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "send user U123 a text": a tool that sends to all users (or deletes all documents) is not what was asked.
+  if (target.all && !named.universal) return true;
   // "hide the columns without deleting them": no destructive tool leads once a delete is refused, unless
   // the imperative asks for it too ("remove Bob from the team without deleting his account").
   if (named.refused && named.refused.size > 0) {

@@ -5,7 +5,7 @@
  * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
-import { countedPhraseEnd, futureAt, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, countedPhraseEnd, futureAt, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -198,6 +198,9 @@ function readSentence(query: string, options: { methods?: boolean }): { asked: S
   const out = new Set<Action>(methods);
   // "how many more sends do we have left": the counted words of a count question are nouns.
   const counted = countedPhraseEnd(ws);
+  // "what size and region is db-old": a wh-question about what something is reads it; one about a
+  // value ("what day was 4 July 1976") computes, and a count question may count anything.
+  if (counted === 0 && !/(?:^|\s)\d[\d.,:/]*(?=$|[\s?!.,])/.test(query) && asksWhatIs(ws, (w) => verbOf(w) !== undefined)) out.add('read');
   ws.forEach((_, i) => {
     if (i < counted) return;
     // "the cluster we are about to drop": the near future tells what will happen, it asks nothing now.

@@ -52,6 +52,24 @@ export function countedPhraseEnd(ws: readonly string[]): number {
   return i;
 }
 
+const WH = new Set(['what', 'which', 'who', 'whose', 'where', 'when', 'how']);
+const COPULAS = new Set(['is', 'are', 'was', 'were']);
+
+/**
+ * Whether a sentence is a wh-question whose main verb is a form of "be" ("what size and region is
+ * db-old", "which plan are we on"): it asks to read what something is.
+ * @example
+ *   asksWhatIs(words('what size and region is db-old')); // true
+ */
+export function asksWhatIs(ws: readonly string[], isVerb: (w: string) => boolean): boolean {
+  if (!WH.has(ws[0] ?? '')) return false;
+  for (let i = 1; i < Math.min(ws.length, 7); i++) {
+    if (COPULAS.has(ws[i])) return true;
+    if (isVerb(ws[i])) return false;
+  }
+  return false;
+}
+
 /** Adjectives that "make X …" gives its object: a setting, not something new. */
 const COMPLEMENTS = new Set(['default', 'public', 'private', 'visible', 'hidden', 'invisible', 'available', 'unavailable', 'active', 'inactive', 'primary', 'secondary', 'main', 'current', 'official', 'editable', 'required', 'optional', 'readonly', 'writable', 'bold', 'italic', 'larger', 'smaller', 'bigger']);
 /** Words that end the object of "make": prepositions and clause openers. */

@@ -5,7 +5,7 @@
  * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
-import { asksWhatIs, countedPhraseEnd, futureAt, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -146,7 +146,8 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
   const refused = new Set<Action>();
   for (const sentence of text.split(/(?<=[.?!;])\s+(?=\S)/)) {
     const read = readSentence(sentence, options);
-    for (const a of read.asked) asked.add(a);
+    // "I want to clean up the unused ones afterwards" says what is coming, not what to do now.
+    if (!intendsLater(sentence)) for (const a of read.asked) asked.add(a);
     for (const a of read.refused) refused.add(a);
   }
   // "…, but don't delete anything yet" refuses the delete outright, whatever else asks for it

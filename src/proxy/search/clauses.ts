@@ -93,6 +93,22 @@ export function makesComplement(ws: readonly string[], i: number): boolean {
   return false;
 }
 
+/** A sentence stating what the speaker means to do: "I want to …", "we'll …", "I'm going to …". */
+const INTENTION = /^\W*(?:(?:so|and|then|but)\s+)?(?:i|we)(?:'ll| will| shall|'d like to| would like to| want to| plan to| intend to| mean to|'m going to| am going to|'re going to| are going to)\b/i;
+/** Times after now: "afterwards", "later", "next week", "tomorrow". */
+const LATER = /\b(?:later|afterwards?|eventually|tomorrow|next (?:week|month|year|time|sprint|quarter)|at some point|some other time|another time)\b/i;
+
+/**
+ * Whether a sentence states an intention for later ("I want to clean up the unused ones afterwards",
+ * "we'll delete them next week"): it tells what is coming and asks nothing now. "merge the PR and
+ * delete the branch afterwards" is a request.
+ * @example
+ *   intendsLater("I'll delete the stale ones later"); // true
+ */
+export function intendsLater(sentence: string): boolean {
+  return INTENTION.test(sentence) && LATER.test(sentence);
+}
+
 /** Objects that stand for everything: refusing to act on them refuses the action. */
 const UNIVERSAL = new Set(['anything', 'any', 'nothing', 'none', 'anyone', 'anybody', 'everything', 'yet']);
 /** Words that may follow a refused verb without narrowing it: "don't delete any of them yet". */

@@ -5,7 +5,7 @@
  * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
-import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, speaksOfAll, toEveryone, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -307,7 +307,7 @@ export interface ToolTarget {
   source?: ReadonlySet<string>;
   /** Its server. */
   server?: string;
-  /** Whether it acts on all of something ("Broadcast a message to all users", "Removes all documents"). */
+  /** Whether it acts on everyone at once ("Broadcast a message to all users who follow you"). */
   all?: boolean;
 }
 
@@ -325,18 +325,6 @@ export interface QueryTarget {
   refused?: ReadonlySet<Action>;
   /** Whether the query speaks of all of something ("all our followers", "every branch", "everyone"). */
   universal?: boolean;
-}
-
-/** Words that speak of all of something. */
-const ALL_OF = new Set(['all', 'every', 'each', 'everyone', 'everybody', 'everything', 'whole', 'entire']);
-
-/**
- * Whether a text speaks of all of something ("to all users who follow you", "every branch"); "all-or-nothing" does not.
- * @example
- *   speaksOfAll('Broadcast a message to all users'); // true
- */
-export function speaksOfAll(text: string): boolean {
-  return words(text.replace(/\ball-or-nothing\b/gi, '')).some((w) => ALL_OF.has(w));
 }
 
 /**
@@ -372,7 +360,7 @@ export function nameObjects(name: string, server = '', description = ''): ToolTa
     }
     if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
   }
-  return { what, where, all: speaksOfAll(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') };
+  return { what, where, all: toEveryone(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') };
 }
 
 /** Objects that stand for anything a tool could act on. */
@@ -403,7 +391,7 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
-  // "send user U123 a text": a tool that sends to all users (or deletes all documents) is not what was asked.
+  // "send user U123 a text": a tool that sends to all users is not what was asked; "send all our followers …" asks it.
   if (target.all && !named.universal) return true;
   // "hide the columns without deleting them": no destructive tool leads once a delete is refused, unless
   // the imperative asks for it too ("remove Bob from the team without deleting his account").

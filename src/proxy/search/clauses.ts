@@ -125,3 +125,29 @@ const UNNARROWING = new Set([...UNIVERSAL, 'of', 'them', 'it', 'these', 'those',
 export function refusesAll(rest: readonly string[]): boolean {
   return rest.length === 0 || (rest.every((w) => UNNARROWING.has(w)) && rest.some((w) => UNIVERSAL.has(w)));
 }
+
+/** Words that speak of all of something. */
+const ALL_OF = new Set(['all', 'every', 'each', 'everyone', 'everybody', 'everything', 'whole', 'entire']);
+
+/**
+ * Whether a query speaks of all of something ("all our followers", "every branch", "everyone"); "all-or-nothing" does not.
+ * @example
+ *   speaksOfAll('send all our followers the deals'); // true
+ */
+export function speaksOfAll(text: string): boolean {
+  return words(text.replace(/\ball-or-nothing\b/gi, '')).some((w) => ALL_OF.has(w));
+}
+
+/** A tool that acts on everyone at once: "Broadcast a message … to all users who follow you". */
+const TO_EVERYONE = /\bto (?:all|every|everyone|everybody)\b/i;
+
+/**
+ * Whether a tool's first sentence says it acts on everyone at once ("Broadcast a text message via LINE to
+ * all users who have followed your account"): it answers a query naming one recipient worse than one
+ * that sends "to a user".
+ * @example
+ *   toEveryone('Broadcast a simple text message to all users who follow you'); // true
+ */
+export function toEveryone(firstSentence: string): boolean {
+  return TO_EVERYONE.test(firstSentence);
+}

@@ -360,7 +360,7 @@ export function nameObjects(name: string, server = '', description = ''): ToolTa
     }
     if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
   }
-  return { what, where, all: toEveryone(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') };
+  return { what, where, ...(toEveryone(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') ? { all: true } : {}) };
 }
 
 /** Objects that stand for anything a tool could act on. */

@@ -156,13 +156,18 @@ function readActions(query: string, options: { methods?: boolean }): { asked: Se
   return { asked, refused };
 }
 
+/** Where a clause ends: punctuation or a conjunction ("…, but don't delete anything yet"). */
+const CLAUSES = /[,;:.!?]+|\b(?:but|and|or|until|unless|because|so)\b/i;
+/** A number standing on its own ("4 July 1976", "30 cm"): a question about it computes. */
+const A_NUMBER = /(?:^|\s)\d[\d.,:/]*(?=$|[\s?!.,])/;
+
 /** Words that refuse the verb after them outright ("rather than" and "instead of" weigh it against another). */
 const REFUSING = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without']);
 
 /** Actions refused of everything, clause by clause: "don't delete anything yet", "never remove any of them", "do not delete". */
 function refusedOutright(text: string): Set<Action> {
   const out = new Set<Action>();
-  for (const clause of text.split(/[,;:.!?]+|\b(?:but|and|or|until|unless|because|so)\b/i)) {
+  for (const clause of text.split(CLAUSES)) {
     const ws = words(clause);
     ws.forEach((_, i) => {
       const refusing = REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
@@ -201,7 +206,7 @@ function readSentence(query: string, options: { methods?: boolean }): { asked: S
   const counted = countedPhraseEnd(ws);
   // "what size and region is db-old": a wh-question about what something is reads it; one about a
   // value ("what day was 4 July 1976") computes, and a count question may count anything.
-  if (counted === 0 && !/(?:^|\s)\d[\d.,:/]*(?=$|[\s?!.,])/.test(query) && asksWhatIs(ws, (w) => verbOf(w) !== undefined)) out.add('read');
+  if (counted === 0 && !A_NUMBER.test(query) && asksWhatIs(ws, (w) => verbOf(w) !== undefined)) out.add('read');
   ws.forEach((_, i) => {
     if (i < counted) return;
     // "the cluster we are about to drop": the near future tells what will happen, it asks nothing now.

@@ -69,12 +69,12 @@ describe('ghostwire proxy (CLI)', () => {
     expect(noQuery.stderr).toContain('give the query');
   });
 
-  it('eval prints recall@k, MRR and destructive-first picks per search mode and query class, for the five catalogs', async () => {
+  it('eval prints recall@k, MRR and destructive-first picks per search mode and query class, for the six catalogs', async () => {
     const out = await ghostwire('proxy', 'eval', '--json');
     expect(out.code).toBe(0);
     const report = JSON.parse(out.stdout);
     expect(report.embeddings).toBe('mock');
-    expect(report.sets.map((s: any) => [s.tools, s.queries])).toEqual([[142, 48], [447, 212], [371, 204], [419, 193], [393, 176]]);
+    expect(report.sets.map((s: any) => [s.tools, s.queries])).toEqual([[142, 48], [447, 212], [371, 204], [419, 193], [393, 176], [383, 209]]);
     const large = report.sets[1].results;
     expect(large.map((r: any) => r.mode)).toEqual(['lexical', 'semantic (text-embedding-3-small)']);
     expect(Object.keys(large[0].byClass)).toEqual(['direct', 'synonym', 'destructive-check']);

@@ -255,6 +255,8 @@ describe('actions asked and offered', () => {
     // A narrowed refusal leaves the asked action: "anything else", "the remote one".
     expect(queryActions('delete the stale branch, but do not delete anything else')).toEqual(new Set(['delete']));
     expect(queryActions('remove the staging branch without deleting the remote one')).toEqual(new Set(['delete']));
+    // A past form after "not" describes a state, it refuses nothing.
+    expect(queryActions('purge the CDN cache if it is not cleared')).toEqual(new Set(['delete']));
   });
 
   it('reads an intention for later as asking nothing now, and a request with "afterwards" as asking', () => {

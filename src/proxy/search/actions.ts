@@ -170,7 +170,8 @@ function refusedOutright(text: string): Set<Action> {
   for (const clause of text.split(CLAUSES)) {
     const ws = words(clause);
     ws.forEach((_, i) => {
-      const refusing = REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+      // A past form describes ("the cache is not cleared"): only a verb refused as an act refuses it.
+      const refusing = !ws[i].endsWith('ed') && (REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none');
       if (refusing && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
     });
   }

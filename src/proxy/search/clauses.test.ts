@@ -57,6 +57,7 @@ describe('clause shapes that change what a verb asks', () => {
   it('reads an intention for later as asking nothing now', () => {
     expect(intendsLater('I want to clean up the unused ones afterwards, but not yet')).toBe(true);
     expect(intendsLater("we'll delete them next week")).toBe(true);
+    expect(intendsLater('we’ll delete them next week')).toBe(true);
     expect(intendsLater('I want to delete them')).toBe(false);
     expect(intendsLater('merge the PR and delete the branch afterwards')).toBe(false);
   });

@@ -94,7 +94,7 @@ export function makesComplement(ws: readonly string[], i: number): boolean {
 }
 
 /** A sentence stating what the speaker means to do: "I want to …", "we'll …", "I'm going to …". */
-const INTENTION = /^\W*(?:(?:so|and|then|but)\s+)?(?:i|we)(?:'ll| will| shall|'d like to| would like to| want to| plan to| intend to| mean to|'m going to| am going to|'re going to| are going to)\b/i;
+const INTENTION = /^\W*(?:(?:so|and|then|but)\s+)?(?:i|we)(?:['’]ll| will| shall|['’]d like to| would like to| want to| plan to| intend to| mean to|['’]m going to| am going to|['’]re going to| are going to)\b/i;
 /** Times after now: "afterwards", "later", "next week", "tomorrow". */
 const LATER = /\b(?:later|afterwards?|eventually|tomorrow|next (?:week|month|year|time|sprint|quarter)|at some point|some other time|another time)\b/i;
 

@@ -1,8 +1,9 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
-import { evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
+import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { destructiveTools, evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
+import { queryActions, toolActions } from './search/actions.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
 import { mockFetch } from './test-helpers.ts';
 
@@ -56,6 +57,28 @@ describe('search evaluation (recall@k)', () => {
     expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
   });
 
+  // catalog-heldout-4 was measured blind first (6 lexical and 4 semantic destructive-first picks) and gave the
+  // rules of src/proxy/search/clauses.ts; it is development data since. Its one pick left is a wrong sibling
+  // of an action the query asks for ("send all our LINE followers a set of picture cards" → the text
+  // broadcast, not the card one: both send to all), a synonym miss rather than a guard failure.
+  it('over the fourth held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async () => {
+    const set = loadEvalCatalog(HELDOUT_4_CATALOG_DIR);
+    const lexical = await evaluateMode(set, 'lexical');
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
+    expect(lexical.destructiveFirstPicks.length).toBeLessThanOrEqual(1);
+    const destructive = destructiveTools(set);
+    const tools = new Map(set.tools.map((t) => [`${t.server}/${t.name}`, t]));
+    for (const pick of lexical.destructiveFirstPicks) {
+      const query = set.queries.find((q) => q.query === pick.query);
+      // The query asks for a destructive action, and the pick does that action: only the sibling is wrong.
+      expect(query?.expected.every((e) => destructive.has(e))).toBe(true);
+      const tool = tools.get(pick.got);
+      const offered = toolActions(tool?.name ?? '', tool?.description ?? '');
+      expect([...queryActions(pick.query)].some((a) => offered.has(a))).toBe(true);
+    }
+    expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+  });
+
   it('our own phrasings of each class over the other sets: no destructive tool first in either mode', async () => {
     // A leading clause, a refused delete, a verb the table does not know, a move, an archive that is no delete.
     const probes: Record<string, Array<[string, string]>> = {
@@ -68,6 +91,15 @@ describe('search evaluation (recall@k)', () => {
         ['reorder the lists on the board, do not delete any', 'trello/update_list_position'],
         ['drop the bug card onto the Backlog list', 'trello/move_card'],
         ['no need to delete the label, rename it to urgent', 'trello/update_label'],
+        // The fourth set's rules (each probe fails without its rule): the near future, a refusal of
+        // everything, an intention for later, a count question's nouns, "make X the default".
+        // (Sending to everyone at once has no tool in the other sets: clauses.test.ts and actions.test.ts cover it.)
+        ['which collections are in the analytics database we are about to drop?', 'mongodb/list-collections'],
+        ['drop the temp collections in the analytics database; on second thought, do not drop anything yet, list them first', 'mongodb/list-collections'],
+        ['list the collections in the analytics database; I want to drop the temp ones next week', 'mongodb/list-collections'],
+        ['how many drops of collections happened in the analytics database', 'mongodb/mongodb-logs'],
+        ['make the Roadmap data source the default one in Notion', 'notion/API-update-a-data-source'],
+        ['make the Notion page Q3 Roadmap a subpage of Planning', 'notion/API-move-page'],
       ],
       [HELDOUT_CATALOG_DIR]: [
         ['before removing anybody, list the collaborators on the Home project', 'todoist/get_collaborators'],
@@ -79,6 +111,8 @@ describe('search evaluation (recall@k)', () => {
         ['drop the meeting note into the archive folder', 'obsidian/obsidian_move_note'],
         ['archive the newsletter thread, do not delete the email', 'gmail/modify_email'],
         ['no need to delete the old tasks, close them', 'todoist/close_tasks'],
+        // Quoted content asks nothing (fails without that rule in semantic mode).
+        ['reply to the email from Dana with "sounds good, we removed the duplicate rows and deleted the old sheet"', 'gmail/send_email'],
       ],
     };
     for (const [dir, list] of Object.entries(probes)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { speaksOfAll } from './clauses.ts';
 
 describe('actions asked and offered', () => {
   it('reads the action a query asks for from its verbs', () => {
@@ -8,7 +9,8 @@ describe('actions asked and offered', () => {
     expect(queryActions('delete README.old from the repository')).toEqual(new Set(['delete']));
     // An imperative asks for its leading verb; nouns and describing verbs ask nothing.
     expect(queryActions('show the conversion drop-off from visit to purchase')).toEqual(new Set(['read']));
-    expect(queryActions('what pods are running in the cluster')).toEqual(new Set());
+    // ("what pods are running": a wh-question about what is reads, and "running" describes.)
+    expect(queryActions('what pods are running in the cluster')).toEqual(new Set(['read']));
     expect(queryActions('run npm install in a terminal')).toEqual(new Set(['run']));
     expect(queryActions('tell me the current time')).toEqual(new Set(['read']));
     expect(queryActions('tell the team the build is green')).toEqual(new Set(['send']));
@@ -20,7 +22,7 @@ describe('actions asked and offered', () => {
     // Bringing something back is its own action; a verb form after a determiner is an adjective;
     // a question about the past asks what happened.
     expect(queryActions('restore the deleted task in Todoist')).toEqual(new Set(['restore']));
-    expect(queryActions('where is the deleted task')).toEqual(new Set());
+    expect(queryActions('where is the deleted task')).toEqual(new Set(['read']));
     expect(queryActions('which events did I cancel last week')).toEqual(new Set());
     expect(queryActions('I have to delete the old comment')).toEqual(new Set(['delete']));
     expect(toolActions('linear_unarchiveDocument', 'Restore a previously archived Linear document')).toEqual(new Set(['restore']));
@@ -127,7 +129,7 @@ describe('actions asked and offered', () => {
     expect(queryActions('if the nightly build fails, rerun it')).toEqual(new Set(['run']));
     expect(queryActions('as soon as Bob leaves, remove him from the channel')).toEqual(new Set(['delete']));
     // No comma, no clause: the query is read as a whole.
-    expect(queryActions('when was the branch deleted')).toEqual(new Set());
+    expect(queryActions('when was the branch deleted')).toEqual(new Set(['read']));
   });
 
   it('reads a verb after without, rather than, instead of, no need to as refused, never asked', () => {
@@ -222,5 +224,66 @@ describe('actions asked and offered', () => {
     expect(queryActions('what to delete first')).not.toContain('delete');
     // Asked outright, it still asks.
     expect(queryActions('which ones should I remove? remove the oldest')).toContain('delete');
+  });
+
+  it('reads the near future, a count question and a wh-question about what is as asking no change', () => {
+    // "about to" / "going to" + a verb tells what will happen, in a relative clause after a comma too.
+    expect(queryActions('what size and region is db-old, the cluster we are about to drop?')).toEqual(new Set(['read']));
+    expect(queryActions("list the pods we're going to delete")).toEqual(new Set(['list']));
+    expect(queryActions('which buckets are we going to empty tonight')).not.toContain('delete');
+    // "how many …" counts: its counted words are nouns ("sends", "deletes").
+    expect(queryActions('how many more LINE sends do we have left this month?')).toEqual(new Set());
+    expect(queryActions('how many deletes did the audit log record today')).toEqual(new Set());
+    // A question about a value computes rather than reads.
+    expect(queryActions('what day of the week was 4 July 1976')).toEqual(new Set());
+  });
+
+  it('reads "make X the default / public / an admin" as an update, "make a/new X" as a create', () => {
+    expect(queryActions('make rich menu rm-2 the default one instead of deleting rm-1')).toEqual(new Set(['update']));
+    expect(queryActions('make the repository public')).toEqual(new Set(['update']));
+    expect(queryActions('make Dana an admin of the workspace')).toEqual(new Set(['update']));
+    expect(queryActions('make a folder for the invoices')).toEqual(new Set(['create']));
+    expect(queryActions('make a new board for the launch')).toEqual(new Set(['create']));
+  });
+
+  it('reads a refusal of everything as refusing the action outright, whatever else asks it', () => {
+    const q = "list my WHOIS profiles; I want to clean up the unused ones afterwards, but don't delete anything yet";
+    expect(queryActions(q)).toEqual(new Set(['list']));
+    expect(refusedActions(q)).toEqual(new Set(['delete']));
+    expect(queryActions('drop the temp collections; on second thought, do not drop anything yet, list them first')).toEqual(new Set(['list']));
+    expect(queryActions('clear the cache but never delete any of them')).not.toContain('delete');
+    // A narrowed refusal leaves the asked action: "anything else", "the remote one".
+    expect(queryActions('delete the stale branch, but do not delete anything else')).toEqual(new Set(['delete']));
+    expect(queryActions('remove the staging branch without deleting the remote one')).toEqual(new Set(['delete']));
+    // A past form after "not" describes a state, it refuses nothing.
+    expect(queryActions('purge the CDN cache if it is not cleared')).toEqual(new Set(['delete']));
+  });
+
+  it('reads an intention for later as asking nothing now, and a request with "afterwards" as asking', () => {
+    expect(queryActions('list the collections; I want to drop the temp ones next week')).toEqual(new Set(['list']));
+    expect(queryActions("show the old tags, we'll remove them later")).not.toContain('delete');
+    expect(queryActions('merge the PR and delete the branch afterwards')).toContain('delete');
+  });
+
+  it('reads quoted content as asking nothing', () => {
+    expect(queryActions('send user U123 a text on LINE: "we removed the sold-out item from your cart"')).toEqual(new Set(['send']));
+    expect(queryActions('reply to Dana with "sounds good, we removed the duplicate rows and deleted the old sheet"')).toEqual(new Set(['send']));
+    expect(refusedActions('post "please don\'t delete anything on staging" in the ops channel')).toEqual(new Set());
+    // A short quoted name is still what is acted on.
+    expect(queryActions("delete the 'Old' label")).toEqual(new Set(['delete']));
+  });
+
+  it('holds back a tool that acts on everyone at once unless the query speaks of all', () => {
+    const broadcast = 'Broadcast a simple text message via LINE to all users who have followed your LINE Official Account.';
+    const target = nameObjects('broadcast_text_message', 'line', broadcast);
+    expect(target.all).toBe(true);
+    const one = 'send user U123 a text on LINE';
+    const everyone = 'send all our LINE followers a text about the sale';
+    const named = (q: string) => ({ what: new Set(['user', 'text']), all: new Set(['user', 'text', 'line']), universal: speaksOfAll(q) });
+    expect(heldBack(one, queryActions(one), 'broadcast_text_message', new Set(['send']), true, named(one), target)).toBe(true);
+    expect(heldBack(everyone, queryActions(everyone), 'broadcast_text_message', new Set(['send']), true, named(everyone), target)).toBe(false);
+    // One recipient: the tool that sends to a user leads.
+    const push = nameObjects('push_text_message', 'line', 'Push a simple text message to a user via LINE.');
+    expect(heldBack(one, queryActions(one), 'push_text_message', new Set(['send']), true, named(one), push)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  * deleting or archiving verb when unannotated).
  */
 import { IRREGULAR_FORMS, stem, STOPWORDS, words } from '../../lexicon/index.ts';
+import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, speaksOfAll, toEveryone, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -115,6 +116,8 @@ function actionsAt(ws: string[], i: number): Action[] {
   if (w === 'open') return [ws.slice(i + 1, i + 4).some((x) => OPENED.has(x)) ? 'create' : 'read'];
   // "tell me" asks to read; "tell the team" to send.
   if (w === 'tell') return [ws[i + 1] === 'me' || ws[i + 1] === 'us' ? 'read' : 'send'];
+  // "make rich menu rm-2 the default one", "make the repo public": a setting, not something new.
+  if ((w === 'make' || w === 'makes' || w === 'making') && makesComplement(ws, i)) return ['update'];
   // "drop a comment", "drop me a line": dropping something new off is posting it, not deleting.
   if (w === 'drop' && ['a', 'an', 'me', 'us', 'them', 'him', 'her'].includes(ws[i + 1] ?? '')) return ['create', 'send'];
   const put = MOVING.has(w) ? putsTo(ws, i) : undefined;
@@ -137,16 +140,42 @@ function negatedAt(ws: string[], i: number): boolean {
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
   // its second sentence gives, whatever the question's modal does to the first.
-  const sentences = query.split(/(?<=[.?!;])\s+(?=\S)/);
-  if (sentences.length === 1) return readSentence(query, options);
+  // Quoted content (a message's text) asks nothing.
+  const text = withoutQuotedText(query);
   const asked = new Set<Action>();
   const refused = new Set<Action>();
-  for (const sentence of sentences) {
+  for (const sentence of text.split(/(?<=[.?!;])\s+(?=\S)/)) {
     const read = readSentence(sentence, options);
-    for (const a of read.asked) asked.add(a);
+    // "I want to clean up the unused ones afterwards" says what is coming, not what to do now.
+    if (!intendsLater(sentence)) for (const a of read.asked) asked.add(a);
     for (const a of read.refused) refused.add(a);
   }
+  // "…, but don't delete anything yet" refuses the delete outright, whatever else asks for it
+  // ("I want to clean up the unused ones afterwards").
+  for (const a of refusedOutright(text)) asked.delete(a);
   return { asked, refused };
+}
+
+/** Where a clause ends: punctuation or a conjunction ("…, but don't delete anything yet"). */
+const CLAUSES = /[,;:.!?]+|\b(?:but|and|or|until|unless|because|so)\b/i;
+/** A number standing on its own ("4 July 1976", "30 cm"): a question about it computes. */
+const A_NUMBER = /(?:^|\s)\d[\d.,:/]*(?=$|[\s?!.,])/;
+
+/** Words that refuse the verb after them outright ("rather than" and "instead of" weigh it against another). */
+const REFUSING = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without']);
+
+/** Actions refused of everything, clause by clause: "don't delete anything yet", "never remove any of them", "do not delete". */
+function refusedOutright(text: string): Set<Action> {
+  const out = new Set<Action>();
+  for (const clause of text.split(CLAUSES)) {
+    const ws = words(clause);
+    ws.forEach((_, i) => {
+      // A past form describes ("the cache is not cleared"): only a verb refused as an act refuses it.
+      const refusing = !ws[i].endsWith('ed') && (REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none');
+      if (refusing && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
+    });
+  }
+  return out;
 }
 
 function readSentence(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
@@ -174,7 +203,15 @@ function readSentence(query: string, options: { methods?: boolean }): { asked: S
     return answer(out);
   }
   const out = new Set<Action>(methods);
+  // "how many more sends do we have left": the counted words of a count question are nouns.
+  const counted = countedPhraseEnd(ws);
+  // "what size and region is db-old": a wh-question about what something is reads it; one about a
+  // value ("what day was 4 July 1976") computes, and a count question may count anything.
+  if (counted === 0 && !A_NUMBER.test(query) && asksWhatIs(ws, (w) => verbOf(w) !== undefined)) out.add('read');
   ws.forEach((_, i) => {
+    if (i < counted) return;
+    // "the cluster we are about to drop": the near future tells what will happen, it asks nothing now.
+    if (futureAt(ws, i)) return;
     // "pods that are running", and a participle a few words after "be": "why was the pod deleted".
     if (i > 0 && DESCRIBING.has(ws[i - 1])) return;
     if (ws[i].endsWith('ed')) for (let j = Math.max(0, i - 3); j < i; j++) if (DESCRIBING.has(ws[j])) return;
@@ -276,6 +313,8 @@ export interface ToolTarget {
   source?: ReadonlySet<string>;
   /** Its server. */
   server?: string;
+  /** Whether it acts on everyone at once ("Broadcast a message to all users who follow you"). */
+  all?: boolean;
 }
 
 /** What a query names, as stems: what its imperative acts on (the whole query without one), and all its terms. */
@@ -290,6 +329,8 @@ export interface QueryTarget {
   detached?: boolean;
   /** Actions the query explicitly refuses ("without deleting them"): no tool doing them leads. */
   refused?: ReadonlySet<Action>;
+  /** Whether the query speaks of all of something ("all our followers", "every branch", "everyone"). */
+  universal?: boolean;
 }
 
 /**
@@ -325,7 +366,7 @@ export function nameObjects(name: string, server = '', description = ''): ToolTa
     }
     if (!object.some((w) => ANYTHING.has(w))) for (const w of object) what.add(stem(w));
   }
-  return { what, where };
+  return { what, where, ...(toEveryone(description.split(/(?<=[.!?])\s|\n/)[0] ?? '') ? { all: true } : {}) };
 }
 
 /** Objects that stand for anything a tool could act on. */
@@ -344,7 +385,7 @@ const ANYTHING = new Set(['resource', 'resources', 'item', 'items', 'object', 'o
  */
 export function heldBack(query: string, asked: ReadonlySet<Action>, toolName: string, actions: ReadonlySet<Action>, destructive: boolean, named?: QueryTarget, target?: ToolTarget): boolean {
   const all = new Set(words(query).map(stem));
-  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query) });
+  return heldBackFor(words(withoutRequestFrame(query))[0], asked, new Set(words(toolName)), actions, destructive, target ?? nameObjects(toolName), named ?? { what: all, all, refused: refusedActions(query), universal: speaksOfAll(query) });
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -356,6 +397,8 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
 /** heldBack with the query's first word, its terms and the tool's name words and target worked out once (the index's hot loop). */
 export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>, nameWords: ReadonlySet<string>, actions: ReadonlySet<Action>, destructive: boolean, target: ToolTarget, named: QueryTarget): boolean {
   if (!destructive) return false;
+  // "send user U123 a text": a tool that sends to all users is not what was asked; "send all our followers …" asks it.
+  if (target.all && !named.universal) return true;
   // "hide the columns without deleting them": no destructive tool leads once a delete is refused, unless
   // the imperative asks for it too ("remove Bob from the team without deleting his account").
   if (named.refused && named.refused.size > 0) {

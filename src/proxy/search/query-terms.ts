@@ -4,6 +4,7 @@
  */
 import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.ts';
 import { directObject, refusedActions, type QueryTarget } from './actions.ts';
+import { speaksOfAll } from './clauses.ts';
 import { detachment } from './detach.ts';
 
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
@@ -68,7 +69,7 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const detached = detachment(query);
   const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
   const refused = refusedActions(query);
-  return { what, all, detached: detached !== undefined, ...(from ? { from } : {}), ...(refused.size > 0 ? { refused } : {}) };
+  return { what, all, detached: detached !== undefined, universal: speaksOfAll(query), ...(from ? { from } : {}), ...(refused.size > 0 ? { refused } : {}) };
 }
 
 /** Servers' names as patterns over query text (their words joined by nothing, a space, "_" or "-"), by first word. */

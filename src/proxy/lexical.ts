@@ -6,7 +6,8 @@
  * destructive tools kept off the top unless their action is asked on their object.
  */
 import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, heldBackFor, isDestructive, nameObjects, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints, type ToolTarget } from './search/actions.ts';
+import { actionFit, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
+import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
 import { detachment, toolSource } from './search/detach.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
 

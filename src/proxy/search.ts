@@ -7,7 +7,8 @@ import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings
 import { descriptionHash, parameterNames, searchText } from './hashing.ts';
 import { Synonyms } from '../lexicon/index.ts';
 import { LexicalIndex, namedTerms } from './lexical.ts';
-import { heldBack, isDestructive, leadWithAsked, nameObjects, queryActions, toolActions } from './search/actions.ts';
+import { isDestructive, leadWithAsked, queryActions, toolActions } from './search/actions.ts';
+import { heldBack, nameObjects } from './search/held-back.ts';
 import { detachment, toolSource } from './search/detach.ts';
 import { namedServers, serverPatterns } from './search/query-terms.ts';
 

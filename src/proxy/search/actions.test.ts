@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionFit, directObject, heldBack, isDestructive, nameObjects, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { actionFit, directObject, isDestructive, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { heldBack, nameObjects } from './held-back.ts';
 import { speaksOfAll } from './clauses.ts';
 
 describe('actions asked and offered', () => {

@@ -3,7 +3,8 @@
  * names written with a capital, and what it acts on, which a destructive tool must act on to lead.
  */
 import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.ts';
-import { directObject, refusedActions, type QueryTarget } from './actions.ts';
+import { directObject, refusedActions } from './actions.ts';
+import type { QueryTarget } from './held-back.ts';
 import { speaksOfAll } from './clauses.ts';
 import { detachment } from './detach.ts';
 

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor } from '../goldens/redact.ts';
+import type { CanonicalRequest } from '../scenario/canonical.ts';
+import { RequestKeeper } from './kept-request.ts';
+
+const request = (over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
+  provider: 'openai',
+  path: '/v1/chat/completions',
+  model: 'gpt-4o',
+  stream: false,
+  messages: [{ role: 'user', content: 'hi sk-secret' }],
+  tools: [],
+  headers: { authorization: 'Bearer sk-secret', 'content-length': '80', 'content-type': 'application/json', host: '127.0.0.1:1' },
+  params: {},
+  raw: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi sk-secret' }] },
+  ...over,
+});
+
+describe('RequestKeeper', () => {
+  it('keeps what a reader saw before: the same keys in the same order, equal values, the auth header redacted', () => {
+    const original = request({ params: { temperature: 0 }, tools: [{ name: 'weather', parameters: { type: 'object' } }] });
+    const kept = new RequestKeeper(new Redactor()).keep(original);
+    expect(Object.keys(kept)).toEqual(Object.keys(original));
+    expect(kept).toStrictEqual({ ...original, headers: { ...original.headers, authorization: '[REDACTED]' } });
+    expect(JSON.stringify(kept)).toBe(JSON.stringify({ ...original, headers: { ...original.headers, authorization: '[REDACTED]' } }));
+  });
+
+  it('shares one frozen empty tool list and parameter record between requests that have none', () => {
+    const keeper = new RequestKeeper(new Redactor());
+    const a = keeper.keep(request());
+    const b = keeper.keep(request());
+    expect(a.tools).toBe(b.tools);
+    expect(a.params).toBe(b.params);
+    expect(a.tools).toEqual([]);
+    expect(a.params).toEqual({});
+    expect(Object.isFrozen(a.tools) && Object.isFrozen(a.params)).toBe(true);
+    // Lists with content stay the request's own.
+    const tools = [{ name: 'weather' }];
+    expect(keeper.keep(request({ tools })).tools).toBe(tools);
+  });
+
+  it('redacts listed values in the body, messages and parameters, and leaves the request it was given alone', () => {
+    const original = request({ params: { user: 'sk-secret' } });
+    const kept = new RequestKeeper(new Redactor({ values: ['sk-secret'] })).keep(original);
+    expect(JSON.stringify(kept)).not.toContain('sk-secret');
+    expect(kept.messages[0].content).toBe('hi [REDACTED]');
+    expect(kept.params).toEqual({ user: '[REDACTED]' });
+    expect(original.headers.authorization).toBe('Bearer sk-secret');
+    expect((original.raw as { messages: Array<{ content: string }> }).messages[0].content).toBe('hi sk-secret');
+  });
+
+  it('keeps every header value right past the point where its memo of values starts over', () => {
+    const keeper = new RequestKeeper(new Redactor());
+    for (let i = 0; i < 600; i++) {
+      const kept = keeper.keep(request({ headers: { 'x-n': `value-${i}`, host: 'h' } }));
+      expect(kept.headers).toEqual({ 'x-n': `value-${i}`, host: 'h' });
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The request as a journal keeps it: secrets redacted, and as few separate objects as the same
+ * content allows. A server keeps tens of thousands of entries alive, and the garbage collector's
+ * marking visits every object of every entry, so an object saved per entry is work saved on every
+ * collection (docs/decisions/journal-memory.md has the figures). Nothing a reader sees changes:
+ * the same keys in the same order, equal values.
+ */
+import type { Redactor } from '../goldens/redact.ts';
+import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
+
+/** Shared by every kept request without tools or extra parameters (frozen: one object for all). */
+const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[];
+const NO_PARAMS = Object.freeze({}) as Record<string, unknown>;
+
+/** Distinct header values remembered per journal; past it the memo starts over (bounded memory). */
+const MAX_VALUES = 256;
+
+/**
+ * Keeps requests for one journal. Header values repeat from request to request (host, user agent,
+ * content type, SDK version headers): each distinct value is kept once and shared by every entry
+ * that carries it, not once per entry.
+ * @example
+ *   const keeper = new RequestKeeper(new Redactor());
+ *   entry.request = keeper.keep(canonical); // auth headers '[REDACTED]', values shared across entries
+ */
+export class RequestKeeper {
+  readonly #redactor: Redactor;
+  readonly #values = new Map<string, string>();
+
+  constructor(redactor: Redactor) {
+    this.#redactor = redactor;
+  }
+
+  /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */
+  keep(request: CanonicalRequest): CanonicalRequest {
+    const redactor = this.#redactor;
+    const kept: CanonicalRequest = { ...request, headers: this.#headers(request.headers) };
+    if (request.tools.length === 0) kept.tools = NO_TOOLS;
+    if (isEmpty(request.params)) kept.params = NO_PARAMS;
+    if (redactor.values.length > 0) {
+      kept.raw = redactor.deep(request.raw);
+      kept.messages = redactor.deep(request.messages);
+      if (kept.params !== NO_PARAMS) kept.params = redactor.deep(request.params);
+    }
+    return kept;
+  }
+
+  #headers(input: Record<string, string>): Record<string, string> {
+    const redactor = this.#redactor;
+    const values = this.#values;
+    const out: Record<string, string> = {};
+    for (const name in input) {
+      const value = redactor.header(name, input[name]);
+      // A body's length differs from request to request: not worth remembering.
+      if (name === 'content-length') {
+        out[name] = value;
+        continue;
+      }
+      let shared = values.get(value);
+      if (shared === undefined) {
+        if (values.size >= MAX_VALUES) values.clear();
+        values.set(value, value);
+        shared = value;
+      }
+      out[name] = shared;
+    }
+    return out;
+  }
+}
+
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const _ in record) return false;
+  return true;
+}

@@ -49,11 +49,14 @@ describe('RequestKeeper', () => {
     expect((original.raw as { messages: Array<{ content: string }> }).messages[0].content).toBe('hi sk-secret');
   });
 
-  it('keeps every header value right past the point where its memo of values starts over', () => {
+  it('keeps every header value and path right past the point where its memo starts over, long ones too', () => {
     const keeper = new RequestKeeper(new Redactor());
+    const long = 'x'.repeat(500);
     for (let i = 0; i < 600; i++) {
-      const kept = keeper.keep(request({ headers: { 'x-n': `value-${i}`, host: 'h' } }));
-      expect(kept.headers).toEqual({ 'x-n': `value-${i}`, host: 'h' });
+      const kept = keeper.keep(request({ path: `/v1/responses/resp_${i}`, headers: { 'x-n': `value-${i}`, host: 'h', 'user-agent': long } }));
+      expect(kept.headers).toEqual({ 'x-n': `value-${i}`, host: 'h', 'user-agent': long });
+      expect(kept.path).toBe(`/v1/responses/resp_${i}`);
+      expect(keeper.shared(`/v1/responses/resp_${i}`)).toBe(`/v1/responses/resp_${i}`);
     }
   });
 });

@@ -12,8 +12,13 @@ import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
 const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[];
 const NO_PARAMS = Object.freeze({}) as Record<string, unknown>;
 
-/** Distinct header values remembered per journal; past it the memo starts over (bounded memory). */
-const MAX_VALUES = 256;
+/**
+ * The memo's bounds: distinct values remembered per journal (past it the memo starts over), and the
+ * longest value remembered. At most 128 values of 128 characters: 32 KiB a session however
+ * strange its traffic (a server has at most 1,000 sessions by default).
+ */
+const MAX_VALUES = 128;
+const MAX_LENGTH = 128;
 
 /**
  * Keeps requests for one journal. Header values repeat from request to request (host, user agent,
@@ -34,7 +39,7 @@ export class RequestKeeper {
   /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */
   keep(request: CanonicalRequest): CanonicalRequest {
     const redactor = this.#redactor;
-    const kept: CanonicalRequest = { ...request, headers: this.#headers(request.headers) };
+    const kept: CanonicalRequest = { ...request, path: this.shared(request.path), headers: this.#headers(request.headers) };
     if (request.tools.length === 0) kept.tools = NO_TOOLS;
     if (isEmpty(request.params)) kept.params = NO_PARAMS;
     if (redactor.values.length > 0) {
@@ -47,7 +52,6 @@ export class RequestKeeper {
 
   #headers(input: Record<string, string>): Record<string, string> {
     const redactor = this.#redactor;
-    const values = this.#values;
     const out: Record<string, string> = {};
     for (const name in input) {
       const value = redactor.header(name, input[name]);
@@ -56,15 +60,24 @@ export class RequestKeeper {
         out[name] = value;
         continue;
       }
-      let shared = values.get(value);
-      if (shared === undefined) {
-        if (values.size >= MAX_VALUES) values.clear();
-        values.set(value, value);
-        shared = value;
-      }
-      out[name] = shared;
+      out[name] = this.shared(value);
     }
     return out;
+  }
+
+  /**
+   * The one copy of `value` this keeper holds (a value seen before), else `value`, remembered.
+   * Also for paths: a session's path is a slice of the URL it came on, which would keep the whole
+   * URL string alive beside it in every entry.
+   */
+  shared(value: string): string {
+    if (value.length > MAX_LENGTH) return value;
+    const values = this.#values;
+    const known = values.get(value);
+    if (known !== undefined) return known;
+    if (values.size >= MAX_VALUES) values.clear();
+    values.set(value, value);
+    return value;
   }
 }
 

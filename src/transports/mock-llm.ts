@@ -93,7 +93,9 @@ export class MockLLM {
 
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
   #record(entry: JournalEntry): void {
-    if (entry.request) entry.request = this.#keeper.keep(entry.request);
+    const keeper = this.#keeper;
+    entry.path = keeper.shared(entry.path);
+    if (entry.request) entry.request = keeper.keep(entry.request);
     this.#journal.push(entry);
   }
 

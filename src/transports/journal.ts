@@ -5,6 +5,7 @@
  * from its body's length (cheap to know, no walk over the parsed request): see `entryBytes`.
  */
 import type { JournalEntry } from '../scenario/selection.ts';
+import { StringMemo } from './kept-request.ts';
 
 /** What an entry costs beyond its body: the entry, ids, timings, headers, canonical form (measured: 0.7 KiB on a small request). */
 export const ENTRY_OVERHEAD_BYTES = 1024;
@@ -38,6 +39,8 @@ export function entryBytes(bodyLength: number): number {
 export class JournalBudget {
   readonly limitBytes: number;
   usedBytes = 0;
+  /** Strings the entries of all these journals share (header values, paths): kept once per server. */
+  readonly strings = new StringMemo();
   /** Journals holding entries (an emptied journal leaves, so deleted sessions are not kept alive). */
   readonly holders = new Set<Journal>();
   /** Every entry journaled and not yet evicted through here, oldest first: its journal and its ordinal there. */

@@ -13,15 +13,37 @@ const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[
 const NO_PARAMS = Object.freeze({}) as Record<string, unknown>;
 
 /**
- * The memo's bounds: distinct values remembered per journal (past it the memo starts over), and the
- * longest value remembered. At most 128 values of 128 characters: 32 KiB a session however
- * strange its traffic (a server has at most 1,000 sessions by default).
+ * The memo's bounds: distinct values remembered (past it the memo starts over), and the longest
+ * value remembered. At most 256 values of 128 characters: 64 KiB however strange the traffic.
  */
-const MAX_VALUES = 128;
+const MAX_VALUES = 256;
 const MAX_LENGTH = 128;
 
 /**
- * Keeps requests for one journal. Header values repeat from request to request (host, user agent,
+ * Strings kept once and shared by every journal entry that carries them. One per server, shared by
+ * its sessions (it hangs on their `JournalBudget`): a memo per session would be 100 cold maps with
+ * traffic in 100 sessions, and 100 copies of the same values.
+ * @example
+ *   const memo = new StringMemo();
+ *   memo.shared(a) === memo.shared(b); // when a and b are equal strings
+ */
+export class StringMemo {
+  readonly #values = new Map<string, string>();
+
+  /** The copy of `value` remembered (an equal value seen before), else `value`, remembered. */
+  shared(value: string): string {
+    if (value.length > MAX_LENGTH) return value;
+    const values = this.#values;
+    const known = values.get(value);
+    if (known !== undefined) return known;
+    if (values.size >= MAX_VALUES) values.clear();
+    values.set(value, value);
+    return value;
+  }
+}
+
+/**
+ * Keeps requests for a journal. Header values repeat from request to request (host, user agent,
  * content type, SDK version headers): each distinct value is kept once and shared by every entry
  * that carries it, not once per entry.
  * @example
@@ -30,16 +52,17 @@ const MAX_LENGTH = 128;
  */
 export class RequestKeeper {
   readonly #redactor: Redactor;
-  readonly #values = new Map<string, string>();
+  readonly #memo: StringMemo;
 
-  constructor(redactor: Redactor) {
+  constructor(redactor: Redactor, memo: StringMemo = new StringMemo()) {
     this.#redactor = redactor;
+    this.#memo = memo;
   }
 
   /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */
   keep(request: CanonicalRequest): CanonicalRequest {
     const redactor = this.#redactor;
-    const kept: CanonicalRequest = { ...request, path: this.shared(request.path), headers: this.#headers(request.headers) };
+    const kept: CanonicalRequest = { ...request, path: this.#memo.shared(request.path), headers: this.#headers(request.headers) };
     if (request.tools.length === 0) kept.tools = NO_TOOLS;
     if (isEmpty(request.params)) kept.params = NO_PARAMS;
     if (redactor.values.length > 0) {
@@ -52,6 +75,7 @@ export class RequestKeeper {
 
   #headers(input: Record<string, string>): Record<string, string> {
     const redactor = this.#redactor;
+    const memo = this.#memo;
     const out: Record<string, string> = {};
     for (const name in input) {
       const value = redactor.header(name, input[name]);
@@ -60,24 +84,17 @@ export class RequestKeeper {
         out[name] = value;
         continue;
       }
-      out[name] = this.shared(value);
+      out[name] = memo.shared(value);
     }
     return out;
   }
 
   /**
-   * The one copy of `value` this keeper holds (a value seen before), else `value`, remembered.
-   * Also for paths: a session's path is a slice of the URL it came on, which would keep the whole
-   * URL string alive beside it in every entry.
+   * The shared copy of a string kept in an entry. Also for paths: a session's path is a slice of the
+   * URL it came on, which would keep the whole URL string alive beside it in every entry.
    */
   shared(value: string): string {
-    if (value.length > MAX_LENGTH) return value;
-    const values = this.#values;
-    const known = values.get(value);
-    if (known !== undefined) return known;
-    if (values.size >= MAX_VALUES) values.clear();
-    values.set(value, value);
-    return value;
+    return this.#memo.shared(value);
   }
 }
 

@@ -78,7 +78,8 @@ export class MockLLM {
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
     this.#journal = new Journal({ entries: options.journalLimit, bytes: options.journalBytes, budget: options.journalBudget });
-    this.#keeper = new RequestKeeper(new Redactor(options.redact));
+    // Sessions of one server share their budget's memo of strings.
+    this.#keeper = new RequestKeeper(new Redactor(options.redact), options.journalBudget?.strings);
     this.#core = createCore({
       engine: this.engine,
       adapters: options.adapters,

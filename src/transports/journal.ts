@@ -11,17 +11,19 @@ import { StringMemo } from './kept-request.ts';
 export const ENTRY_OVERHEAD_BYTES = 1024;
 
 /**
- * The heap an entry of a `bodyLength`-character request keeps alive, as a journal counts it: twice
- * the body plus the overhead. Twice, because the parsed body and the canonical request cost more
- * than the text they came from (measured on a server's heap: 0.97x the body for long prose, 1.7x a
- * ten-turn chat with tools, 2.1x a tool-heavy conversation; a two-byte (non-Latin-1) text is 2x
- * alone). Counting the body once, as before, let tool-heavy traffic hold twice its byte limit
- * (docs/decisions/journal-memory.md).
+ * The heap an entry of a `bodyLength`-character request keeps alive, as a journal counts it: two
+ * and a half times the body plus the overhead. The parsed body and the canonical request cost more
+ * than the text they came from (measured on a server's heap: 0.94x the body for long prose, 1.7x a
+ * ten-turn chat with tools, 2.2x a tool loop; a two-byte (non-Latin-1) text is 2x alone).
+ * Counting the body once, as before, let tool-heavy traffic hold twice its byte limit. An estimate
+ * from the length, not a walk over the parsed request: a body of thousands of tiny values
+ * (`[{},{},…]`) still costs more than it counts (bench/journal-memory.bench.ts checks the shapes
+ * above; docs/decisions/journal-memory.md).
  * @example
- *   entryBytes(80) // 1184
+ *   entryBytes(80) // 1224
  */
 export function entryBytes(bodyLength: number): number {
-  return 2 * bodyLength + ENTRY_OVERHEAD_BYTES;
+  return Math.ceil(2.5 * bodyLength) + ENTRY_OVERHEAD_BYTES;
 }
 
 /**

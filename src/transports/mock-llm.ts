@@ -37,7 +37,7 @@ export interface MockLLMOptions {
   router?: ProviderRouter;
   /** Keep only the latest N journal entries (a long-running `serve`); unlimited by default. */
   journalLimit?: number;
-  /** Keep at most this many bytes of journal (twice the body length + 1 KiB an entry); unlimited by default. */
+  /** Keep at most this many bytes of journal (2.5 times the body length + 1 KiB an entry); unlimited by default. */
   journalBytes?: number;
   /** A byte budget shared with other mocks (a server's sessions). */
   journalBudget?: JournalBudget;

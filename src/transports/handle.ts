@@ -92,12 +92,6 @@ function errorOf(err: unknown): CanonicalError {
   return { status: 500, message: `ghostwire: ${message}`, headers: {} };
 }
 
-/**
- * The near misses of every request a step answered (most of them): one frozen empty list for all,
- * not a fresh one each that a journal would keep alive (an object per entry for the GC to visit).
- */
-const NO_NEAR_MISSES = Object.freeze([]) as readonly NearMiss[] as NearMiss[];
-
 interface Outcome {
   rendered: RenderedResponse;
   canonical: CanonicalRequest | null;
@@ -112,21 +106,21 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
     // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
     selection = engine.select(canonical, new AdapterIds(adapter, canonical, random));
   } catch (err) {
-    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: NO_NEAR_MISSES, latencyMs: 0 };
+    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
     const rendered = adapter.render(selection.response, canonical, state);
-    return { rendered, canonical, step: selection.step, nearMisses: NO_NEAR_MISSES, latencyMs: selection.latencyMs };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
   }
   if (selection.kind === 'error') {
     const rendered = adapter.renderError(selection.error, canonical);
-    return { rendered, canonical, step: selection.step, nearMisses: NO_NEAR_MISSES, latencyMs: selection.latencyMs };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
   }
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
 function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog, states: AdapterStates, random: RandomBytes): Outcome {
-  const none = { canonical: null, step: null, nearMisses: NO_NEAR_MISSES, latencyMs: 0 };
+  const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
   let state: unknown;
   try {
@@ -230,12 +224,12 @@ export function createCore(options: HandlerOptions): Core {
     }
     let outcome: Outcome;
     if (incoming.refused) {
-      outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: NO_NEAR_MISSES, latencyMs: 0 };
+      outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
       // Under an explicit `/{provider}` prefix the adapter sees the path after it.
       outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random);
     } else {
-      outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: NO_NEAR_MISSES, latencyMs: 0 };
+      outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }
     if (outcome.latencyMs > 0) await sleep(outcome.latencyMs, incoming.signal);
     journal.push({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../goldens/redact.ts';
 import type { CanonicalRequest } from '../scenario/canonical.ts';
+import type { JournalEntry } from '../scenario/selection.ts';
 import { RequestKeeper } from './kept-request.ts';
 
 const request = (over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
@@ -39,6 +40,21 @@ describe('RequestKeeper', () => {
     expect(keeper.keep(request({ tools })).tools).toBe(tools);
   });
 
+  it('readies an entry: one frozen empty near-miss list for all, a request kept, a near miss list with content left alone', () => {
+    const keeper = new RequestKeeper(new Redactor());
+    const entry = (nearMisses: JournalEntry['nearMisses']): JournalEntry => ({
+      requestId: 'req_1', method: 'POST', path: '/v1/chat/completions', provider: 'openai', request: request(), status: 200, step: null, nearMisses, startedAt: 0, durationMs: 0, bodyLength: 80,
+    });
+    const a = keeper.entry(entry([]));
+    const b = keeper.entry(entry([]));
+    expect(a.nearMisses).toBe(b.nearMisses);
+    expect(Object.isFrozen(a.nearMisses) && a.nearMisses.length === 0).toBe(true);
+    expect(a.request!.headers.authorization).toBe('[REDACTED]');
+    expect(a.path).toBe('/v1/chat/completions');
+    const misses = [{ step: { scenario: 's', index: 0 }, failed: ['model'] }];
+    expect(keeper.entry(entry(misses)).nearMisses).toBe(misses);
+  });
+
   it('redacts listed values in the body, messages and parameters, and leaves the request it was given alone', () => {
     const original = request({ params: { user: 'sk-secret' } });
     const kept = new RequestKeeper(new Redactor({ values: ['sk-secret'] })).keep(original);
@@ -56,7 +72,6 @@ describe('RequestKeeper', () => {
       const kept = keeper.keep(request({ path: `/v1/responses/resp_${i}`, headers: { 'x-n': `value-${i}`, host: 'h', 'user-agent': long } }));
       expect(kept.headers).toEqual({ 'x-n': `value-${i}`, host: 'h', 'user-agent': long });
       expect(kept.path).toBe(`/v1/responses/resp_${i}`);
-      expect(keeper.shared(`/v1/responses/resp_${i}`)).toBe(`/v1/responses/resp_${i}`);
     }
   });
 });

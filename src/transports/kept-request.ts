@@ -7,10 +7,13 @@
  */
 import type { Redactor } from '../goldens/redact.ts';
 import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
+import type { JournalEntry, NearMiss } from '../scenario/selection.ts';
 
 /** Shared by every kept request without tools or extra parameters (frozen: one object for all). */
 const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[];
 const NO_PARAMS = Object.freeze({}) as Record<string, unknown>;
+/** Shared by every entry a step answered (most of them): no near misses. */
+const NO_NEAR_MISSES = Object.freeze([]) as readonly NearMiss[] as NearMiss[];
 
 /**
  * The memo's bounds: distinct values remembered (past it the memo starts over), and the longest
@@ -59,6 +62,15 @@ export class RequestKeeper {
     this.#memo = memo;
   }
 
+  /** Readies an entry for the journal: its path and request kept as `keep` does, no near misses shared. */
+  entry(entry: JournalEntry): JournalEntry {
+    // A session's path is a slice of the URL it came on: kept as is, it would hold the whole URL alive.
+    entry.path = this.#memo.shared(entry.path);
+    if (entry.request) entry.request = this.keep(entry.request);
+    if (entry.nearMisses.length === 0) entry.nearMisses = NO_NEAR_MISSES;
+    return entry;
+  }
+
   /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */
   keep(request: CanonicalRequest): CanonicalRequest {
     const redactor = this.#redactor;
@@ -87,14 +99,6 @@ export class RequestKeeper {
       out[name] = memo.shared(value);
     }
     return out;
-  }
-
-  /**
-   * The shared copy of a string kept in an entry. Also for paths: a session's path is a slice of the
-   * URL it came on, which would keep the whole URL string alive beside it in every entry.
-   */
-  shared(value: string): string {
-    return this.#memo.shared(value);
   }
 }
 

@@ -94,10 +94,7 @@ export class MockLLM {
 
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
   #record(entry: JournalEntry): void {
-    const keeper = this.#keeper;
-    entry.path = keeper.shared(entry.path);
-    if (entry.request) entry.request = keeper.keep(entry.request);
-    this.#journal.push(entry);
+    this.#journal.push(this.#keeper.entry(entry));
   }
 
   /**

@@ -2,7 +2,7 @@
 // entries first and is given back when a journal empties (a session reset or deleted).
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../scenario/selection.ts';
-import { ENTRY_OVERHEAD_BYTES, Journal, JournalBudget } from './journal.ts';
+import { entryBytes, Journal, JournalBudget } from './journal.ts';
 import { createMockLLM } from './mock-llm.ts';
 import { SessionRegistry } from './sessions.ts';
 
@@ -26,14 +26,14 @@ describe('Journal', () => {
     const byCount = new Journal({ entries: 3 });
     for (let i = 0; i < 200; i++) byCount.push(entry(10, `c${i}-`));
     expect(byCount.entries.map((e) => e.requestId.split('-')[0])).toEqual(['req_c197', 'req_c198', 'req_c199']);
-    const byBytes = new Journal({ bytes: 3 * (1000 + ENTRY_OVERHEAD_BYTES) });
+    const byBytes = new Journal({ bytes: 3 * entryBytes(1000) });
     for (let i = 0; i < 10; i++) byBytes.push(entry(1000));
     expect(byBytes.length).toBe(3);
-    expect(byBytes.bytes).toBe(3 * (1000 + ENTRY_OVERHEAD_BYTES));
+    expect(byBytes.bytes).toBe(3 * entryBytes(1000));
   });
 
   it('shares a budget: the oldest entries go first, whichever journal holds them', () => {
-    const budget = new JournalBudget(4 * (1000 + ENTRY_OVERHEAD_BYTES));
+    const budget = new JournalBudget(4 * entryBytes(1000));
     const a = new Journal({ budget });
     const b = new Journal({ budget });
     a.push(entry(1000, 'a'));
@@ -49,7 +49,7 @@ describe('Journal', () => {
   });
 
   it('with many journals on one budget keeps exactly what evicting the oldest entry anywhere would keep', () => {
-    const size = 100 + ENTRY_OVERHEAD_BYTES;
+    const size = entryBytes(100);
     const budget = new JournalBudget(150 * size);
     const journals = Array.from({ length: 100 }, (_, i) => new Journal({ budget, entries: i % 2 ? 3 : Infinity }));
     // The reference: every journal's entries, and on overflow the globally oldest live one goes.
@@ -96,7 +96,7 @@ describe('Journal', () => {
     const s = sessions.create({ scenarios: [{ name: 'hi', steps: [{ respond: { text: 'hi' }, consume: false }] }] });
     const body = '{"model":"m","messages":[{"role":"user","content":"x"}]}';
     await s.mock.handle(new Request('http://localhost/v1/chat/completions', { method: 'POST', headers: { authorization: 'Bearer sk-x' }, body }));
-    expect(budget.usedBytes).toBe(body.length + ENTRY_OVERHEAD_BYTES);
+    expect(budget.usedBytes).toBe(entryBytes(body.length));
     sessions.delete(s.id);
     expect(budget.usedBytes).toBe(0);
     expect(budget.holders.size).toBe(0);

@@ -1,13 +1,30 @@
 /**
  * The journal of one MockLLM: every request in arrival order, bounded by entries and by bytes.
  * A long-running server must not grow without bound, and a count alone does not bound memory
- * (1 MB requests filled a heap long before a 10,000-entry limit). Sizes are the request body's
- * length plus a fixed overhead: cheap to know, and what dominates an entry's memory.
+ * (1 MB requests filled a heap long before a 10,000-entry limit). An entry's size is estimated
+ * from its body's length (cheap to know, no walk over the parsed request): see `entryBytes`.
  */
 import type { JournalEntry } from '../scenario/selection.ts';
+import { StringMemo } from './kept-request.ts';
 
-/** What an entry costs beyond its body: ids, canonical form, timings (a generous flat estimate). */
+/** What an entry costs beyond its body: the entry, ids, timings, headers, canonical form (measured: 0.7 KiB on a small request). */
 export const ENTRY_OVERHEAD_BYTES = 1024;
+
+/**
+ * The heap an entry of a `bodyLength`-character request keeps alive, as a journal counts it: two
+ * and a half times the body plus the overhead. The parsed body and the canonical request cost more
+ * than the text they came from (measured on a server's heap: 0.94x the body for long prose, 1.7x a
+ * ten-turn chat with tools, 2.2x a tool loop; a two-byte (non-Latin-1) text is 2x alone).
+ * Counting the body once, as before, let tool-heavy traffic hold twice its byte limit. An estimate
+ * from the length, not a walk over the parsed request: a body of thousands of tiny values
+ * (`[{},{},…]`) still costs more than it counts (bench/journal-memory.bench.ts checks the shapes
+ * above; docs/decisions/journal-memory.md).
+ * @example
+ *   entryBytes(80) // 1224
+ */
+export function entryBytes(bodyLength: number): number {
+  return Math.ceil(2.5 * bodyLength) + ENTRY_OVERHEAD_BYTES;
+}
 
 /**
  * A byte budget several journals draw from (one per server, shared by its sessions): when the
@@ -24,6 +41,8 @@ export const ENTRY_OVERHEAD_BYTES = 1024;
 export class JournalBudget {
   readonly limitBytes: number;
   usedBytes = 0;
+  /** Strings the entries of all these journals share (header values, paths): kept once per server. */
+  readonly strings = new StringMemo();
   /** Journals holding entries (an emptied journal leaves, so deleted sessions are not kept alive). */
   readonly holders = new Set<Journal>();
   /** Every entry journaled and not yet evicted through here, oldest first: its journal and its ordinal there. */
@@ -136,7 +155,7 @@ export class Journal {
   }
 
   push(entry: JournalEntry): void {
-    const size = entry.bodyLength + ENTRY_OVERHEAD_BYTES;
+    const size = entryBytes(entry.bodyLength);
     this.#entries.push(entry);
     this.#sizes.push(size);
     this.#bytes += size;

@@ -13,6 +13,7 @@ import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
 import { createCore, fetchHandler, type Core, type HandleOptions, type Handler, type RawRequest, type RawResponse } from './handle.ts';
 import { Journal, type JournalBudget } from './journal.ts';
+import { RequestKeeper } from './kept-request.ts';
 
 /** Anything with `build()` — the fluent builder, passed without calling `build()` yourself. */
 export interface BuildsScenario {
@@ -36,7 +37,7 @@ export interface MockLLMOptions {
   router?: ProviderRouter;
   /** Keep only the latest N journal entries (a long-running `serve`); unlimited by default. */
   journalLimit?: number;
-  /** Keep at most this many bytes of journal (body lengths + 1 KiB an entry); unlimited by default. */
+  /** Keep at most this many bytes of journal (2.5 times the body length + 1 KiB an entry); unlimited by default. */
   journalBytes?: number;
   /** A byte budget shared with other mocks (a server's sessions). */
   journalBudget?: JournalBudget;
@@ -68,7 +69,7 @@ export function scenarioArray(list: ScenarioList | undefined): (Scenario | Scena
 export class MockLLM {
   readonly engine: ScenarioEngine;
   readonly #journal: Journal;
-  readonly #redactor: Redactor;
+  readonly #keeper: RequestKeeper;
   readonly #core: Core;
   readonly #handler: Handler;
   /** This mock's own adapter state (stored responses, tool ids); the adapters themselves may be shared. */
@@ -77,7 +78,8 @@ export class MockLLM {
   constructor(options: MockLLMOptions = {}) {
     this.engine = new ScenarioEngine(scenarioArray(options.scenarios));
     this.#journal = new Journal({ entries: options.journalLimit, bytes: options.journalBytes, budget: options.journalBudget });
-    this.#redactor = new Redactor(options.redact);
+    // Sessions of one server share their budget's memo of strings.
+    this.#keeper = new RequestKeeper(new Redactor(options.redact), options.journalBudget?.strings);
     this.#core = createCore({
       engine: this.engine,
       adapters: options.adapters,
@@ -92,17 +94,7 @@ export class MockLLM {
 
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
   #record(entry: JournalEntry): void {
-    const request = entry.request;
-    if (request) {
-      const redactor = this.#redactor;
-      entry.request = { ...request, headers: redactor.headerRecord(request.headers) };
-      if (redactor.values.length > 0) {
-        entry.request.raw = redactor.deep(request.raw);
-        entry.request.messages = redactor.deep(request.messages);
-        entry.request.params = redactor.deep(request.params);
-      }
-    }
-    this.#journal.push(entry);
+    this.#journal.push(this.#keeper.entry(entry));
   }
 
   /**

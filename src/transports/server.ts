@@ -39,7 +39,7 @@ export interface MockLLMServerOptions {
   host?: string;
   /** Journal entries kept per session (the latest N); default 10,000. */
   journalLimit?: number;
-  /** Journal bytes kept across all sessions (body lengths + 1 KiB an entry, oldest dropped first); default 64 MiB. */
+  /** Journal bytes kept across all sessions (2.5 times the body length + 1 KiB an entry, oldest dropped first); default 64 MiB. */
   journalBytes?: number;
   /** Largest request body in bytes (a bigger one is a 413 in the provider's shape); default 32 MiB. */
   bodyLimit?: number;

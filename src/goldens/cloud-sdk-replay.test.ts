@@ -1,6 +1,5 @@
 // Azure OpenAI, Vertex AI, Mistral and Cohere traffic recorded through their official SDKs (against a mock upstream)
 // replays to the same assembled answer with the upstream stopped; credentials never reach the golden.
-import { join } from 'node:path';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
@@ -8,10 +7,9 @@ import { HTTPClient } from '@mistralai/mistralai/lib/http.js';
 import { CohereClientV2 } from 'cohere-ai';
 import { AzureOpenAI } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { startMockLLMServer } from '../transports/server.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
 import { staticTokenClient } from '../providers/vertex-shared/test-auth.ts';
-import { tempRuntime } from './testing/runtime.ts';
+import { recordThrough, replayThrough } from './testing/runtime.ts';
 import type { AnswerSummary } from './schema.ts';
 
 const scenario: ScenarioInput = {
@@ -123,18 +121,9 @@ const sdks: Record<string, () => Promise<Assembled>> = {
 describe.each(Object.keys(sdks))('%s SDK: streamed record → replay', (name) => {
   it('replays the recorded frames to the same assembled answer, with the upstream stopped', async () => {
     const run = sdks[name];
-    const server = await startMockLLMServer({ scenarios: [scenario] });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'cloud.test.ts');
-    const recording = runtime.session(testFile, name);
-    recording.setUpstream(server.url);
-    await recording.intercept();
-    const recorded = await run();
-    await runtime.finish(testFile, name, true);
-    await server.close();
+    const { recorded, golden, root, file } = await recordThrough(scenario, 'cloud.test.ts', name, run);
     expect(recorded).toEqual({ text: 'Checking the weather.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] });
 
-    const golden = recording.golden()!;
     const [interaction] = golden.interactions;
     expect(interaction.provider).toBe(name);
     expect(interaction.response.events!.length).toBeGreaterThan(2);
@@ -143,9 +132,8 @@ describe.each(Object.keys(sdks))('%s SDK: streamed record → replay', (name) =>
     expect(interaction.usage).toEqual({ inputTokens: 17, outputTokens: 11 });
     expect(JSON.stringify(golden)).not.toMatch(SECRETS);
 
-    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
-    await replayRuntime.session(testFile, name).intercept();
-    expect(await run()).toEqual(recorded);
-    expect((await replayRuntime.finish(testFile, name, true))?.action).toBe('replayed');
+    const { replayed, action } = await replayThrough(root, file, name, run);
+    expect(replayed).toEqual(recorded);
+    expect(action).toBe('replayed');
   });
 });

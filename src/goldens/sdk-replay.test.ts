@@ -1,13 +1,11 @@
 // Streamed answers recorded through each official SDK replay to the same assembled result, and the
 // golden's readable summary (assembled by stream-summary) agrees with what the SDK assembled.
-import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { startMockLLMServer } from '../transports/server.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
-import { tempRuntime } from './testing/runtime.ts';
+import { recordThrough, replayThrough } from './testing/runtime.ts';
 import type { AnswerSummary } from './schema.ts';
 
 const toolScenario = {
@@ -95,19 +93,10 @@ const sdks: Record<string, () => Promise<Assembled>> = {
 describe.each(Object.keys(sdks))('%s SDK: streamed record → replay', (name) => {
   it('replays the recorded events to the same assembled answer, with the upstream stopped', async () => {
     const run = sdks[name];
-    const server = await startMockLLMServer({ scenarios: [toolScenario] });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'sdk.test.ts');
-    const recording = runtime.session(testFile, name);
-    recording.setUpstream(server.url);
-    await recording.intercept();
-    const recorded = await run();
-    await runtime.finish(testFile, name, true);
-    await server.close();
+    const { recorded, golden, root, file } = await recordThrough(toolScenario, 'sdk.test.ts', name, run);
     expect(recorded.text).toBe('Let me check the weather for you.');
     expect(recorded.toolCalls).toEqual([{ name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } }]);
 
-    const golden = recording.golden()!;
     const [interaction] = golden.interactions;
     expect(interaction.provider).toBe(name);
     expect(interaction.response.events!.length).toBeGreaterThan(4);
@@ -116,10 +105,8 @@ describe.each(Object.keys(sdks))('%s SDK: streamed record → replay', (name) =>
     expect(interaction.usage).toEqual({ inputTokens: 17, outputTokens: 11 });
     expect(JSON.stringify(golden)).not.toMatch(/sk-sdk-test|sk-ant-sdk-test|g-sdk-test-key/);
 
-    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
-    await replayRuntime.session(testFile, name).intercept();
-    const replayed = await run();
+    const { replayed, action } = await replayThrough(root, file, name, run);
     expect(replayed).toEqual(recorded);
-    expect((await replayRuntime.finish(testFile, name, true))?.action).toBe('replayed');
+    expect(action).toBe('replayed');
   });
 });

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
 import type { ScenarioInput } from '../scenario/schema.ts';
-import { tempRuntime } from './testing/runtime.ts';
+import { recordThrough, replayThrough, tempRuntime } from './testing/runtime.ts';
 import { describeDrift } from './drift.ts';
 
 const failing: ScenarioInput = {
@@ -59,31 +59,21 @@ const sdks: Record<string, () => Promise<Seen>> = {
 describe.each(Object.keys(sdks))('%s SDK: a stream that failed midway, recorded → replayed', (name) => {
   it('keeps the error event in the golden and its summary, and replays it to the same SDK error', async () => {
     const run = sdks[name];
-    const server = await startMockLLMServer({ scenarios: [failing] });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'flaky.test.ts');
-    const recording = runtime.session(testFile, name);
-    recording.setUpstream(server.url);
-    await recording.intercept();
-    const recorded = await run();
-    await runtime.finish(testFile, name, true);
-    await server.close();
+    const { recorded, golden, root, file } = await recordThrough(failing, 'flaky.test.ts', name, run);
     expect(recorded.text.length).toBeGreaterThan(0);
     expect('Half of this answer arrives before the failure.'.startsWith(recorded.text)).toBe(true);
     expect(recorded.text).not.toBe('Half of this answer arrives before the failure.');
     expect(recorded.error.message).toContain('The upstream model failed.');
 
-    const golden = recording.golden()!;
     const [interaction] = golden.interactions;
     expect(interaction.response.status).toBe(200);
     // The error event is the last recorded frame: the stream ended there.
     expect(interaction.response.events!.at(-1)!.data).toContain('The upstream model failed.');
     expect(interaction.summary).toMatchObject({ text: recorded.text, error: { message: 'The upstream model failed.' } });
 
-    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
-    await replayRuntime.session(testFile, name).intercept();
-    expect(await run()).toEqual(recorded);
-    expect((await replayRuntime.finish(testFile, name, true))?.action).toBe('replayed');
+    const { replayed, action } = await replayThrough(root, file, name, run);
+    expect(replayed).toEqual(recorded);
+    expect(action).toBe('replayed');
   });
 });
 

@@ -97,6 +97,18 @@ describe('the packed package, installed', () => {
     expect(result.code, explain(result)).toBe(0);
   });
 
+  it("a Vite-style project's TypeScript (moduleResolution Bundler, skipLibCheck: false) checks against the shipped .d.ts files", async () => {
+    // Bundler resolution reads a CommonJS package's default import as its value object, so a type named
+    // through it (`jsonpatch.Operation`) is an error there while NodeNext accepts it.
+    await writeFile(join(project, 'tsconfig.bundler.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+      files: ['consumer.ts'],
+    }));
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.bundler.json')], { cwd: project, env: userEnv(), timeoutMs: 90_000 });
+    expect(result.code, explain(result)).toBe(0);
+  });
+
   it('the .d.ts files of the subpaths a user without the ghost imports name no SDK the README calls optional, and the ghost\'s name no Bedrock SDK', async () => {
     // With skipLibCheck: false, a type import of a peer the user did not install is an error in their build.
     // Walks the .d.ts files an entry reaches; throws at an import of a package `banned` matches.

@@ -1,4 +1,7 @@
 import jsonpatch from 'fast-json-patch';
+// The type by name: `jsonpatch.Operation` in the emitted .d.ts breaks users on moduleResolution "bundler",
+// where the default import is the package's value object, not its namespace.
+import type { Operation } from 'fast-json-patch';
 import { Masker, isPlainObject } from './masks.ts';
 import { pointerToPath } from './json-path.ts';
 import { fromPlaceholder, isPlaceholder, toPlaceholder, type MatcherFactory } from './placeholders.ts';
@@ -20,7 +23,7 @@ export interface CompareResult {
   /** Readable JSON-patch diff from expected to actual (empty when equal). */
   diff: string;
   /** The raw patch operations, expected → actual. */
-  operations: jsonpatch.Operation[];
+  operations: Operation[];
 }
 
 const MATCHED = '<matched by property matcher>';
@@ -64,7 +67,7 @@ export function compareValues(expected: unknown, actual: unknown, options: Compa
   }
   // A string (or any other scalar) is one value: fast-json-patch would walk a string's characters as keys.
   const whole = typeof left !== 'object' || left === null || typeof right !== 'object' || right === null;
-  const operations: jsonpatch.Operation[] = whole
+  const operations: Operation[] = whole
     ? JSON.stringify(left) === JSON.stringify(right) ? [] : [{ op: 'replace', path: '', value: right }]
     : jsonpatch.compare(left as object, right as object);
   for (const op of operations) lines.push(renderOp(op, left));
@@ -86,7 +89,7 @@ export function withPlaceholders(value: unknown, propertyMatchers: Record<string
   return out;
 }
 
-function renderOp(op: jsonpatch.Operation, expected: unknown): string {
+function renderOp(op: Operation, expected: unknown): string {
   const where = pointerToPath(op.path);
   switch (op.op) {
     case 'add':

@@ -1,6 +1,6 @@
 /**
  * The origins of ghostwire's servers listening on a real port in this process (`startMockLLMServer`,
- * `startMockMCPServer`), as they announce themselves on the listener channel (src/net/listener-channel.ts).
+ * `startMockMCPServer`, the MCP proxy's `listen()`), as they announce themselves on the listener channel (src/net/listener-channel.ts).
  * The MSW bridge's front handler lets requests to them through untouched, so a user's MSW server with
  * `onUnhandledFrame: 'warn'` or `'error'` neither warns about nor fails ghostwire's own traffic.
  * See docs/decisions/listener-channel.md.

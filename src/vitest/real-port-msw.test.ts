@@ -2,9 +2,13 @@
 // MSW 2's onUnhandledRequest), MSW's recipe with resetHandlers after each test, and ghostwire's real-port
 // servers called through the official SDKs. Their ports pass MSW untouched while they listen, with no
 // handler written by the user, across the user's resetHandlers(); once closed, the port is MSW's again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpScenario, startMockMCPServer, type MockMCPServer } from 'ghostwire/mcp';
+import { createProxy } from 'ghostwire/proxy';
 import { startMockLLMServer } from 'ghostwire/server';
 import { scenario } from 'ghostwire';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'ghostwire/vitest';
@@ -45,6 +49,25 @@ describe("ghostwire's real-port servers beside the user's MSW server (onUnhandle
       expect(mswErrors(error)).toEqual([expect.stringContaining(`GET ${llm.url}/v1/models`)]);
     } finally {
       error.mockRestore();
+    }
+  });
+
+  test('the MCP proxy listening on a port, called through the MCP SDK client: no MSW error', async () => {
+    const error = vi.spyOn(console, 'error');
+    const dir = mkdtempSync(join(tmpdir(), 'gw-port-proxy-'));
+    const proxy = createProxy({ mcpServers: {} }, { storePath: join(dir, 'metrics.db'), embedder: null, llm: null });
+    try {
+      const { url } = await proxy.listen({ port: 0 });
+      const client = new Client({ name: 'user-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('list_mcp_servers');
+      await client.close();
+      expect(mswErrors(error)).toEqual([]);
+    } finally {
+      error.mockRestore();
+      await proxy.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

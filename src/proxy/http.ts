@@ -11,7 +11,7 @@ import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol
 import {
   BodyTooLargeError, INVALID_REQUEST, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
 } from './http-guard.ts';
-import { isLoopback } from '../net/index.ts';
+import { announceListener, isLoopback } from '../net/index.ts';
 import { IdleExpiry } from '../mcp/index.ts';
 
 export interface HttpListener {
@@ -174,11 +174,17 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
     http.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/mcp`;
+  // A test layer intercepting fetch in this process (the Vitest layer's MSW) lets this origin through.
+  announceListener('listening', url);
+  let closed = false;
   return {
-    url: `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/mcp`,
+    url,
     port,
     requiresToken: !!options.token,
     async close() {
+      if (!closed) announceListener('close', url);
+      closed = true;
       idle.clear();
       await Promise.all([...sessions.values()].map(({ server }) => server.close().catch(() => {})));
       sessions.clear();

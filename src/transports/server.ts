@@ -13,7 +13,7 @@ import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, toFetchRequest, toRawR
 import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
 import { JournalBudget } from './journal.ts';
-import { listenerToken } from '../net/index.ts';
+import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
@@ -208,6 +208,8 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const { port } = listener.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   origin = `http://${hostInUrl}:${port}`;
+  // A test layer intercepting fetch in this process (the Vitest layer's MSW) lets this origin through.
+  announceListener('listening', origin);
 
   let closing: Promise<void> | undefined;
   return {
@@ -220,6 +222,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     sessionUrl: (id: string) => `${origin}/s/${id}`,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        announceListener('close', origin);
         listener.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       });

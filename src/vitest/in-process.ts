@@ -7,10 +7,13 @@
  * See docs/decisions/one-msw-server-per-worker.md.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
 import { TestRunner, type RunnerTestFile, type TestContext } from 'vitest';
 import { loadSync } from './load-sync.ts';
 import type { MswBridge } from './msw-bridge.ts';
 import { hostPattern, type HostMatcher } from '../providers/common/host-pattern.ts';
+import { LISTENER_CHANNEL, type ListenerMessage } from '../net/index.ts';
+import { OwnServers } from './own-servers.ts';
 
 /** Something that answers some requests of one test: a mock LLM or the test's golden session. */
 export interface Route {
@@ -74,6 +77,12 @@ export class InProcessLayer {
     this.options = options;
     this.sealed = new Set(options.sealedOrigins.map((o) => new URL(o).origin));
     this.sealedHosts = (options.sealedHostPatterns ?? []).map(hostPattern);
+    // One layer per process, so one subscription: ghostwire's real-port servers announce themselves here.
+    subscribe(LISTENER_CHANNEL, (message) => {
+      this.ownServers.update(message as ListenerMessage);
+      // A request before the first test (a beforeAll) must already meet the front handler in MSW's frames.
+      if ((message as ListenerMessage).event === 'listening' && mswLoaded()) this.intercept();
+    });
   }
 
   /** Re-reads options (a later test file of a `--no-isolate` worker may bring other ones). */
@@ -133,34 +142,12 @@ export class InProcessLayer {
    */
   readonly processRoutes: Route[] = [];
 
-  /**
-   * Origins of servers ghostwire's Vitest helpers started on a real loopback port in this process (a mock
-   * MCP server's `listen()`): MSW lets requests to them through untouched, so a user's MSW server with
-   * `onUnhandledRequest: 'warn'` does not warn about ghostwire's own traffic. Counted: two mocks may share none,
-   * but an origin is only forgotten when every registration of it is.
-   */
-  private readonly ownOrigins = new Map<string, number>();
-
-  /**
-   * Lets requests to `origin` (a server ghostwire started) pass MSW untouched until the returned function runs.
-   * @example const forget = layer.passThrough('http://127.0.0.1:4100'); ...; forget();
-   */
-  passThrough(origin: string): () => void {
-    const key = new URL(origin).origin;
-    this.ownOrigins.set(key, (this.ownOrigins.get(key) ?? 0) + 1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const left = (this.ownOrigins.get(key) ?? 1) - 1;
-      if (left > 0) this.ownOrigins.set(key, left);
-      else this.ownOrigins.delete(key);
-    };
-  }
+  /** ghostwire's servers listening on a real port in this process: MSW lets requests to them through. */
+  private readonly ownServers = new OwnServers();
 
   /** Is `request` addressed to a server ghostwire itself started in this process? */
   isOwnServer(request: Request): boolean {
-    return this.ownOrigins.size > 0 && this.ownOrigins.has(new URL(request.url).origin);
+    return this.ownServers.has(request);
   }
 
   /**

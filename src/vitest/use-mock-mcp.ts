@@ -115,13 +115,9 @@ export class MockMCPTestServer {
 
   /** The same mock on a real 127.0.0.1 port, for clients in other processes; `{ type: 'http', url }`. */
   async listen(): Promise<McpJsonHttpEntry> {
+    // The server announces its port: the in-process layer lets the client's fetch to it through MSW.
     const server: MockMCPServer = await startMockMCPServer({ mock: this.mock });
-    // The client's fetch to this port goes through MSW when it is loaded: let it through unannounced.
-    const forget = inProcessLayer().passThrough(server.url);
-    this.#cleanups.push(async () => {
-      forget();
-      await server.close();
-    });
+    this.#cleanups.push(() => server.close());
     return { type: 'http', url: server.url };
   }
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toFetchRequest, writeFetchResponse } from '../../transports/node-http.ts';
+import { announceListener } from '../../net/index.ts';
 import { requestChecker, requiredToken } from './guard.ts';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from './mock-mcp.ts';
 
@@ -102,6 +103,9 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
   });
   const { port } = server.address() as AddressInfo;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // A test layer intercepting fetch in this process (the Vitest layer's MSW) lets this origin through.
+  announceListener('listening', base);
+  let closing: Promise<void> | undefined;
   return {
     url: `${base}/mcp`,
     port,
@@ -113,10 +117,14 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
       if (!m) throw new Error(`startMockMCPServer: too many sessions (${maxSessions})`);
       return { url: `${base}/s/${id}/mcp`, mock: m };
     },
-    async close() {
-      await Promise.all([mock, ...sessions.values()].map((m) => m.close()));
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    close() {
+      closing ??= (async () => {
+        announceListener('close', base);
+        await Promise.all([mock, ...sessions.values()].map((m) => m.close()));
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return closing;
     },
   };
 }

@@ -77,12 +77,13 @@ export class InProcessLayer {
     this.options = options;
     this.sealed = new Set(options.sealedOrigins.map((o) => new URL(o).origin));
     this.sealedHosts = (options.sealedHostPatterns ?? []).map(hostPattern);
-    // One layer per process, so one subscription: ghostwire's real-port servers announce themselves here.
-    subscribe(LISTENER_CHANNEL, (message) => {
-      this.ownServers.update(message as ListenerMessage);
-      // A request before the first test (a beforeAll) must already meet the front handler in MSW's frames.
-      if ((message as ListenerMessage).event === 'listening' && mswLoaded()) this.intercept();
-    });
+  }
+
+  /** A real-port server of ghostwire's in this process started or stopped (the listener channel). */
+  serverAnnounced(message: ListenerMessage): void {
+    this.ownServers.update(message);
+    // A request before the first test (a beforeAll) must already meet the front handler in MSW's frames.
+    if (message.event === 'listening' && mswLoaded()) this.intercept();
   }
 
   /** Re-reads options (a later test file of a `--no-isolate` worker may bring other ones). */
@@ -280,5 +281,7 @@ export function inProcessLayer(options?: SealOptions): InProcessLayer {
   if (!options) throw new Error('ghostwire: the in-process layer is not set up (import ghostwire/vitest, or add the ghostwire plugin to vitest.config)');
   const created = new InProcessLayer(options);
   holder[KEY] = created;
+  // The worker's one layer is the channel's one subscriber here: ghostwire's real-port servers announce themselves.
+  subscribe(LISTENER_CHANNEL, (message) => created.serverAnnounced(message as ListenerMessage));
   return created;
 }

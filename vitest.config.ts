@@ -26,7 +26,7 @@ const testFiles = roots.flatMap((root) =>
 // in a fresh process: two MSW servers in one process both intercept, so such files cannot share one. The
 // rest (most of the suite) share their worker processes across files (no isolation), which spares each
 // file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
-const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
+const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 // A `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
 // started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
 // The files that install the packed package all sit in this project too: Vitest runs a global setup once per
@@ -37,7 +37,6 @@ const isolated = testFiles.filter((f) => {
   return (
     f.startsWith(join('src', 'vitest')) ||
     f.startsWith('examples') ||
-    f.startsWith(join('src', 'goldens')) ||
     f.endsWith('.port.test.ts') ||
     INTERCEPTS.test(source) ||
     INSTALLS_PACKAGE.test(source)

@@ -26,17 +26,22 @@ const testFiles = roots.flatMap((root) =>
 // in a fresh process: two MSW servers in one process both intercept, so such files cannot share one. The
 // rest (most of the suite) share their worker processes across files (no isolation), which spares each
 // file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
-const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index|mockLLMHandlers/;
+const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 // A `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
 // started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
-const isolated = testFiles.filter(
-  (f) =>
+// The files that install the packed package all sit in this project too: Vitest runs a global setup once per
+// project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
+const INSTALLS_PACKAGE = /installPacked|installUserProject/;
+const isolated = testFiles.filter((f) => {
+  const source = readFileSync(f, 'utf8');
+  return (
     f.startsWith(join('src', 'vitest')) ||
     f.startsWith('examples') ||
-    f.startsWith(join('src', 'goldens')) ||
     f.endsWith('.port.test.ts') ||
-    INTERCEPTS.test(readFileSync(f, 'utf8')),
-);
+    INTERCEPTS.test(source) ||
+    INSTALLS_PACKAGE.test(source)
+  );
+});
 const shared = testFiles.filter((f) => !isolated.includes(f));
 
 export default defineConfig({

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** What a test file that starts Node processes contains. */
-const STARTS_PROCESSES = /installPacked|runGhostwireTest|stdioFixture|startHttpFixture|stdioEntry|from 'node:child_process'/;
+const STARTS_PROCESSES = /installPacked|installUserProject|runGhostwireTest|stdioFixture|startHttpFixture|stdioEntry|from 'node:child_process'/;
 
 /**
  * Longest-first file order, for `sequence.sequencer`.

@@ -81,13 +81,13 @@ describe('the packed package, installed', () => {
     expect(seen.setupFiles).toEqual([join(pkg, 'dist/src/vitest/setup.js')]);
   });
 
-  it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/)", async () => {
+  it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/)", { timeout: 90_000 }, async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'test', '--root', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     expect(result.stdout).toMatch(/1 passed/);
   });
 
-  it("a user's strict TypeScript checks against the shipped .d.ts files", async () => {
+  it("a user's strict TypeScript checks against the shipped .d.ts files", { timeout: 90_000 }, async () => {
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
       files: ['consumer.ts'],
@@ -97,7 +97,7 @@ describe('the packed package, installed', () => {
     expect(result.code, explain(result)).toBe(0);
   });
 
-  it("a Vite-style project's TypeScript (moduleResolution Bundler, skipLibCheck: false) checks against the shipped .d.ts files", async () => {
+  it("a Vite-style project's TypeScript (moduleResolution Bundler, skipLibCheck: false) checks against the shipped .d.ts files", { timeout: 120_000 }, async () => {
     // Bundler resolution reads a CommonJS package's default import as its value object, so a type named
     // through it (`jsonpatch.Operation`) is an error there while NodeNext accepts it.
     await writeFile(join(project, 'tsconfig.bundler.json'), JSON.stringify({
@@ -144,7 +144,7 @@ describe('the packed package, installed', () => {
     expect(mcp.code, explain(mcp)).toBe(0);
   });
 
-  it('`ghostwire proxy eval` finds the six eval sets in the installed package', async () => {
+  it('`ghostwire proxy eval` finds the six eval sets in the installed package', { timeout: 90_000 }, async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number }> };

@@ -59,6 +59,8 @@ class SoftwareLexicon {
   private readonly groups: string[][][] = [];
   private readonly byStem = new Map<string, number[]>();
   private readonly phrases: Array<{ words: string[]; stems: string[]; group: number }> = [];
+  /** Phrase indexes by their first word's stem: a text is matched against the phrases that can start at each word, not all of them. */
+  private readonly phrasesByFirst = new Map<string, number[]>();
 
   constructor(lines: readonly string[]) {
     lines.forEach((line, g) => {
@@ -69,6 +71,7 @@ class SoftwareLexicon {
         else if (m.length > 1) this.phrases.push({ words: m, stems: m.map(stem), group: g });
       }
     });
+    this.phrases.forEach((p, i) => this.phrasesByFirst.set(p.stems[0], [...(this.phrasesByFirst.get(p.stems[0]) ?? []), i]));
   }
 
   /** The words of a group's members other than `except` (a stem or a phrase's words), stopwords out. */
@@ -91,17 +94,18 @@ class SoftwareLexicon {
     const raw = words(text);
     // "going to" + a verb is the future ("is it going to rain"), not going somewhere: that "go to" is no phrase.
     const ws = raw.map((w, i) => (w === 'going' && raw[i + 1] === 'to' ? w : stem(w)));
-    const out: Array<{ phrase: string; related: string[] }> = [];
-    for (const p of this.phrases) {
-      const stems = p.stems;
-      for (let i = 0; i + stems.length <= ws.length; i++) {
-        if (stems.every((st, j) => ws[i + j] === st)) {
-          out.push({ phrase: p.words.join(' '), related: this.others(p.group, p.words) });
-          break;
-        }
+    const found = new Set<number>();
+    ws.forEach((first, i) => {
+      for (const index of this.phrasesByFirst.get(first) ?? []) {
+        const { stems } = this.phrases[index];
+        if (i + stems.length <= ws.length && stems.every((st, j) => ws[i + j] === st)) found.add(index);
       }
-    }
-    return out;
+    });
+    // In the lexicon's order, each phrase once.
+    return [...found].sort((a, b) => a - b).map((index) => {
+      const p = this.phrases[index];
+      return { phrase: p.words.join(' '), related: this.others(p.group, p.words) };
+    });
   }
 }
 

@@ -39,6 +39,13 @@ export interface RawResponse {
 /** The core over parts. */
 export type Core = (request: RawRequest) => Promise<RawResponse>;
 
+/**
+ * The same core answering without a promise when nothing is paced (no latency to wait out): what a
+ * transport calls on its hot path, so a plain answer costs no promise and no microtask hop. It may
+ * throw where `Core` rejects.
+ */
+export type PartsCore = (request: RawRequest) => RawResponse | Promise<RawResponse>;
+
 export interface HandlerOptions {
   engine: ScenarioEngineLike;
   /** The wire APIs served (all built-in ones by default); ignored when `router` is given. */
@@ -197,6 +204,17 @@ function withPath(incoming: RawRequest, path: string): RawRequest {
  *   const res = await core({ method: 'POST', url, path: url.pathname, headers, bodyText });
  */
 export function createCore(options: HandlerOptions): Core {
+  const core = createPartsCore(options);
+  return async (incoming: RawRequest): Promise<RawResponse> => core(incoming);
+}
+
+/**
+ * The core over parts as `PartsCore`: synchronous unless the answer waits (latency).
+ * @example
+ *   const core = createPartsCore({ engine, adapters: defaultAdapters(), journal: [] });
+ *   const res = core({ method: 'POST', url, path: url.pathname, headers, bodyText }); // a RawResponse, or a promise of one
+ */
+export function createPartsCore(options: HandlerOptions): PartsCore {
   const { engine, journal } = options;
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
@@ -210,7 +228,31 @@ export function createCore(options: HandlerOptions): Core {
     },
     answers: (model, providers) => options.answersModel?.(model, providers) ?? false,
   };
-  return async (incoming: RawRequest): Promise<RawResponse> => {
+  /** Journals the request and encodes its answer (after any latency, so the entry's duration includes it). */
+  const finish = (incoming: RawRequest, route: RouteResult, outcome: Outcome, requestId: string, startedAt: number, t0: number): RawResponse => {
+    const { method, path } = incoming;
+    journal.push({
+      requestId,
+      method,
+      path,
+      provider: route.served ? route.adapter.id : null,
+      request: outcome.canonical,
+      status: outcome.rendered.status,
+      step: outcome.step,
+      nearMisses: outcome.nearMisses,
+      startedAt,
+      durationMs: performance.now() - t0,
+      bodyLength: incoming.bodyText.length,
+    });
+    try {
+      return toRaw(outcome.rendered, requestId, incoming);
+    } catch (err) {
+      // A body that cannot be encoded (nested too deep to stringify): the provider's error instead.
+      const shape = route.adapter;
+      return toRaw(shape ? shape.renderError(errorOf(err)) : unknownRoute(null, method, path), requestId, incoming);
+    }
+  };
+  return (incoming: RawRequest): RawResponse | Promise<RawResponse> => {
     const startedAt = Date.now();
     const t0 = performance.now();
     const { method, path } = incoming;
@@ -232,27 +274,10 @@ export function createCore(options: HandlerOptions): Core {
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }
-    if (outcome.latencyMs > 0) await sleep(outcome.latencyMs, incoming.signal);
-    journal.push({
-      requestId,
-      method,
-      path,
-      provider: route.served ? route.adapter.id : null,
-      request: outcome.canonical,
-      status: outcome.rendered.status,
-      step: outcome.step,
-      nearMisses: outcome.nearMisses,
-      startedAt,
-      durationMs: performance.now() - t0,
-      bodyLength: incoming.bodyText.length,
-    });
-    try {
-      return toRaw(outcome.rendered, requestId, incoming);
-    } catch (err) {
-      // A body that cannot be encoded (nested too deep to stringify): the provider's error instead.
-      const shape = route.adapter;
-      return toRaw(shape ? shape.renderError(errorOf(err)) : unknownRoute(null, method, path), requestId, incoming);
+    if (outcome.latencyMs > 0) {
+      return sleep(outcome.latencyMs, incoming.signal).then(() => finish(incoming, route, outcome, requestId, startedAt, t0));
     }
+    return finish(incoming, route, outcome, requestId, startedAt, t0);
   };
 }
 

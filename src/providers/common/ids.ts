@@ -40,6 +40,26 @@ export class RandomBytes {
     }
     return this.#buf[this.#pos++];
   }
+
+  #scratch = Buffer.allocUnsafe(64);
+
+  /**
+   * `length` characters of `alphabet` (ASCII, at most 256), uniform: bytes at or above the largest
+   * multiple of its size are dropped. Written into a scratch buffer and read as one string: adding
+   * a character at a time made a new string per character (about 0.3 µs of a response id).
+   */
+  chars(length: number, alphabet: string): string {
+    const size = alphabet.length;
+    const limit = 256 - (256 % size);
+    if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length);
+    const out = this.#scratch;
+    let n = 0;
+    while (n < length) {
+      const b = this.next();
+      if (b < limit) out[n++] = alphabet.charCodeAt(b % size);
+    }
+    return out.toString('latin1', 0, length);
+  }
 }
 
 /** A lowercase hex digit's value from its char code. */
@@ -56,14 +76,8 @@ export function randomAlnum(length: number, alphabet: string = ALNUM, random?: R
   const size = alphabet.length;
   // Bytes at or above the largest multiple of the alphabet's size are dropped: uniform characters.
   const limit = 256 - (256 % size);
+  if (random) return random.chars(length, alphabet);
   let out = '';
-  if (random) {
-    while (out.length < length) {
-      const b = random.next();
-      if (b < limit) out += alphabet[b % size];
-    }
-    return out;
-  }
   while (out.length < length) {
     // randomUUID draws from a cached entropy pool: ~10x cheaper per id than randomBytes (tool calls
     // mint on the request path). Its 14 whole random bytes: every hex pair but the version's and variant's.

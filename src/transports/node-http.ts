@@ -54,13 +54,14 @@ export function readBodyThen(req: IncomingMessage, limit: number, done: (err: Er
     }
     chunks.push(chunk);
   };
+  // `on`, not `once` (a wrapper per listener): `settled` already makes each call count once.
   req.on('data', onData);
-  req.once('end', () => {
+  req.on('end', () => {
     if (settled) return;
     settled = true;
     done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
-  req.once('error', (err) => {
+  req.on('error', (err) => {
     if (settled) return;
     settled = true;
     done(err, null);

@@ -219,8 +219,8 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
-  // Response and tool call ids are drawn from this pool, refilled a few hundred bytes at a time.
-  const random = new RandomBytes();
+  // Response and tool call ids are drawn from the router's pool (one per server when sessions share a router).
+  const random = router.random;
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
     get names() {

@@ -257,7 +257,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
     const t0 = performance.now();
     const { method, path } = incoming;
     // `req_` + 32 hex digits, as OpenAI sends it.
-    const requestId = incoming.headers.get('x-request-id') || `req_${ids.next(32)}`;
+    const requestId = incoming.headers.get('x-request-id') || ids.next(32, 'req_');
     let route: RouteResult;
     try {
       route = router.route(incoming);

@@ -61,20 +61,11 @@ export class RandomBytes {
     if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length);
     const out = this.#scratch;
     let n = 0;
-    // Straight from the pool (a call per byte to next() was a third of an id's cost).
-    let buf = this.#buf;
-    let pos = this.#pos;
+    // Through next(), the one source of bytes (a subclass may give its own).
     while (n < length) {
-      if (pos === buf.length) {
-        this.#pos = pos;
-        this.next();
-        buf = this.#buf;
-        pos = this.#pos - 1;
-      }
-      const b = buf[pos++];
+      const b = this.next();
       if (b < limit) out[n++] = alphabet.charCodeAt(b % size);
     }
-    this.#pos = pos;
     return out.toString('latin1', 0, length);
   }
 }

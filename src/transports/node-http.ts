@@ -168,19 +168,8 @@ function abortOnClose(res: ServerResponse): AbortSignal {
 }
 
 /**
- * The core's request parts for a node request (the body read in full, up to `bodyLimit` bytes,
- * else BodyTooLargeError); `signal` aborts when the client goes away (`res` closes before finishing).
- * @example
- *   const raw = await toRawRequest(req, res, origin, '/v1/chat/completions');
- */
-export async function toRawRequest(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyLimit = DEFAULT_BODY_LIMIT): Promise<RawRequest> {
-  const method = req.method ?? 'GET';
-  const bodyText = method === 'GET' || method === 'HEAD' ? '' : (await readBody(req, bodyLimit)).toString('utf8');
-  return new NodeRawRequest(req, res, origin, path, bodyText);
-}
-
-/**
- * The core's request parts for a node request whose body is already read (`readBodyThen`).
+ * The core's request parts for a node request whose body is already read (`readBodyThen`); its
+ * `signal` aborts when the client goes away (`res` closes before finishing).
  * @example
  *   readBodyThen(req, limit, (err, body) => { if (!err) answer(withBody(req, res, origin, path, body!.toString('utf8'))); });
  */

@@ -34,7 +34,9 @@ function asHttp1(req: Http2ServerRequest): IncomingMessage {
  */
 export function dualProtocolServer(http1: Server, handler: (req: IncomingMessage, res: ServerResponse) => void, onSocket: (socket: Socket) => void): NetServer {
   const http2 = createHttp2Server({}, (req, res) => handler(asHttp1(req), res as unknown as ServerResponse));
-  return createNetServer((socket) => {
+  // noDelay as node:http's own listener sets it: a server handed sockets by 'connection' never
+  // applies it, and Nagle's algorithm on held back small answers behind the previous one's ACK.
+  return createNetServer({ noDelay: true }, (socket) => {
     onSocket(socket);
     // Until a server owns the socket, its errors (a reset) and silence are this listener's to end.
     const early = () => socket.destroy();

@@ -39,6 +39,13 @@ export interface RawResponse {
 /** The core over parts. */
 export type Core = (request: RawRequest) => Promise<RawResponse>;
 
+/**
+ * The same core answering without a promise when nothing is paced (no latency to wait out): what a
+ * transport calls on its hot path, so a plain answer costs no promise and no microtask hop. It may
+ * throw where `Core` rejects.
+ */
+export type PartsCore = (request: RawRequest) => RawResponse | Promise<RawResponse>;
+
 export interface HandlerOptions {
   engine: ScenarioEngineLike;
   /** The wire APIs served (all built-in ones by default); ignored when `router` is given. */
@@ -197,12 +204,23 @@ function withPath(incoming: RawRequest, path: string): RawRequest {
  *   const res = await core({ method: 'POST', url, path: url.pathname, headers, bodyText });
  */
 export function createCore(options: HandlerOptions): Core {
+  const core = createPartsCore(options);
+  return async (incoming: RawRequest): Promise<RawResponse> => core(incoming);
+}
+
+/**
+ * The core over parts as `PartsCore`: synchronous unless the answer waits (latency).
+ * @example
+ *   const core = createPartsCore({ engine, adapters: defaultAdapters(), journal: [] });
+ *   const res = core({ method: 'POST', url, path: url.pathname, headers, bodyText }); // a RawResponse, or a promise of one
+ */
+export function createPartsCore(options: HandlerOptions): PartsCore {
   const { engine, journal } = options;
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
-  // Response and tool call ids are drawn from this pool, refilled a few hundred bytes at a time.
-  const random = new RandomBytes();
+  // Response and tool call ids are drawn from the router's pool (one per server when sessions share a router).
+  const random = router.random;
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
     get names() {
@@ -210,29 +228,9 @@ export function createCore(options: HandlerOptions): Core {
     },
     answers: (model, providers) => options.answersModel?.(model, providers) ?? false,
   };
-  return async (incoming: RawRequest): Promise<RawResponse> => {
-    const startedAt = Date.now();
-    const t0 = performance.now();
+  /** Journals the request and encodes its answer (after any latency, so the entry's duration includes it). */
+  const finish = (incoming: RawRequest, route: RouteResult, outcome: Outcome, requestId: string, startedAt: number, t0: number): RawResponse => {
     const { method, path } = incoming;
-    // `req_` + 32 hex digits, as OpenAI sends it.
-    const requestId = incoming.headers.get('x-request-id') || `req_${ids.next(32)}`;
-    let route: RouteResult;
-    try {
-      route = router.route(incoming);
-    } catch {
-      // An adapter's route check that throws on a strange path must not fail the request.
-      route = { adapter: null, served: false };
-    }
-    let outcome: Outcome;
-    if (incoming.refused) {
-      outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
-    } else if (route.served) {
-      // Under an explicit `/{provider}` prefix the adapter sees the path after it.
-      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random);
-    } else {
-      outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
-    }
-    if (outcome.latencyMs > 0) await sleep(outcome.latencyMs, incoming.signal);
     journal.push({
       requestId,
       method,
@@ -253,6 +251,33 @@ export function createCore(options: HandlerOptions): Core {
       const shape = route.adapter;
       return toRaw(shape ? shape.renderError(errorOf(err)) : unknownRoute(null, method, path), requestId, incoming);
     }
+  };
+  return (incoming: RawRequest): RawResponse | Promise<RawResponse> => {
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const { method, path } = incoming;
+    // `req_` + 32 hex digits, as OpenAI sends it.
+    const requestId = incoming.headers.get('x-request-id') || ids.next(32, 'req_');
+    let route: RouteResult;
+    try {
+      route = router.route(incoming);
+    } catch {
+      // An adapter's route check that throws on a strange path must not fail the request.
+      route = { adapter: null, served: false };
+    }
+    let outcome: Outcome;
+    if (incoming.refused) {
+      outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    } else if (route.served) {
+      // Under an explicit `/{provider}` prefix the adapter sees the path after it.
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random);
+    } else {
+      outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
+    }
+    if (outcome.latencyMs > 0) {
+      return sleep(outcome.latencyMs, incoming.signal).then(() => finish(incoming, route, outcome, requestId, startedAt, t0));
+    }
+    return finish(incoming, route, outcome, requestId, startedAt, t0);
   };
 }
 

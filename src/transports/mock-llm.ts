@@ -11,7 +11,7 @@ import { ScenarioEngine } from '../scenario/engine.ts';
 import { textMatches } from '../scenario/match.ts';
 import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
-import { createCore, fetchHandler, type Core, type HandleOptions, type Handler, type RawRequest, type RawResponse } from './handle.ts';
+import { createPartsCore, fetchHandler, type HandleOptions, type Handler, type PartsCore, type RawRequest, type RawResponse } from './handle.ts';
 import { Journal, type JournalBudget } from './journal.ts';
 import { RequestKeeper } from './kept-request.ts';
 
@@ -70,7 +70,7 @@ export class MockLLM {
   readonly engine: ScenarioEngine;
   readonly #journal: Journal;
   readonly #keeper: RequestKeeper;
-  readonly #core: Core;
+  readonly #core: PartsCore;
   readonly #handler: Handler;
   /** This mock's own adapter state (stored responses, tool ids); the adapters themselves may be shared. */
   readonly #states = new AdapterStates();
@@ -80,7 +80,7 @@ export class MockLLM {
     this.#journal = new Journal({ entries: options.journalLimit, bytes: options.journalBytes, budget: options.journalBudget });
     // Sessions of one server share their budget's memo of strings.
     this.#keeper = new RequestKeeper(new Redactor(options.redact), options.journalBudget?.strings);
-    this.#core = createCore({
+    this.#core = createPartsCore({
       engine: this.engine,
       adapters: options.adapters,
       router: options.router,
@@ -89,7 +89,7 @@ export class MockLLM {
       models: () => this.models(),
       answersModel: (model, providers) => this.answersModel(model, providers),
     });
-    this.#handler = fetchHandler(this.#core);
+    this.#handler = fetchHandler(async (request) => this.#core(request));
   }
 
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
@@ -106,7 +106,7 @@ export class MockLLM {
   reject(request: Omit<RawRequest, 'bodyText' | 'refused'>, error: CanonicalError): Promise<RawResponse> {
     // Named, not spread: a transport's request may serve `url` through a getter.
     const { method, url, path, headers } = request;
-    return this.#core({ method, url, path, headers, bodyText: '', refused: error });
+    return this.handleRaw({ method, url, path, headers, bodyText: '', refused: error });
   }
 
   /**
@@ -121,7 +121,18 @@ export class MockLLM {
    * @example
    *   const { status, headers, body } = await mock.handleRaw({ method, url, path, headers, bodyText });
    */
-  readonly handleRaw = (request: RawRequest): Promise<RawResponse> => this.#core(request);
+  readonly handleRaw = async (request: RawRequest): Promise<RawResponse> => this.#core(request);
+
+  /**
+   * The same, without a promise when nothing is paced (no latency): the node:http transport's hot
+   * path, where a promise and a microtask hop per request are measurable. Throws where `handleRaw` rejects.
+   * @example
+   *   const out = mock.answerRaw(raw);
+   *   const { status, headers, body } = out instanceof Promise ? await out : out;
+   */
+  answerRaw(request: RawRequest): RawResponse | Promise<RawResponse> {
+    return this.#core(request);
+  }
 
   /** Every request so far, in arrival order, with its canonical form and what answered it. */
   get requests(): readonly JournalEntry[] {

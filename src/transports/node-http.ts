@@ -24,33 +24,52 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  // Events rather than `for await`: an async iterator per request is measurable at thousands of req/s.
-  return new Promise((resolve, reject) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
+/**
+ * Reads a request body in full (up to `limit` bytes, else BodyTooLargeError) and calls `done` once,
+ * from the request's own events: no promise per request, so the answer can be written in the same
+ * turn as the body's end.
+ * @example
+ *   readBodyThen(req, DEFAULT_BODY_LIMIT, (err, body) => (err ? refuse(err) : answer(body!)));
+ */
+export function readBodyThen(req: IncomingMessage, limit: number, done: (err: Error | null, body: Buffer | null) => void): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    req.resume();
+    done(new BodyTooLargeError(limit), null);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      // Stop keeping bytes; the rest drains unread while the 413 goes out.
+      req.off('data', onData);
+      chunks.length = 0;
       req.resume();
-      reject(new BodyTooLargeError(limit));
+      settled = true;
+      done(new BodyTooLargeError(limit), null);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop keeping bytes; the rest drains unread while the 413 goes out.
-        req.off('data', onData);
-        chunks.length = 0;
-        req.resume();
-        reject(new BodyTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
+    chunks.push(chunk);
+  };
+  // `on`, not `once` (a wrapper per listener): `settled` already makes each call count once.
+  req.on('data', onData);
+  req.on('end', () => {
+    if (settled) return;
+    settled = true;
+    done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
+  req.on('error', (err) => {
+    if (settled) return;
+    settled = true;
+    done(err, null);
+  });
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => readBodyThen(req, limit, (err, body) => (err ? reject(err) : resolve(body!))));
 }
 
 /**
@@ -149,14 +168,12 @@ function abortOnClose(res: ServerResponse): AbortSignal {
 }
 
 /**
- * The core's request parts for a node request (the body read in full, up to `bodyLimit` bytes,
- * else BodyTooLargeError); `signal` aborts when the client goes away (`res` closes before finishing).
+ * The core's request parts for a node request whose body is already read (`readBodyThen`); its
+ * `signal` aborts when the client goes away (`res` closes before finishing).
  * @example
- *   const raw = await toRawRequest(req, res, origin, '/v1/chat/completions');
+ *   readBodyThen(req, limit, (err, body) => { if (!err) answer(withBody(req, res, origin, path, body!.toString('utf8'))); });
  */
-export async function toRawRequest(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyLimit = DEFAULT_BODY_LIMIT): Promise<RawRequest> {
-  const method = req.method ?? 'GET';
-  const bodyText = method === 'GET' || method === 'HEAD' ? '' : (await readBody(req, bodyLimit)).toString('utf8');
+export function withBody(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string): RawRequest {
   return new NodeRawRequest(req, res, origin, path, bodyText);
 }
 
@@ -178,11 +195,12 @@ function asciiValues(headers: Record<string, string>): boolean {
 
 /**
  * Writes the core's response: whole bodies in one write (with a length, except event streams,
- * which stay chunked as the real APIs send them), paced streams with backpressure.
+ * which stay chunked as the real APIs send them), at once; paced streams with backpressure (the
+ * promise then settles when the stream is done).
  * @example
  *   await writeRawResponse(res, await mock.handleRaw(raw));
  */
-export async function writeRawResponse(res: ServerResponse, response: RawResponse): Promise<void> {
+export function writeRawResponse(res: ServerResponse, response: RawResponse): void | Promise<void> {
   const { body, headers } = response;
   if (typeof body === 'string') {
     headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
@@ -199,7 +217,7 @@ export async function writeRawResponse(res: ServerResponse, response: RawRespons
     return;
   }
   res.writeHead(response.status, headers);
-  await pipeBody(res, body);
+  return pipeBody(res, body);
 }
 
 const NOT_YET = Symbol('not yet');

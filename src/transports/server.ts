@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
 import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
-import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, toFetchRequest, toRawRequest, writeFetchResponse, writeRawResponse } from './node-http.ts';
+import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, readBodyThen, toFetchRequest, withBody, writeFetchResponse, writeRawResponse } from './node-http.ts';
+import type { RawRequest, RawResponse } from './handle.ts';
 import { unknownSessionBody } from './router.ts';
 import { SessionRegistry } from './sessions.ts';
 import { JournalBudget } from './journal.ts';
@@ -91,6 +92,24 @@ function adminRefusal(res: ServerResponse, refusal: Refusal): void {
   res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(body);
 }
 
+/** Writes the mock's answer, at once when it has one (most answers), else when it comes. */
+function answer(res: ServerResponse, mock: MockLLM, raw: RawRequest): void {
+  try {
+    const out = mock.answerRaw(raw);
+    if (out instanceof Promise) {
+      answerLater(res, out);
+      return;
+    }
+    writeRawResponse(res, out)?.catch((err: unknown) => fail(res, err));
+  } catch (err) {
+    fail(res, err);
+  }
+}
+
+function answerLater(res: ServerResponse, out: Promise<RawResponse>): void {
+  out.then((response) => writeRawResponse(res, response)).catch((err: unknown) => fail(res, err));
+}
+
 /**
  * Starts the mock LLM on a real port.
  * @example
@@ -127,7 +146,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).
     if (pathname.startsWith(ADMIN_PREFIX)) serveAdmin(req, res, pathname).catch((err: unknown) => fail(res, err));
     // Provider traffic catches its own failures: no derived promise and closure per request.
-    else void serveSession(req, res, pathname);
+    else serveSession(req, res, pathname);
   };
   const server: Server = createServer(onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -151,14 +170,16 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     }
     await writeFetchResponse(res, await handleAdmin(request, pathname, sessions));
   }
-  async function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  // Provider traffic: no promise, no async hop per request. The body's 'end' event reads, answers and
+  // writes in one go; only an answer that waits (latency) or streams with pacing goes through a promise.
+  function serveSession(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     try {
       const { id, path } = SessionRegistry.route(pathname);
       const refused = guard.checkRequest(req.headers.host, req.headers.origin);
       if (refused) {
         req.resume();
         // Answered in the route's provider shape, journaled in the default session (never the named one).
-        await writeRawResponse(res, await mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
+        answerLater(res, mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
         return;
       }
       const session = sessions.get(id);
@@ -167,24 +188,30 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
         res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
         return;
       }
+      const target = session.mock;
       if (path.includes('%') && !wellEscaped(path)) {
         // Adapters decode ids in paths; a malformed escape is the client's mistake, said in its provider's shape.
         req.resume();
         const message = `ghostwire: the path ${JSON.stringify(path)} holds a malformed percent-escape`;
-        await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
+        answerLater(res, target.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
         return;
       }
-      let raw;
-      try {
-        raw = await toRawRequest(req, res, origin, path, bodyLimit);
-      } catch (err) {
-        if (!(err instanceof BodyTooLargeError)) throw err;
-        // The rest of the body drains unread (never buffered); closing instead could reset the
-        // connection before the client reads this answer.
-        await writeRawResponse(res, await session.mock.reject(headOnly(req, res, origin, path), { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
+      const method = req.method;
+      if (method === 'GET' || method === 'HEAD') {
+        answer(res, target, withBody(req, res, origin, path, ''));
         return;
       }
-      await writeRawResponse(res, await session.mock.handleRaw(raw));
+      readBodyThen(req, bodyLimit, (err, body) => {
+        if (err === null) {
+          answer(res, target, withBody(req, res, origin, path, body!.toString('utf8')));
+        } else if (err instanceof BodyTooLargeError) {
+          // The rest of the body drains unread (never buffered); closing instead could reset the
+          // connection before the client reads this answer.
+          answerLater(res, target.reject(headOnly(req, res, origin, path), { status: 413, message: err.message, code: 'request_too_large', headers: {} }));
+        } else {
+          fail(res, err);
+        }
+      });
     } catch (err) {
       fail(res, err);
     }

@@ -8,6 +8,7 @@ import { openAIAuthError, openAIStreamErrorObject, renderOpenAIError } from '../
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { isOpenAIModelsRoute, renderOpenAIModels } from '../openai-shared/models.ts';
 import { parseChatRequest } from './parse.ts';
+import { CompletionTails } from './completion.ts';
 import { openAIChatReader } from './reader.ts';
 import { ChunkCache, renderChat } from './render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
@@ -22,6 +23,7 @@ import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts
  */
 export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
   const chunks = new ChunkCache();
+  const tails = new CompletionTails();
   return {
     id: 'openai',
     hosts: OPENAI_HOSTS,
@@ -34,7 +36,7 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req),
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks, tails),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     // A chunk carrying `error` instead of choices: the SDK's Stream throws it as an APIError.
     renderStreamError: (error: CanonicalStreamError) => [sseFrame({ error: openAIStreamErrorObject(error) })],

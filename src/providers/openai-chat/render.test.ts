@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 import { ChunkCache, renderChat, renderChatChunks } from './render.ts';
-import { chatCompletionText, renderChatCompletion } from './completion.ts';
+import { chatCompletionText, CompletionTails, renderChatCompletion } from './completion.ts';
 import { releaseOf } from '../common/reusable-bytes.ts';
 
 const request = (params: Record<string, unknown> = {}): CanonicalRequest => ({
@@ -98,6 +98,29 @@ describe('chat.completion text', () => {
       }
     }
     expect(seen).toBe(texts.length * calls.length * params.length * finishes.length);
+  });
+
+  test('with a tails memo, every answer is still exactly JSON.stringify of its object (repeats, and every field changing)', () => {
+    const tails = new CompletionTails();
+    let seen = 0;
+    // Each answer twice in a row (the memo's hit), then the next differing in one field (its miss).
+    for (const text of texts) {
+      for (const toolCalls of calls) {
+        for (const p of params) {
+          for (const finishReason of finishes) {
+            for (const usage of [{ inputTokens: 1, outputTokens: 2 }, { inputTokens: 1, outputTokens: 3 }, { inputTokens: 4, outputTokens: 3 }]) {
+              for (let again = 0; again < 2; again++) {
+                const res = { ...response(`id${seen}`, 1_700_000_000 + seen, `model-${seen}`), text, toolCalls, finishReason, usage };
+                const req = { ...request(p), stream: false };
+                expect(chatCompletionText(res, req, tails)).toBe(JSON.stringify(renderChatCompletion(res, req)));
+                seen += 1;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(seen).toBe(texts.length * calls.length * params.length * finishes.length * 6);
   });
 
   test('falls back to the object (no text) for values the fast path does not expect, and renderChat carries the text', () => {

@@ -4,7 +4,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { withPrefix } from '../common/ids.ts';
-import { argumentsText, chatCompletionText, choiceCount, openAIFinishReason, openAIUsage, renderChatCompletion, serviceTier, SYSTEM_FINGERPRINT } from './completion.ts';
+import { argumentsText, chatCompletionText, type CompletionTails, choiceCount, openAIFinishReason, openAIUsage, renderChatCompletion, serviceTier, SYSTEM_FINGERPRINT } from './completion.ts';
 import { lend } from '../common/reusable-bytes.ts';
 import { chunkText, SSE_DONE } from '../common/sse.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -245,9 +245,9 @@ class RenderedCompletion implements RenderedResponse {
   readonly #req: CanonicalRequest;
   #json: Json | undefined = undefined;
 
-  constructor(headers: Record<string, string>, res: CanonicalResponse, req: CanonicalRequest) {
+  constructor(headers: Record<string, string>, res: CanonicalResponse, req: CanonicalRequest, tails: CompletionTails | undefined) {
     this.headers = headers;
-    this.text = chatCompletionText(res, req);
+    this.text = chatCompletionText(res, req, tails);
     this.#res = res;
     this.#req = req;
   }
@@ -262,9 +262,9 @@ class RenderedCompletion implements RenderedResponse {
  * @example
  *   renderChat(response, request).stream?.frames.length
  */
-export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache): RenderedResponse {
+export function renderChat(res: CanonicalResponse, req: CanonicalRequest, cache?: ChunkCache, tails?: CompletionTails): RenderedResponse {
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
-  if (!req.stream) return new RenderedCompletion(headers, res, req);
+  if (!req.stream) return new RenderedCompletion(headers, res, req, tails);
   const chunks = renderChatChunks(res, req, cache);
   return {
     status: 200,

@@ -100,6 +100,8 @@ describe('search evaluation (recall@k)', () => {
         ['how many drops of collections happened in the analytics database', 'mongodb/mongodb-logs'],
         ['make the Roadmap data source the default one in Notion', 'notion/API-update-a-data-source'],
         ['make the Notion page Q3 Roadmap a subpage of Planning', 'notion/API-move-page'],
+        // The fifth set's rules: a refusal extends over coordinated verbs.
+        ['rename the label to urgent, never merge or delete it', 'trello/update_label'],
       ],
       [HELDOUT_CATALOG_DIR]: [
         ['before removing anybody, list the collaborators on the Home project', 'todoist/get_collaborators'],
@@ -111,6 +113,7 @@ describe('search evaluation (recall@k)', () => {
         ['drop the meeting note into the archive folder', 'obsidian/obsidian_move_note'],
         ['archive the newsletter thread, do not delete the email', 'gmail/modify_email'],
         ['no need to delete the old tasks, close them', 'todoist/close_tasks'],
+        ['label the newsletter emails, don\'t archive or delete them', 'gmail/batch_modify_emails'],
         // Quoted content asks nothing (fails without that rule in semantic mode).
         ['reply to the email from Dana with "sounds good, we removed the duplicate rows and deleted the old sheet"', 'gmail/send_email'],
       ],

@@ -114,6 +114,9 @@ describe('search evaluation (recall@k)', () => {
         ['archive the newsletter thread, do not delete the email', 'gmail/modify_email'],
         ['no need to delete the old tasks, close them', 'todoist/close_tasks'],
         ['label the newsletter emails, don\'t archive or delete them', 'gmail/batch_modify_emails'],
+        // A removal from a place: no destructive tool taking things from elsewhere leads (no tool here
+        // removes files from folders; fails without that rule in semantic mode: airtable/delete_records).
+        ['remove the file from the folder', 'airtable/upload_attachment'],
         // Quoted content asks nothing (fails without that rule in semantic mode).
         ['reply to the email from Dana with "sounds good, we removed the duplicate rows and deleted the old sheet"', 'gmail/send_email'],
       ],

@@ -272,6 +272,18 @@ describe('actions asked and offered', () => {
     expect(refusedActions('rename the file or delete it')).toEqual(new Set());
   });
 
+  it('holds back a destructive tool taking things from a place other than the one a removal names', () => {
+    const q = 'remove the sales tile from dashboard 2';
+    const vault = { ...nameObjects('delete', 'pw', 'Delete an item from your vault'), source: new Set(['vault']), server: 'pw' };
+    const named = (source?: string[]) => ({ what: new Set(['sale', 'tile']), all: new Set(['sale', 'tile', 'dashboard']), ...(source ? { source: new Set(source) } : {}) });
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['dashboard']), vault)).toBe(true);
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['vault']), vault)).toBe(false);
+    // No place named: the generic delete is not held back for it.
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(), vault)).toBe(false);
+    // The place named is the tool's own server ("from the pw app").
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['pw']), vault)).toBe(false);
+  });
+
   it('reads an intention for later as asking nothing now, and a request with "afterwards" as asking', () => {
     expect(queryActions('list the collections; I want to drop the temp ones next week')).toEqual(new Set(['list']));
     expect(queryActions("show the old tags, we'll remove them later")).not.toContain('delete');

@@ -136,6 +136,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'reverse geocode | address from coordinates | address of a location',
   'elevation | altitude | height',
   'directions | route | how to get | navigation | itinerary',
+  'transit | public transport | public transit | metro | subway',
   'distance | how far | travel time',
   'place | location | venue | business | point of interest | poi',
   'nearby | near | around | close to',

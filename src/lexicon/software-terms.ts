@@ -107,6 +107,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'email | mail | e-mail',
   'send | post | deliver | dispatch',
   'mention | ping | at-mention',
+  'forum | community | discussion board | message board',
   'workspace | team | organization | org',
   'team | squad | group | crew',
   // Issue trackers and project boards
@@ -225,6 +226,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'whoami | current user | logged in | my account | identity | signed in',
   'login | log in | sign in | authenticate',
   'logout | log out | sign out',
+  'two-factor | two-step | 2fa | mfa | multi-factor',
   // Cloud, storage and operations
   'bucket | storage container',
   'volume | disk | drive',

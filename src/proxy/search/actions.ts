@@ -5,7 +5,7 @@
  * deleting or archiving verb when unannotated). The guard that reads these is ./held-back.ts.
  */
 import { IRREGULAR_FORMS, STOPWORDS, words } from '../../lexicon/index.ts';
-import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, coordinatedWithRefused, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -30,6 +30,9 @@ const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can
 const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
+
+/** Whether a word is a verb: one the table knows, or one WordNet knows as a verb. */
+const isVerb = (w: string): boolean => verbOf(w) !== undefined || unknownVerb(w);
 
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
@@ -139,16 +142,9 @@ function negatedAt(ws: string[], i: number): boolean {
   const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
   return NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
     pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none' ||
-    coordinatedWithRefused(ws, i, negatedAt);
+    coordinatedWithRefused(ws, i, isVerb, negatedAt);
 }
 
-/** Whether the verb at `i` follows "or"/"nor" after a refused verb ("don't recreate or delete it"), or "nor" at all. */
-function coordinatedWithRefused(ws: string[], i: number, refusedAt: (ws: string[], j: number) => boolean): boolean {
-  if (ws[i - 1] === 'nor') return true;
-  if (ws[i - 1] !== 'or' || i < 2) return false;
-  const before = ws[i - 2];
-  return (verbOf(before) !== undefined || unknownVerb(before)) && refusedAt(ws, i - 2);
-}
 
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
@@ -184,7 +180,7 @@ function refusedOutright(text: string): Set<Action> {
     const ws = words(clause);
     // A past form describes ("the cache is not cleared"): only a verb refused as an act refuses it.
     const refusing = (v: string[], i: number): boolean => !v[i].endsWith('ed') &&
-      (REFUSING.has(v[i - 1] ?? '') || REFUSING.has(v[i - 2] ?? '') || v[i + 1] === 'nothing' || v[i + 1] === 'none' || coordinatedWithRefused(v, i, refusing));
+      (REFUSING.has(v[i - 1] ?? '') || REFUSING.has(v[i - 2] ?? '') || v[i + 1] === 'nothing' || v[i + 1] === 'none' || coordinatedWithRefused(v, i, isVerb, refusing));
     ws.forEach((_, i) => {
       if (refusing(ws, i) && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
     });

@@ -107,6 +107,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'email | mail | e-mail',
   'send | post | deliver | dispatch',
   'mention | ping | at-mention',
+  'forum | community | discussion board | message board',
   'workspace | team | organization | org',
   'team | squad | group | crew',
   // Issue trackers and project boards
@@ -136,6 +137,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'reverse geocode | address from coordinates | address of a location',
   'elevation | altitude | height',
   'directions | route | how to get | navigation | itinerary',
+  'transit | public transport | public transit | metro | subway',
   'distance | how far | travel time',
   'place | location | venue | business | point of interest | poi',
   'nearby | near | around | close to',
@@ -224,6 +226,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'whoami | current user | logged in | my account | identity | signed in',
   'login | log in | sign in | authenticate',
   'logout | log out | sign out',
+  'two-factor | two-step | 2fa | mfa | multi-factor',
   // Cloud, storage and operations
   'bucket | storage container',
   'volume | disk | drive',

@@ -1,6 +1,6 @@
 /**
  * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class,
- * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3 and catalog-heldout-4 (or one --catalog directory). Semantic search uses
+ * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4 and catalog-heldout-5 (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
  */
@@ -25,6 +25,8 @@ export const HELDOUT_2_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldou
 export const HELDOUT_3_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-3');
 /** 383 tools listed from 11 more MCP servers, 209 queries written blind (measured blind once, then used in development). */
 export const HELDOUT_4_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-4');
+/** 480 tools listed from 13 more MCP servers, 240 queries written blind (measured blind once, then used in development). */
+export const HELDOUT_5_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-5');
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
@@ -50,7 +52,7 @@ function table(results: EvalResult[]): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR];
+    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR];
     const real = !!env.OPENAI_API_KEY || !!env.OPENAI_BASE_URL;
     const embedder = real
       ? createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })

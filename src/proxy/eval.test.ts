@@ -1,7 +1,7 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
 import { destructiveTools, evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
 import { queryActions, toolActions } from './search/actions.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
@@ -58,11 +58,14 @@ describe('search evaluation (recall@k)', () => {
   });
 
   // catalog-heldout-4 was measured blind first (6 lexical and 4 semantic destructive-first picks) and gave the
-  // rules of src/proxy/search/clauses.ts; it is development data since. Its one pick left is a wrong sibling
-  // of an action the query asks for ("send all our LINE followers a set of picture cards" → the text
-  // broadcast, not the card one: both send to all), a synonym miss rather than a guard failure.
-  it('over the fourth held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async () => {
-    const set = loadEvalCatalog(HELDOUT_4_CATALOG_DIR);
+  // rules of src/proxy/search/clauses.ts; catalog-heldout-5 (3 and 2) gave two more (a refusal extends over
+  // coordinated verbs; a removal from a named place is not led by a tool taking things from elsewhere).
+  // Both are development data since. Each has one lexical pick left, a wrong sibling of an action the query
+  // asks for ("send all our LINE followers a set of picture cards" → the text broadcast, not the card one;
+  // "flush every queued job on endpoint ep-6" → cancel-job, not the queue purge): synonym misses rather than
+  // guard failures.
+  it.each([['fourth', HELDOUT_4_CATALOG_DIR], ['fifth', HELDOUT_5_CATALOG_DIR]])('over the %s held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async (_, dir) => {
+    const set = loadEvalCatalog(dir);
     const lexical = await evaluateMode(set, 'lexical');
     expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
     expect(lexical.destructiveFirstPicks.length).toBeLessThanOrEqual(1);
@@ -100,6 +103,8 @@ describe('search evaluation (recall@k)', () => {
         ['how many drops of collections happened in the analytics database', 'mongodb/mongodb-logs'],
         ['make the Roadmap data source the default one in Notion', 'notion/API-update-a-data-source'],
         ['make the Notion page Q3 Roadmap a subpage of Planning', 'notion/API-move-page'],
+        // The fifth set's rules: a refusal extends over coordinated verbs.
+        ['rename the label to urgent, never merge or delete it', 'trello/update_label'],
       ],
       [HELDOUT_CATALOG_DIR]: [
         ['before removing anybody, list the collaborators on the Home project', 'todoist/get_collaborators'],
@@ -111,6 +116,10 @@ describe('search evaluation (recall@k)', () => {
         ['drop the meeting note into the archive folder', 'obsidian/obsidian_move_note'],
         ['archive the newsletter thread, do not delete the email', 'gmail/modify_email'],
         ['no need to delete the old tasks, close them', 'todoist/close_tasks'],
+        ['label the newsletter emails, don\'t archive or delete them', 'gmail/batch_modify_emails'],
+        // A removal from a place: no destructive tool taking things from elsewhere leads (no tool here
+        // removes files from folders; fails without that rule in semantic mode: airtable/delete_records).
+        ['remove the file from the folder', 'airtable/upload_attachment'],
         // Quoted content asks nothing (fails without that rule in semantic mode).
         ['reply to the email from Dana with "sounds good, we removed the duplicate rows and deleted the old sheet"', 'gmail/send_email'],
       ],

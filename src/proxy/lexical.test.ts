@@ -191,4 +191,14 @@ describe('LexicalIndex: a server named in the query', () => {
     // Lowercase, "linear" is a word, not a name: the words decide.
     expect(index.search('create a task in linear', 2)[0].id).toBe('todo/create_task');
   });
+
+  it('reads the name of a tool described in Japanese or Chinese as its description, like an English one repeating it', () => {
+    const other = { id: 'cw/get_room', name: 'get_room', description: 'Gets a chat room and its members: its name, its icon, and how many members it has.', params: ['room_id'] };
+    const score = (description: string): number | undefined => new LexicalIndex([{ id: 'cw/list_room_members', name: 'list_room_members', description, params: ['room_id'] }, other])
+      .search('show the members of chat room 12', 2).find((h) => h.id === 'cw/list_room_members')?.score;
+    const japanese = score('チャットのメンバー一覧を取得します。');
+    expect(japanese).toBeCloseTo(score('List the members of a room.') ?? 0, 6);
+    expect(japanese).toBeGreaterThan(score('') ?? Infinity);
+  });
 });
+

@@ -119,14 +119,17 @@ export class LexicalIndex {
       };
       const server = doc.id.slice(0, Math.max(0, doc.id.indexOf('/')));
       const serverTerms = new Set(tokenize(server));
-      const description = tokenize(doc.description);
+      // A description in a script the tokenizer cannot split (Japanese, Chinese, Korean) says nothing to English
+      // queries: the name's words stand in for it, as an English description would repeat them.
+      const unreadable = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(doc.description) && words(doc.description).filter((w) => /^[a-z]/.test(w)).length < 3;
+      const description = unreadable ? tokenize(doc.name) : tokenize(doc.description);
       add(tokenize(doc.name), W.name);
       // What the name's words are also called in software ("directory" → folder): found by users' words.
       add(words(doc.name).flatMap((w) => this.synonyms.lexiconTerms(w)), W.nameAlso);
       add(tokenize(server), W.server);
       add(description.slice(0, DESCRIPTION_TERMS), W.description);
       // The first sentence says what the tool does; later ones add caveats, examples and error codes.
-      add(tokenize(doc.description.split(/(?<=[.!?])\s|\n/)[0] ?? ''), W.firstSentence);
+      add(unreadable ? description : tokenize(doc.description.split(/(?<=[.!?])\s|\n/)[0] ?? ''), W.firstSentence);
       add(doc.params.flatMap(tokenize), W.param);
       add((doc.paramDescriptions ?? []).flatMap(tokenize).slice(0, DESCRIPTION_TERMS), W.paramDescription);
       add(tokenize(doc.serverDescription ?? '').slice(0, DESCRIPTION_TERMS), W.serverDescription);

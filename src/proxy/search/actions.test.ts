@@ -260,6 +260,30 @@ describe('actions asked and offered', () => {
     expect(queryActions('purge the CDN cache if it is not cleared')).toEqual(new Set(['delete']));
   });
 
+  it('extends a refusal over the verbs coordinated with the refused one ("don\'t recreate or delete it")', () => {
+    expect(queryActions("resize the disk to 50 GB, don't recreate or delete it")).not.toContain('delete');
+    expect(refusedActions("resize the disk to 50 GB, don't recreate or delete it")).toEqual(new Set(['delete']));
+    expect(queryActions('rename the channel, do not archive or delete it')).toEqual(new Set(['update']));
+    expect(refusedActions('rename the channel, do not archive or delete it')).toEqual(new Set(['archive', 'delete']));
+    expect(refusedActions('rename the channel but neither leave nor delete it')).toEqual(new Set(['delete']));
+    expect(queryActions('list the channels, but never archive or remove any')).toEqual(new Set(['list']));
+    // No refusal before the coordination: both verbs are asked.
+    expect(queryActions('archive the channel or delete it')).toEqual(new Set(['archive', 'delete']));
+    expect(refusedActions('rename the file or delete it')).toEqual(new Set());
+  });
+
+  it('holds back a destructive tool taking things from a place other than the one a removal names', () => {
+    const q = 'remove the sales tile from dashboard 2';
+    const vault = { ...nameObjects('delete', 'pw', 'Delete an item from your vault'), source: new Set(['vault']), server: 'pw' };
+    const named = (source?: string[]) => ({ what: new Set(['sale', 'tile']), all: new Set(['sale', 'tile', 'dashboard']), ...(source ? { source: new Set(source) } : {}) });
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['dashboard']), vault)).toBe(true);
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['vault']), vault)).toBe(false);
+    // No place named: the generic delete is not held back for it.
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(), vault)).toBe(false);
+    // The place named is the tool's own server ("from the pw app").
+    expect(heldBack(q, queryActions(q), 'delete', new Set(['delete']), true, named(['pw']), vault)).toBe(false);
+  });
+
   it('reads an intention for later as asking nothing now, and a request with "afterwards" as asking', () => {
     expect(queryActions('list the collections; I want to drop the temp ones next week')).toEqual(new Set(['list']));
     expect(queryActions("show the old tags, we'll remove them later")).not.toContain('delete');

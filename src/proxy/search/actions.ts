@@ -5,7 +5,7 @@
  * deleting or archiving verb when unannotated). The guard that reads these is ./held-back.ts.
  */
 import { IRREGULAR_FORMS, STOPWORDS, words } from '../../lexicon/index.ts';
-import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, coordinatedWithRefused, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, withoutQuotedText } from './clauses.ts';
 import { DETERMINERS, HTTP_METHODS, OBJECT_END, OPENED, PHRASAL, unknownVerb, verbOf, type Action } from './verbs.ts';
 
 export type { Action } from './verbs.ts';
@@ -17,7 +17,7 @@ export interface ToolHints {
 }
 
 /** Words that negate the verb after them (one or two words on: "don't ever delete", "without first deleting"). */
-const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without', 'avoid']);
+const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'neither', 'without', 'avoid']);
 /** Two-word phrases that negate the verb after them: "rather than deleting", "instead of removing". */
 const NEGATING_PAIRS = new Set(['rather than', 'instead of', 'never mind', 'no need', 'refrain from']);
 /** Words between a negating pair and its verb: "no need to delete", "rather than just deleting". */
@@ -30,6 +30,9 @@ const MODALS = new Set(['would', 'could', 'might', 'may', 'will', 'should', 'can
 const PAST = new Set(['did', 'didn\'t', 'have', 'has', 'had']);
 /** Words after which a verb form describes rather than asks ("pods that are running"). */
 const DESCRIBING = new Set(['is', 'are', 'was', 'were', 'been', 'being', 'be', 'currently', 'still', 'last', 'recently']);
+
+/** Whether a word is a verb: one the table knows, or one WordNet knows as a verb. */
+const isVerb = (w: string): boolean => verbOf(w) !== undefined || unknownVerb(w);
 
 /** Read, list and search all only look: one does not count against another. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
@@ -130,12 +133,18 @@ function actionsAt(ws: string[], i: number): Action[] {
   return verbOf(w) ?? [];
 }
 
-/** "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing. */
+/**
+ * "don't delete anything", "without deleting them", "rather than deleting", "no need to remove": a negated verb asks nothing.
+ * A refusal extends over the verbs coordinated with the refused one: "don't recreate or delete it",
+ * "neither leave nor delete the room".
+ */
 function negatedAt(ws: string[], i: number): boolean {
   const pair = (j: number): boolean => j >= 0 && NEGATING_PAIRS.has(`${ws[j]} ${ws[j + 1]}`);
   return NEGATIONS.has(ws[i - 1] ?? '') || NEGATIONS.has(ws[i - 2] ?? '') ||
-    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none';
+    pair(i - 2) || (pair(i - 3) && LINKING.has(ws[i - 1])) || ws[i + 1] === 'nothing' || ws[i + 1] === 'none' ||
+    coordinatedWithRefused(ws, i, isVerb, negatedAt);
 }
+
 
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
@@ -162,17 +171,18 @@ const CLAUSES = /[,;:.!?]+|\b(?:but|and|or|until|unless|because|so)\b/i;
 const A_NUMBER = /(?:^|\s)\d[\d.,:/]*(?=$|[\s?!.,])/;
 
 /** Words that refuse the verb after them outright ("rather than" and "instead of" weigh it against another). */
-const REFUSING = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'without']);
+const REFUSING = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'neither', 'without']);
 
 /** Actions refused of everything, clause by clause: "don't delete anything yet", "never remove any of them", "do not delete". */
 function refusedOutright(text: string): Set<Action> {
   const out = new Set<Action>();
   for (const clause of text.split(CLAUSES)) {
     const ws = words(clause);
+    // A past form describes ("the cache is not cleared"): only a verb refused as an act refuses it.
+    const refusing = (v: string[], i: number): boolean => !v[i].endsWith('ed') &&
+      (REFUSING.has(v[i - 1] ?? '') || REFUSING.has(v[i - 2] ?? '') || v[i + 1] === 'nothing' || v[i + 1] === 'none' || coordinatedWithRefused(v, i, isVerb, refusing));
     ws.forEach((_, i) => {
-      // A past form describes ("the cache is not cleared"): only a verb refused as an act refuses it.
-      const refusing = !ws[i].endsWith('ed') && (REFUSING.has(ws[i - 1] ?? '') || REFUSING.has(ws[i - 2] ?? '') || ws[i + 1] === 'nothing' || ws[i + 1] === 'none');
-      if (refusing && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
+      if (refusing(ws, i) && refusesAll(ws.slice(i + 1))) for (const a of actionsAt(ws, i)) out.add(a);
     });
   }
   return out;

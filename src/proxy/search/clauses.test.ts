@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { words } from '../../lexicon/index.ts';
-import { asksWhatIs, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, speaksOfAll, toEveryone, withoutQuotedText } from './clauses.ts';
+import { asksWhatIs, coordinatedWithRefused, countedPhraseEnd, futureAt, intendsLater, makesComplement, refusesAll, speaksOfAll, toEveryone, withoutQuotedText } from './clauses.ts';
 
 describe('clause shapes that change what a verb asks', () => {
   it('reads quoted text of three words or more as content, and keeps a short quoted name', () => {
@@ -70,4 +70,17 @@ describe('clause shapes that change what a verb asks', () => {
     expect(toEveryone('Removes all documents that match the filter')).toBe(false);
     expect(toEveryone('Push a simple text message to a user via LINE')).toBe(false);
   });
+
+  it('extends a refusal over a verb coordinated with the refused one', () => {
+    const isVerb = (w: string): boolean => ['recreate', 'delete', 'leave', 'archive', 'rename'].includes(w);
+    const refused = (ws: string[], j: number): boolean => ws[j - 1] === "don't" || ws[j - 1] === 'never';
+    const at = (text: string, verb: string): boolean => { const ws = words(text); return coordinatedWithRefused(ws, ws.indexOf(verb), isVerb, refused); };
+    expect(at("don't recreate or delete it", 'delete')).toBe(true);
+    expect(at('never archive or delete any', 'delete')).toBe(true);
+    expect(at('neither leave nor delete the room', 'delete')).toBe(true);
+    // No refusal before "or", or no verb before it: nothing is refused.
+    expect(at('rename or delete the file', 'delete')).toBe(false);
+    expect(at("don't rename the file or delete it", 'delete')).toBe(false);
+  });
 });
+

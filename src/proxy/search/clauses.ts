@@ -1,7 +1,8 @@
 /**
  * Shapes of English clauses that change what a verb in them asks for (general English, no tool
  * names): quoted content, the near future ("about to drop"), a count question ("how many sends do we
- * have left"), "make X the default", and a refusal of everything ("don't delete anything yet").
+ * have left"), "make X the default", a refusal of everything ("don't delete anything yet") and a refusal
+ * of coordinated verbs ("don't recreate or delete it").
  */
 import { words } from '../../lexicon/index.ts';
 
@@ -150,4 +151,16 @@ const TO_EVERYONE = /\bto (?:all|every|everyone|everybody)\b/i;
  */
 export function toEveryone(firstSentence: string): boolean {
   return TO_EVERYONE.test(firstSentence);
+}
+
+/**
+ * Whether the verb at `i` is refused with the verb coordinated before it: after "nor", or after "or"
+ * following a refused verb ("don't recreate or delete it", "never archive or remove any").
+ * @example
+ *   coordinatedWithRefused(words("don't recreate or delete it"), 3, () => true, (ws, j) => ws[j - 1] === "don't"); // true
+ */
+export function coordinatedWithRefused(ws: string[], i: number, isVerb: (w: string) => boolean, refusedAt: (ws: string[], j: number) => boolean): boolean {
+  if (ws[i - 1] === 'nor') return true;
+  if (ws[i - 1] !== 'or' || i < 2) return false;
+  return isVerb(ws[i - 2]) && refusedAt(ws, i - 2);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalIndex } from '../lexical.ts';
-import { detachment, toolSource } from './detach.ts';
+import { detachment, removalSource, toolSource } from './detach.ts';
 
 describe('detaching is not deleting', () => {
   it('reads what a query takes a label, a person or a word off', () => {
@@ -49,5 +49,30 @@ describe('detaching is not deleting', () => {
     const off = index.search('take the urgent label off ENG-5', 4);
     expect(off[0].id).toBe('linear/removeIssueLabel');
     expect(index.search('take the urgent label off ENG-5', 4, (id) => id !== 'linear/removeIssueLabel')[0].id).toBe('gmail/modify_email');
+  });
+  it('reads where any removal takes its object from, up to the end of its clause', () => {
+    expect(removalSource('remove the sales chart from dashboard 7 — only the chart, keep the saved question')).toEqual(['dashboard']);
+    expect(removalSource('please delete the draft from the shared mailbox, it is stale')).toEqual(['share', 'mailbox']);
+    expect(removalSource('delete the draft')).toBeUndefined();
+    expect(removalSource('copy the chart from dashboard 7')).toBeUndefined();
+    // An identifier alone names no place.
+    expect(removalSource('remove card 12 from dashboard 7')).toEqual(['dashboard']);
+    expect(removalSource('remove card 12 from 7')).toBeUndefined();
+  });
+
+  it('never leads a removal with a destructive tool that takes things from another place', () => {
+    const index = new LexicalIndex([
+      { id: 'pw/delete', name: 'delete', description: 'Delete an item from your vault', params: ['id'] },
+      { id: 'pw/delete_folder', name: 'delete_folder', description: 'Delete a folder from your vault', params: ['id'] },
+      { id: 'pw/list', name: 'list', description: 'List items in your vault', params: ['search'] },
+      { id: 'bi/remove_card_from_dashboard', name: 'remove_card_from_dashboard', description: 'Remove a card from a dashboard', params: ['dashboard_id', 'card_id'] },
+      { id: 'bi/get_dashboard', name: 'get_dashboard', description: 'Get a dashboard', params: ['dashboard_id'] },
+    ]);
+    // "tile" and "board" are no words of the generic delete, which would lead on "remove" alone: it takes things from a vault.
+    expect(index.search('remove the sales tile from the board', 3)[0].id).toBe('bi/remove_card_from_dashboard');
+    expect(index.search('remove the revenue tile from the overview page', 3)[0].id).not.toBe('pw/delete');
+    // Taken from the vault, or from nowhere named, the generic delete may lead.
+    expect(index.search('delete the Netflix login item from the vault', 3)[0].id).toBe('pw/delete');
+    expect(index.search('delete the Netflix login item', 3)[0].id).toBe('pw/delete');
   });
 });

@@ -57,18 +57,43 @@ function detachedIn(query: string): Detachment | undefined {
   // A person named ("take Bob off the card") is attached to what they are taken off, like a label.
   const names = new Set((query.match(/(?<=\S\s+)[A-Z][a-z]+\b/g) ?? []).map((w) => w.toLowerCase()));
   if (object && !object.some((w) => (ATTACHED.has(w) || names.has(w)) && !quoted.has(w))) return undefined;
-  // The words after the source preposition, read from the raw text so identifiers ("ENG-21") are known as such.
+  const from = wordsAfterSource(query);
+  return from ? { from } : undefined;
+}
+
+/**
+ * The stems of the words after "from"/"off", read from the raw text so identifiers ("ENG-21") are
+ * known as such and left out; undefined when the query has no such word.
+ */
+function wordsAfterSource(query: string, stopAtPunctuation = false): string[] | undefined {
   const tokens = query.split(/\s+/);
   const at = tokens.findIndex((t, i) => i > 0 && SOURCE.has(t.toLowerCase()));
   if (at < 0) return undefined;
   const from: string[] = [];
   for (const token of tokens.slice(at + 1)) {
     const plain = token.toLowerCase().replace(/[^a-z']/g, '');
-    if (CLAUSE_END.has(plain)) break;
-    if (/\d/.test(token) || /^['"`]/.test(token)) continue;
-    for (const w of words(token)) if (w.length > 1 && !STOPWORDS.has(w) && !DETERMINERS.has(w)) from.push(stem(w));
+    if (CLAUSE_END.has(plain) || (stopAtPunctuation && plain === '')) break;
+    if (!/\d/.test(token) && !/^['"`]/.test(token)) {
+      for (const w of words(token)) if (w.length > 1 && !STOPWORDS.has(w) && !DETERMINERS.has(w)) from.push(stem(w));
+    }
+    if (stopAtPunctuation && /[,;:.!?]$/.test(token)) break;
   }
-  return { from };
+  return from;
+}
+
+/**
+ * Where a removal query takes its object from, as stems ("remove the sales tile from dashboard 2" →
+ * dashboard), for any thing removed, attached or not: a destructive tool that takes things from
+ * somewhere else ("Delete an item from your vault") is not what was asked. Undefined when the query
+ * asks no removal or names no place.
+ * @example
+ *   removalSource('remove the sales tile from dashboard 2 — just the tile'); // ['dashboard']
+ */
+export function removalSource(query: string): string[] | undefined {
+  if (!queryActions(query, { methods: false }).has('delete')) return undefined;
+  const main = withoutRequestFrame(query).split(/[;—–]|\s-\s/)[0];
+  const from = wordsAfterSource(main, true);
+  return from && from.length > 0 ? from : undefined;
 }
 
 /**

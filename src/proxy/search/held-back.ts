@@ -29,6 +29,8 @@ export interface QueryTarget {
   all: ReadonlySet<string>;
   /** What a detaching query takes something off ("remove the label from these emails" → email, with related words). */
   from?: ReadonlySet<string>;
+  /** Where a removal query takes anything from ("remove the sales tile from dashboard 2" → dashboard, with related words). */
+  source?: ReadonlySet<string>;
   /** The servers the query names ("in Linear"). */
   servers?: ReadonlySet<string>;
   /** Whether the query detaches something (a label, a person, a word) rather than deleting it. */
@@ -118,6 +120,10 @@ export function heldBackFor(lead: string | undefined, asked: ReadonlySet<Action>
   // "remove the label from these emails" edits the emails: a tool that deletes labels outright, or
   // takes them off something else (issues), is not asked for.
   if (named.from && !meets(target.source ?? NOTHING, named.from)) return true;
+  // "remove the sales tile from dashboard 2": a tool that takes things from elsewhere ("Delete an item
+  // from your vault") is not asked for, unless the place named is the tool's own server ("from Gmail").
+  if (named.source && target.source !== undefined && target.source.size > 0 && !meets(target.source, named.source) &&
+    !words(target.server ?? '').some((w) => named.source?.has(stem(w)))) return true;
   // Taken off something unnamed ("take the urgent label off ENG-5"): a tool that takes things off nothing deletes them outright.
   if (named.detached && (target.source === undefined || target.source.size === 0)) return true;
   if (actionFit(asked, actions) === 'match') {

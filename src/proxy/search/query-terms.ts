@@ -6,7 +6,7 @@ import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.t
 import { directObject, refusedActions } from './actions.ts';
 import type { QueryTarget } from './held-back.ts';
 import { speaksOfAll } from './clauses.ts';
-import { detachment } from './detach.ts';
+import { detachment, removalSource } from './detach.ts';
 
 /** A word with a file extension ("README.old", "config.yaml") names a file. */
 export const FILE_NAME = /\b[\w-]+\.(?!com\b|org\b|io\b|net\b)[a-z][a-z0-9]{0,4}\b/i;
@@ -69,8 +69,11 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   // "remove the label from these emails": what the label is taken off, with its related words.
   const detached = detachment(query);
   const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
+  // "remove the sales tile from dashboard 2": where anything removed is taken from, with its related words.
+  const removed = removalSource(query);
+  const source = removed ? new Set(removed.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;
   const refused = refusedActions(query);
-  return { what, all, detached: detached !== undefined, universal: speaksOfAll(query), ...(from ? { from } : {}), ...(refused.size > 0 ? { refused } : {}) };
+  return { what, all, detached: detached !== undefined, universal: speaksOfAll(query), ...(from ? { from } : {}), ...(source ? { source } : {}), ...(refused.size > 0 ? { refused } : {}) };
 }
 
 /** Servers' names as patterns over query text (their words joined by nothing, a space, "_" or "-"), by first word. */

@@ -16,6 +16,24 @@ describe('words and stems', () => {
     expect(tokenize('readFile: Reads the files')).toEqual(['read', 'file', 'read', 'file']);
     expect(tokenize('list_open_pull_requests')).toEqual(['list', 'open', 'pull', 'request']);
   });
+
+  it('gives a word and its -s, -ed and -ing forms one stem, whatever the base looks like', () => {
+    const families = [
+      // Porter keeps these bases' final e (nothing but vowels after the first consonants) and drops it from -ed/-ing.
+      ['queue', 'queued', 'queues', 'queuing', 'queueing'], ['tie', 'tied', 'ties'], ['glue', 'glued', 'glues'],
+      ['dye', 'dyed', 'dyes', 'dyeing'], ['see', 'sees', 'seeing', 'seen'], ['toe', 'toed', 'toes'],
+      // Bases whose final e Porter already treats alike: the rule leaves them as they were.
+      ['issue', 'issues', 'issued', 'issuing'], ['release', 'released', 'releases', 'releasing'],
+      ['create', 'created', 'creates', 'creating'], ['update', 'updated', 'updates', 'updating'],
+      ['delete', 'deleted', 'deletes', 'deleting'], ['archive', 'archived', 'archives', 'archiving'],
+      ['rename', 'renamed', 'renames', 'renaming'], ['note', 'noted', 'notes', 'noting'], ['page', 'paged', 'pages', 'paging'],
+    ];
+    for (const forms of families) expect(forms.map(stem), forms[0]).toEqual(forms.map(() => stem(forms[0])));
+    // Only a final e is touched, and only where -ed or -ing could leave that rest: other stems stay Porter's.
+    expect(stem('note')).not.toBe(stem('not'));
+    expect(stem('site')).not.toBe(stem('sit'));
+    expect(['queue', 'issue', 'note', 'pre'].map(stem)).toEqual(['queu', 'issu', 'note', 'pre']);
+  });
 });
 
 describe('WordNet synonyms', () => {

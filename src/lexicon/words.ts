@@ -1,7 +1,7 @@
 /**
  * Words of tool names, descriptions and queries: identifiers split (snake, kebab, camel, dotted and
  * slashed namespaces), lowercased, stopwords dropped, and Porter-stemmed by the `stemmer` package
- * so that "issue", "issues" and "issued" all meet at one stem.
+ * so that "issue", "issues" and "issued" (and "queue", "queued" and "queuing") all meet at one stem.
  */
 import { stemmer } from 'stemmer';
 import { IRREGULAR_FORMS } from './irregular-verbs.ts';
@@ -28,14 +28,38 @@ export function words(text: string): string[] {
   return spaced.split(/[^\p{L}\p{N}']+/u).map((w) => w.replace(/^'+|'+$/g, '').replace(/'s$/, '')).filter((w) => w.length > 0);
 }
 
+/** A vowel in Porter's sense: a, e, i, o, u, and y after a consonant. */
+function isVowel(word: string, i: number): boolean {
+  const c = word[i];
+  return 'aeiou'.includes(c) || (c === 'y' && i > 0 && !isVowel(word, i - 1));
+}
+
 /**
- * The stem of a lowercase word (Porter's algorithm, after irregular verb forms are taken to their base).
+ * Whether `word` is what Porter strips -ed or -ing down to (it has a vowel) while its measure is 0
+ * (no vowel is followed by a consonant): "queu", "fre", "ti", but not "pr" or "gt".
+ */
+function vowelledMeasureZero(word: string): boolean {
+  let vowel = false;
+  for (let i = 0; i < word.length; i++) {
+    if (isVowel(word, i)) vowel = true;
+    else if (vowel) return false;
+  }
+  return vowel;
+}
+
+/**
+ * The stem of a lowercase word: Porter's algorithm, after irregular verb forms are taken to their base,
+ * so that a word and its -s, -ed and -ing forms share one stem. Porter keeps a final e when what precedes
+ * it has measure 0 ("queue" → queue, "tie" → tie) but strips -ed and -ing down to that same rest without
+ * giving the e back ("queued" → queu, "tied" → ti), so such a final e is dropped from every form alike.
  * @example
- *   stem('issues') === stem('issue'); // true
+ *   stem('queue') === stem('queued'); // true: both "queu"
  */
 export function stem(word: string): string {
   const base = IRREGULAR_FORMS.get(word) ?? word;
-  return base.length <= 2 ? base : stemmer(base);
+  if (base.length <= 2) return base;
+  const porter = stemmer(base);
+  return porter.length > 2 && porter.endsWith('e') && vowelledMeasureZero(porter.slice(0, -1)) ? porter.slice(0, -1) : porter;
 }
 
 /**

@@ -59,13 +59,13 @@ describe('search evaluation (recall@k)', () => {
 
   // catalog-heldout-4 was measured blind first (6 lexical and 4 semantic destructive-first picks) and gave the
   // rules of src/proxy/search/clauses.ts; catalog-heldout-5 (3 and 2) gave two more (a refusal extends over
-  // coordinated verbs; a removal from a named place is not led by a tool taking things from elsewhere).
-  // Both are development data since. Each has one lexical pick left, a wrong sibling of an action the query
-  // asks for ("send all our LINE followers a set of picture cards" → the text broadcast, not the card one;
-  // "flush every queued job on endpoint ep-6" → cancel-job, not the queue purge): synonym misses rather than
-  // guard failures.
-  it.each([['fourth', HELDOUT_4_CATALOG_DIR], ['fifth', HELDOUT_5_CATALOG_DIR]])('over the %s held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async (_, dir) => {
-    const set = loadEvalCatalog(dir);
+  // coordinated verbs; a removal from a named place is not led by a tool taking things from elsewhere) and a
+  // consistent stem ("flush every queued job" meets the queue purge since "queued" and "queue" share one).
+  // Both are development data since. catalog-heldout-4 has one lexical pick left, a wrong sibling of an action
+  // the query asks for ("send all our LINE followers a set of picture cards" → the text broadcast, not the
+  // card one): a synonym miss rather than a guard failure.
+  it('over the fourth held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async () => {
+    const set = loadEvalCatalog(HELDOUT_4_CATALOG_DIR);
     const lexical = await evaluateMode(set, 'lexical');
     expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
     expect(lexical.destructiveFirstPicks.length).toBeLessThanOrEqual(1);
@@ -79,6 +79,14 @@ describe('search evaluation (recall@k)', () => {
       const offered = toolActions(tool?.name ?? '', tool?.description ?? '');
       expect([...queryActions(pick.query)].some((a) => offered.has(a))).toBe(true);
     }
+    expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+  });
+
+  it('over the fifth held-out set: no destructive tool first in either mode', async () => {
+    const set = loadEvalCatalog(HELDOUT_5_CATALOG_DIR);
+    const lexical = await evaluateMode(set, 'lexical');
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
+    expect(lexical.destructiveFirstPicks).toEqual([]);
     expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
   });
 

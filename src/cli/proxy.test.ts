@@ -70,13 +70,9 @@ describe('ghostwire proxy (CLI)', () => {
     expect(noQuery.stderr).toContain('give the query');
   });
 
-  it('eval prints recall@k, MRR and destructive-first picks per search mode and query class, for the seven catalogs', async () => {
-    // Lexical over every default set; both modes over one set (the semantic pass embeds every tool: all seven
-    // sets in both modes is a minute's work on a loaded 2-core machine, and eval.test.ts covers the modes).
-    const out = await ghostwire('proxy', 'eval', '--json', '--mode', 'lexical');
-    expect(out.code).toBe(0);
-    const report = JSON.parse(out.stdout);
-    expect(report.sets.map((s: any) => [s.tools, s.queries])).toEqual([[142, 48], [447, 212], [371, 204], [419, 193], [393, 176], [383, 209], [480, 240]]);
+  it('eval prints recall@k, MRR and destructive-first picks per search mode and query class', async () => {
+    // Both modes over one set (the semantic pass embeds every tool; eval.test.ts covers the modes on every
+    // set). The run over the seven default sets is the package test's, from the installed tarball.
     const both = await ghostwire('proxy', 'eval', '--json', '--catalog', LARGE_CATALOG_DIR);
     expect(both.code).toBe(0);
     const large = JSON.parse(both.stdout);

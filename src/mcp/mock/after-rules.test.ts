@@ -35,6 +35,18 @@ const scenario: MCPScenarioInput = {
   ],
 };
 
+/** Resources and prompts described anew after the first call. */
+const redescribed: MCPScenarioInput = {
+  ...scenario,
+  after: [
+    {
+      calls: 1,
+      resources: { change: [{ uri: 'memo://a', name: 'a', description: 'Memo a, v2', mimeType: 'text/markdown' }] },
+      prompts: { change: [{ name: 'daily', description: 'Daily, v2', arguments: [{ name: 'day', required: true }] }] },
+    },
+  ],
+};
+
 async function client(mock: MockMCP): Promise<{ client: Client; seen: string[] }> {
   const c = new Client({ name: 'test', version: '1.0.0' });
   clients.push(c);
@@ -79,6 +91,23 @@ describe('after rules that change lists and contents', () => {
     await expect(c.getPrompt({ name: 'daily' })).rejects.toThrow(/Prompt daily not found/);
   });
 
+  it('changes a resource\'s and a prompt\'s listed definitions, keeping contents and messages, and announces both', async () => {
+    const mock = createMockMCP(redescribed);
+    mocks.push(mock);
+    const { client: c, seen } = await client(mock);
+    expect((await c.listResources()).resources.map((r) => [r.uri, r.description, r.mimeType])).toEqual([['memo://a', undefined, undefined]]);
+    expect((await c.listPrompts()).prompts.map((p) => [p.name, p.description, p.arguments])).toEqual([['daily', undefined, undefined]]);
+    await c.callTool({ name: 'search', arguments: { q: 'x' } });
+    await expect.poll(() => [...seen].sort()).toEqual(['notifications/prompts/list_changed', 'notifications/resources/list_changed']);
+    expect((await c.listResources()).resources).toEqual([{ uri: 'memo://a', name: 'a', description: 'Memo a, v2', mimeType: 'text/markdown' }]);
+    expect((await c.readResource({ uri: 'memo://a' })).contents).toEqual([{ uri: 'memo://a', mimeType: 'text/markdown', text: 'first' }]);
+    expect((await c.listPrompts()).prompts).toEqual([{ name: 'daily', description: 'Daily, v2', arguments: [{ name: 'day', required: true }] }]);
+    expect((await c.getPrompt({ name: 'daily', arguments: { day: 'monday' } })).messages[0].content).toEqual({ type: 'text', text: 'today' });
+    mock.reset();
+    expect((await c.listResources()).resources[0].description).toBeUndefined();
+    expect((await c.listPrompts()).prompts[0].description).toBeUndefined();
+  });
+
   it('gives a resource new contents and tells only the clients subscribed to it', async () => {
     const mock = createMockMCP(scenario);
     mocks.push(mock);
@@ -108,7 +137,12 @@ describe('after rules that change lists and contents', () => {
     const text = JSON.stringify({
       ...scenario,
       after: [
-        { calls: 1, tools: { change: [{ name: 'nope', inputSchema: { type: 'array' } }] }, resources: { hide: ['memo://z'] }, prompts: { show: ['monthly'] } },
+        {
+          calls: 1,
+          tools: { change: [{ name: 'nope', inputSchema: { type: 'array' } }] },
+          resources: { hide: ['memo://z'], change: [{ uri: 'memo://y', name: 'y' }] },
+          prompts: { show: ['monthly'], change: [{ name: 'yearly' }] },
+        },
         { calls: 2, updated: [{ uri: 'memo://a', text: 'x', blob: 'eA==' }] },
       ],
     });
@@ -116,7 +150,9 @@ describe('after rules that change lists and contents', () => {
       'after[0].tools.change[0].name: no tool named "nope" in tools',
       'after[0].tools.change[0].inputSchema.type: expected "object", got "array"',
       'after[0].resources.hide[0]: no resource with URI "memo://z" in resources',
+      'after[0].resources.change[0].uri: no resource with URI "memo://y" in resources',
       'after[0].prompts.show[0]: no prompt named "monthly" in prompts',
+      'after[0].prompts.change[0].name: no prompt named "yearly" in prompts',
       'after[1].updated[0].blob: new contents are either text or blob, not both',
     ]);
   });

@@ -1,5 +1,6 @@
 // MCP goldens replay what changes between calls: a real stdio server (fixtures/servers/shifting.ts)
-// changes its tools, resources and prompts on its 2nd call and rewrites a subscribed resource. An SDK
+// changes its tools, resources and prompts (added, removed, described anew) on its 2nd call and
+// rewrites a subscribed resource. An SDK
 // client sees the list_changed and resources/updated notifications after that call, and the new lists
 // and contents when it fetches them again — while recording, and the same when the recording is
 // replayed with no server at all (the replay's entry names a command that does not exist).
@@ -22,6 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const NOTIFIED = [
   'notifications/prompts/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
   'notifications/resources/list_changed',
   'notifications/resources/updated memo://a',
   'notifications/tools/list_changed',
@@ -41,8 +44,8 @@ async function run(golden: MCPGolden): Promise<Record<string, unknown>> {
   const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as Array<{ text: string }>)[0].text;
   const lists = async () => ({
     tools: (await client.listTools()).tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    resources: (await client.listResources()).resources.map((r) => r.uri),
-    prompts: (await client.listPrompts()).prompts.map((p) => p.name),
+    resources: (await client.listResources()).resources.map((r) => [r.uri, r.description]),
+    prompts: (await client.listPrompts()).prompts.map((p) => [p.name, p.description]),
     memoA: ((await client.readResource({ uri: 'memo://a' })).contents[0] as { text: string }).text,
   });
   try {
@@ -74,12 +77,15 @@ describe('MCP goldens replay list changes and resource updates between calls', (
     await golden.close();
     const search = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
     expect(recorded).toMatchObject({
-      before: { tools: [{ name: 'search', description: 'Search memos.' }, { name: 'draft' }], resources: ['memo://a', 'memo://b'], prompts: ['daily'], memoA: 'memo a, first draft' },
+      before: { tools: [{ name: 'search', description: 'Search memos.' }, { name: 'draft' }], resources: [['memo://a', undefined], ['memo://b', undefined]], prompts: [['daily', 'The daily summary.']], memoA: 'memo a, first draft' },
       first: 'found plans',
       afterFirst: [],
       second: 'drafted retro',
       notified: NOTIFIED,
-      after: { tools: [{ name: 'search', description: 'Search memos (v2).' }, { name: 'archive' }], resources: ['memo://a', 'memo://b', 'memo://c'], prompts: ['daily', 'weekly'], memoA: 'memo a, second draft' },
+      after: { tools: [{ name: 'search', description: 'Search memos (v2).' }, { name: 'archive' }], resources: [['memo://a', undefined], ['memo://b', 'Memo b, kept for the record.'], ['memo://c', undefined]],
+        prompts: [['daily', 'The daily summary, with open questions.'], ['weekly', 'The weekly summary.']],
+        memoA: 'memo a, second draft',
+      },
       archived: 'archived memo://c',
       searched: 'found plans',
       gone: true,
@@ -98,8 +104,16 @@ describe('MCP goldens replay list changes and resource updates between calls', (
     expect(tools).toHaveLength(3);
     expect(tools.map((r: { calls: number }) => r.calls)).toEqual([2, 2, 2]);
     expect(tools[2].tools).toMatchObject({ show: ['archive'], hide: ['draft'], change: [{ name: 'search', description: 'Search memos (v2).' }] });
-    expect(scenario.after).toContainEqual({ calls: 2, resources: { show: ['memo://c'] } });
-    expect(scenario.after).toContainEqual({ calls: 2, prompts: { show: ['weekly'] } });
+    // Two announcements each for resources and prompts (one added, one described anew); the re-list after
+    // the second carries both, the new definition as a `change`.
+    expect(scenario.after.filter((r: { resources?: unknown }) => r.resources)).toEqual([
+      { calls: 2, resources: {} },
+      { calls: 2, resources: { show: ['memo://c'], change: [{ uri: 'memo://b', name: 'memo b', description: 'Memo b, kept for the record.', mimeType: 'text/plain' }] } },
+    ]);
+    expect(scenario.after.filter((r: { prompts?: unknown }) => r.prompts)).toEqual([
+      { calls: 2, prompts: {} },
+      { calls: 2, prompts: { show: ['weekly'], change: [{ name: 'daily', description: 'The daily summary, with open questions.' }] } },
+    ]);
     expect(scenario.after).toContainEqual({ calls: 2, updated: [{ uri: 'memo://a', mimeType: 'text/plain', text: 'memo a, second draft' }] });
   });
 

@@ -41,8 +41,10 @@ const DESCRIPTIONS: Record<string, string> = {
   after: 'What happens after N answered tool calls: list changes (with their list_changed notifications), new resource contents (with notifications/resources/updated), crash, hang.',
   'after.tools': 'Show and hide tools by name, `change` listed definitions; sends notifications/tools/list_changed.',
   'after.tools.change': 'Tools\' listed definitions from now on (by name; their answers stay).',
-  'after.resources': 'Show and hide resources by URI; sends notifications/resources/list_changed.',
-  'after.prompts': 'Show and hide prompts by name; sends notifications/prompts/list_changed.',
+  'after.resources': 'Show and hide resources by URI, `change` listed definitions; sends notifications/resources/list_changed.',
+  'after.resources.change': 'Resources\' listed definitions from now on (by URI; their contents stay).',
+  'after.prompts': 'Show and hide prompts by name, `change` listed definitions; sends notifications/prompts/list_changed.',
+  'after.prompts.change': 'Prompts\' listed definitions from now on (by name; their messages stay).',
   'after.updated': 'New contents of resources (when text or blob is given), and notifications/resources/updated to the clients subscribed to each.',
 };
 

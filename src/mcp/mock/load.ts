@@ -91,6 +91,12 @@ function crossIssues(s: MCPScenario): PathIssue[] {
         if (schema && schema.type !== 'object') out.push({ path: ['after', i, 'tools', 'change', k, key, 'type'], message: `expected "object", got ${JSON.stringify(schema.type) ?? 'nothing'}` });
       }
     });
+    rule.resources?.change?.forEach((d, k) => {
+      if (!uris.has(d.uri)) out.push({ path: ['after', i, 'resources', 'change', k, 'uri'], message: `no resource with URI ${JSON.stringify(d.uri)} in resources` });
+    });
+    rule.prompts?.change?.forEach((d, k) => {
+      if (!prompts.has(d.name)) out.push({ path: ['after', i, 'prompts', 'change', k, 'name'], message: `no prompt named ${JSON.stringify(d.name)} in prompts` });
+    });
     rule.updated?.forEach((u, k) => {
       if (u.text !== undefined && u.blob !== undefined) out.push({ path: ['after', i, 'updated', k, 'blob'], message: 'new contents are either text or blob, not both' });
     });

@@ -1,4 +1,4 @@
-import type { AfterRule, ResourceUpdate, ToolDefinition } from './schema.ts';
+import type { AfterRule, ResourceUpdate } from './schema.ts';
 
 /**
  * What changed between calls while a server was recorded: its list_changed and resources/updated
@@ -145,16 +145,16 @@ export class RecordedChanges {
     return { lists, reads, after };
   }
 
-  /** Show, hide and (tools) change, from the listed state to `list`; updates the state. */
-  #diff(kind: ListKind, list: Json[], s: { items: Map<string, PlannedItem>; visible: Set<string>; listed: Map<string, string> }): { show?: string[]; hide?: string[]; change?: ToolDefinition[] } {
+  /** Show, hide and change (a listed item whose definition differs), from the listed state to `list`; updates the state. */
+  #diff(kind: ListKind, list: Json[], s: { items: Map<string, PlannedItem>; visible: Set<string>; listed: Map<string, string> }): { show?: string[]; hide?: string[]; change?: Json[] } {
     const keys = new Set(list.map((i) => keyOf(kind, i)));
     const show: string[] = [];
-    const change: ToolDefinition[] = [];
+    const change: Json[] = [];
     for (const item of list) {
       const key = keyOf(kind, item);
       const text = JSON.stringify(item);
       if (!s.items.has(key)) s.items.set(key, { definition: item, hidden: true });
-      else if (s.listed.get(key) !== text && kind === 'tools') change.push(item as ToolDefinition);
+      else if (s.listed.get(key) !== text) change.push(item);
       s.listed.set(key, text);
       if (!s.visible.has(key)) show.push(key);
     }

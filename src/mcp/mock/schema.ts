@@ -166,16 +166,24 @@ export const ToolSchema = z
   })
   .strict();
 
+/** A resource's listing fields (what resources/list shows). */
+const resourceDefinition = {
+  uri: z.string().min(1),
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().int().nonnegative().optional(),
+  annotations: Annotations.optional(),
+  _meta: Json.optional(),
+};
+
+/** A resource's listed definition from an `after` rule on (its contents stay the resource's). */
+export const ResourceDefinitionSchema = z.object(resourceDefinition).strict();
+
 export const ResourceSchema = z
   .object({
-    uri: z.string().min(1),
-    name: z.string().min(1),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    mimeType: z.string().optional(),
-    size: z.number().int().nonnegative().optional(),
-    annotations: Annotations.optional(),
-    _meta: Json.optional(),
+    ...resourceDefinition,
     text: z.string().optional(),
     /** Base64 content (instead of text). */
     blob: z.string().optional(),
@@ -201,13 +209,21 @@ export const ResourceTemplateSchema = z
   })
   .strict();
 
+/** A prompt's listing fields (what prompts/list shows). */
+const promptDefinition = {
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() }).strict()).optional(),
+  _meta: Json.optional(),
+};
+
+/** A prompt's listed definition from an `after` rule on (its messages stay the prompt's). */
+export const PromptDefinitionSchema = z.object(promptDefinition).strict();
+
 export const PromptSchema = z
   .object({
-    name: z.string().min(1),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    arguments: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), required: z.boolean().optional() }).strict()).optional(),
-    _meta: Json.optional(),
+    ...promptDefinition,
     /** Not listed (nor gettable) until an `after` rule shows it. */
     hidden: z.boolean().optional(),
     /** Messages with `{{argument}}` placeholders filled from the call. */
@@ -245,10 +261,16 @@ export const AfterSchema = z
      * send notifications/tools/list_changed.
      */
     tools: z.object({ ...ShowHide, change: z.array(ToolDefinitionSchema).optional() }).strict().optional(),
-    /** Change the resource list (by URI) and send notifications/resources/list_changed. */
-    resources: z.object(ShowHide).strict().optional(),
-    /** Change the prompt list (by name) and send notifications/prompts/list_changed. */
-    prompts: z.object(ShowHide).strict().optional(),
+    /**
+     * Change the resource list (show and hide by URI, `change` a resource's listed definition) and
+     * send notifications/resources/list_changed.
+     */
+    resources: z.object({ ...ShowHide, change: z.array(ResourceDefinitionSchema).optional() }).strict().optional(),
+    /**
+     * Change the prompt list (show and hide by name, `change` a prompt's listed definition) and send
+     * notifications/prompts/list_changed.
+     */
+    prompts: z.object({ ...ShowHide, change: z.array(PromptDefinitionSchema).optional() }).strict().optional(),
     /** New contents of resources (when given), and notifications/resources/updated to the clients subscribed to each. */
     updated: z.array(ResourceUpdateSchema).optional(),
     /** Every later call crashes the server. */
@@ -286,6 +308,8 @@ export type AnswerInput = z.input<typeof AnswerSchema>;
 export type ToolSpec = z.infer<typeof ToolSchema>;
 export type ToolDefinition = z.infer<typeof ToolDefinitionSchema>;
 export type ResourceUpdate = z.infer<typeof ResourceUpdateSchema>;
+export type ResourceDefinition = z.infer<typeof ResourceDefinitionSchema>;
+export type PromptDefinition = z.infer<typeof PromptDefinitionSchema>;
 export type ToolInput = z.input<typeof ToolSchema>;
 export type ResourceSpec = z.infer<typeof ResourceSchema>;
 export type ResourceTemplateSpec = z.infer<typeof ResourceTemplateSchema>;

@@ -60,6 +60,9 @@ export class ScenarioState {
   #tools = new Map<string, ToolSpec>();
   #visibleResources = new Set<string>();
   #visiblePrompts = new Set<string>();
+  /** Resources by URI and prompts by name, with the definitions `after` rules changed to. */
+  #resources = new Map<string, ResourceSpec>();
+  #prompts = new Map<string, PromptSpec>();
   /** Resource contents an `after` rule updated, by URI. */
   #contents = new Map<string, ResourceUpdate>();
 
@@ -75,6 +78,8 @@ export class ScenarioState {
     const { tools, resources, prompts } = this.scenario;
     this.#tools = new Map(tools.map((t) => [t.name, t]));
     this.#visible = new Set(tools.filter((t) => !t.hidden).map((t) => t.name));
+    this.#resources = new Map(resources.map((r) => [r.uri, r]));
+    this.#prompts = new Map(prompts.map((p) => [p.name, p]));
     this.#visibleResources = new Set(resources.filter((r) => !r.hidden).map((r) => r.uri));
     this.#visiblePrompts = new Set(prompts.filter((p) => !p.hidden).map((p) => p.name));
     this.#contents.clear();
@@ -112,12 +117,12 @@ export class ScenarioState {
 
   /** The resources listed right now, in scenario order. */
   listedResources(): ResourceSpec[] {
-    return this.scenario.resources.filter((r) => this.#visibleResources.has(r.uri));
+    return this.scenario.resources.filter((r) => this.#visibleResources.has(r.uri)).map((r) => this.#resources.get(r.uri)!);
   }
 
   /** A resource as read right now: listed (hidden ones are not there), contents as last updated. */
   resource(uri: string): ResourceSpec | undefined {
-    const declared = this.scenario.resources.find((r) => r.uri === uri);
+    const declared = this.#resources.get(uri);
     if (declared && !this.#visibleResources.has(uri)) return undefined;
     const updated = this.#contents.get(uri);
     if (!updated) return declared;
@@ -127,12 +132,12 @@ export class ScenarioState {
 
   /** The prompts listed right now, in scenario order. */
   listedPrompts(): PromptSpec[] {
-    return this.scenario.prompts.filter((p) => this.#visiblePrompts.has(p.name));
+    return this.scenario.prompts.filter((p) => this.#visiblePrompts.has(p.name)).map((p) => this.#prompts.get(p.name)!);
   }
 
   /** A listed prompt by name. */
   prompt(name: string): PromptSpec | undefined {
-    return this.#visiblePrompts.has(name) ? this.scenario.prompts.find((p) => p.name === name) : undefined;
+    return this.#visiblePrompts.has(name) ? this.#prompts.get(name) : undefined;
   }
 
   /** A listed tool by name. */
@@ -202,10 +207,18 @@ export class ScenarioState {
       }
       if (rule.resources) {
         showHide(this.#visibleResources, rule.resources);
+        for (const d of rule.resources.change ?? []) {
+          const current = this.#resources.get(d.uri);
+          if (current) this.#resources.set(d.uri, { ...d, text: current.text, blob: current.blob, error: current.error, hidden: current.hidden });
+        }
         out.push({ method: 'notifications/resources/list_changed' });
       }
       if (rule.prompts) {
         showHide(this.#visiblePrompts, rule.prompts);
+        for (const d of rule.prompts.change ?? []) {
+          const current = this.#prompts.get(d.name);
+          if (current) this.#prompts.set(d.name, { ...d, hidden: current.hidden, messages: current.messages });
+        }
         out.push({ method: 'notifications/prompts/list_changed' });
       }
       for (const u of rule.updated ?? []) {

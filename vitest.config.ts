@@ -22,15 +22,17 @@ const roots = ['src', 'examples', 'fixtures'];
 const testFiles = roots.flatMap((root) =>
   (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
 );
-// A test file in the Vitest layer (src/vitest), an example (examples/ imports only public entry points, as a
-// user's project does), a `*.port.test.ts` file or one that installs the packed package runs in a fresh
-// process. A `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier
-// file started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall
-// under it. The files that install the packed package sit together because Vitest runs a global setup once
-// per project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
+// A test file in the Vitest layer (src/vitest), a `*.port.test.ts` file or one that installs the packed
+// package runs in a fresh process. A `*.port.test.ts` file needs a process where nothing intercepts: the
+// in-process layer an earlier file started stays on in a shared worker, and HTTP/2 clients to the real port
+// (Bedrock's default) stall under it. The files that install the packed package sit together because Vitest
+// runs a global setup once per project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
 const INSTALLS_PACKAGE = /installPacked|installUserProject/;
-// Files that use ghostwire's in-process layer (useMockLLM, the MCP goldens, the golden fixture) share
-// workers the way the layer documents for `isolate: false`: its setup file before every file.
+// Files that use ghostwire's in-process layer (useMockLLM, the MCP goldens, the golden fixture) as a user's
+// tests do, the examples included, share workers the way the layer documents for `isolate: false`: its setup
+// file before every file. Of src/vitest, only the files that use the layer that way and test nothing about a
+// fresh process, another MSW server, the plugin or a child process's run.
+const LAYER_AS_USED = ['golden-fixture', 'mock-llm-fixture', 'test', 'use-mock-llm', 'use-mock-llm-concurrent', 'use-mock-mcp'].map((name) => join('src', 'vitest', `${name}.test.ts`));
 const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index/;
 // Files that intercept fetch otherwise (MSW servers, the goldens layer's own interceptor) share workers
 // with each other only: two MSW servers listening in one process both intercept, so each file must close
@@ -38,9 +40,9 @@ const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup
 const INTERCEPTS = /from 'msw|setupServer|mswServer|MswServer|mswInterceptor|\.intercept\(|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 const sources = new Map(testFiles.map((f) => [f, readFileSync(f, 'utf8')]));
 const isolated = testFiles.filter(
-  (f) => f.startsWith(join('src', 'vitest')) || f.startsWith('examples') || f.endsWith('.port.test.ts') || INSTALLS_PACKAGE.test(sources.get(f)!),
+  (f) => (f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f)) || f.endsWith('.port.test.ts') || INSTALLS_PACKAGE.test(sources.get(f)!),
 );
-const inProcess = testFiles.filter((f) => !isolated.includes(f) && IN_PROCESS.test(sources.get(f)!));
+const inProcess = testFiles.filter((f) => !isolated.includes(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
 const intercepting = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && INTERCEPTS.test(sources.get(f)!));
 const shared = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && !intercepting.includes(f));
 

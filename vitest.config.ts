@@ -33,10 +33,12 @@ const INSTALLS_PACKAGE = /installPacked|installUserProject/;
 // file before every file. Of src/vitest, only the files that use the layer that way and test nothing about a
 // fresh process, another MSW server, the plugin or a child process's run.
 const LAYER_AS_USED = ['golden-fixture', 'mock-llm-fixture', 'test', 'use-mock-llm', 'use-mock-llm-concurrent', 'use-mock-mcp'].map((name) => join('src', 'vitest', `${name}.test.ts`));
-const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index/;
+const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup|golden-fixture|ghostwire\/vitest|\/vitest\/[\w-]+\.ts'/;
 // Files that intercept fetch otherwise (MSW servers, the goldens layer's own interceptor) share workers
 // with each other only: two MSW servers listening in one process both intercept, so each file must close
-// what it started, which a setup file checks after every file (vitest.interception-guard.ts).
+// what it started. A setup file checks that after every file of the shared projects
+// (vitest.interception-guard.ts); files reaching MSW through a helper (the providers' conformance rigs) sit
+// in `shared` and close what they start too.
 const INTERCEPTS = /from 'msw|setupServer|mswServer|MswServer|mswInterceptor|\.intercept\(|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 const sources = new Map(testFiles.map((f) => [f, readFileSync(f, 'utf8')]));
 const isolated = testFiles.filter(
@@ -66,7 +68,7 @@ export default defineConfig({
       { extends: true, test: { name: 'in-process', include: inProcess, isolate: false, setupFiles: ['src/vitest/setup.ts'], benchmark: { include: [] } } },
       { extends: true, test: { name: 'intercepting', include: intercepting, isolate: false, setupFiles: ['vitest.interception-guard.ts'], benchmark: { include: [] } } },
       // Bench files run once, each in its own process (the isolated project's default).
-      { extends: true, test: { name: 'shared', include: shared, isolate: false, benchmark: { include: [] } } },
+      { extends: true, test: { name: 'shared', include: shared, isolate: false, setupFiles: ['vitest.interception-guard.ts'], benchmark: { include: [] } } },
     ],
   },
 });

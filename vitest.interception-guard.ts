@@ -1,5 +1,5 @@
-// Setup file of the `intercepting` project, whose files share worker processes: a file there may start MSW
-// servers and golden interceptors, but must leave none on. Vitest evaluates a setup file before every test
+// Setup file of the projects whose files share worker processes (`intercepting`, `shared`): a file there may
+// start MSW servers and golden interceptors, but must leave none on. Vitest evaluates a setup file before every test
 // file, so this captures the platform's request functions as the file found them and, after the file's own
 // afterAll hooks (after-hooks run in reverse order), fails the file if any is still patched, so a leak names
 // its file instead of breaking whichever file runs next in that worker.

@@ -22,27 +22,31 @@ const roots = ['src', 'examples', 'fixtures'];
 const testFiles = roots.flatMap((root) =>
   (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
 );
-// A test file that intercepts fetch (MSW, useMockLLM, the goldens layer) or lives in the Vitest layer runs
-// in a fresh process: two MSW servers in one process both intercept, so such files cannot share one. The
-// rest (most of the suite) share their worker processes across files (no isolation), which spares each
-// file a process start and a fresh import of the SDKs: about a quarter of the suite's CPU time.
-const INTERCEPTS = /from 'msw|setupServer|useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|mswServer|MswServer|mswInterceptor|\.intercept\(|golden-setup|golden-fixture|ghostwire\/vitest|vitest\/index|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
-// A `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
-// started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
-// The files that install the packed package all sit in this project too: Vitest runs a global setup once per
-// project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
+// A test file in the Vitest layer (src/vitest), a `*.port.test.ts` file or one that installs the packed
+// package runs in a fresh process. A `*.port.test.ts` file needs a process where nothing intercepts: the
+// in-process layer an earlier file started stays on in a shared worker, and HTTP/2 clients to the real port
+// (Bedrock's default) stall under it. The files that install the packed package sit together because Vitest
+// runs a global setup once per project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
 const INSTALLS_PACKAGE = /installPacked|installUserProject/;
-const isolated = testFiles.filter((f) => {
-  const source = readFileSync(f, 'utf8');
-  return (
-    f.startsWith(join('src', 'vitest')) ||
-    f.startsWith('examples') ||
-    f.endsWith('.port.test.ts') ||
-    INTERCEPTS.test(source) ||
-    INSTALLS_PACKAGE.test(source)
-  );
-});
-const shared = testFiles.filter((f) => !isolated.includes(f));
+// Files that use ghostwire's in-process layer (useMockLLM, the MCP goldens, the golden fixture) as a user's
+// tests do, the examples included, share workers the way the layer documents for `isolate: false`: its setup
+// file before every file. Of src/vitest, only the files that use the layer that way and test nothing about a
+// fresh process, another MSW server, the plugin or a child process's run.
+const LAYER_AS_USED = ['golden-fixture', 'mock-llm-fixture', 'test', 'use-mock-llm', 'use-mock-llm-concurrent', 'use-mock-mcp'].map((name) => join('src', 'vitest', `${name}.test.ts`));
+const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup|golden-fixture|ghostwire\/vitest|\/vitest\/[\w-]+\.ts'/;
+// Files that intercept fetch otherwise (MSW servers, the goldens layer's own interceptor) share workers
+// with each other only: two MSW servers listening in one process both intercept, so each file must close
+// what it started. A setup file checks that after every file of the shared projects
+// (vitest.interception-guard.ts); files reaching MSW through a helper (the providers' conformance rigs) sit
+// in `shared` and close what they start too.
+const INTERCEPTS = /from 'msw|setupServer|mswServer|MswServer|mswInterceptor|\.intercept\(|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
+const sources = new Map(testFiles.map((f) => [f, readFileSync(f, 'utf8')]));
+const isolated = testFiles.filter(
+  (f) => (f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f)) || f.endsWith('.port.test.ts') || INSTALLS_PACKAGE.test(sources.get(f)!),
+);
+const inProcess = testFiles.filter((f) => !isolated.includes(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
+const intercepting = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && INTERCEPTS.test(sources.get(f)!));
+const shared = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && !intercepting.includes(f));
 
 export default defineConfig({
   resolve: { conditions },
@@ -61,8 +65,10 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/test-results.json' }]] : ['default'],
     projects: [
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+      { extends: true, test: { name: 'in-process', include: inProcess, isolate: false, setupFiles: ['src/vitest/setup.ts'], benchmark: { include: [] } } },
+      { extends: true, test: { name: 'intercepting', include: intercepting, isolate: false, setupFiles: ['vitest.interception-guard.ts'], benchmark: { include: [] } } },
       // Bench files run once, each in its own process (the isolated project's default).
-      { extends: true, test: { name: 'shared', include: shared, isolate: false, benchmark: { include: [] } } },
+      { extends: true, test: { name: 'shared', include: shared, isolate: false, setupFiles: ['vitest.interception-guard.ts'], benchmark: { include: [] } } },
     ],
   },
 });

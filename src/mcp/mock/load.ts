@@ -76,26 +76,19 @@ function crossIssues(s: MCPScenario): PathIssue[] {
   const prompts = new Set(s.prompts.map((p) => p.name));
   s.after.forEach((rule, i) => {
     if (rule.tool !== undefined && !names.has(rule.tool)) out.push({ path: ['after', i, 'tool'], message: `no tool named ${JSON.stringify(rule.tool)} in tools` });
-    const lists = [['tools', names, 'tool named', 'tools'], ['resources', uris, 'resource with URI', 'resources'], ['prompts', prompts, 'prompt named', 'prompts']] as const;
-    for (const [list, known, what, where] of lists) {
-      for (const key of ['show', 'hide'] as const) {
-        rule[list]?.[key]?.forEach((n, k) => {
-          if (!known.has(n)) out.push({ path: ['after', i, list, key, k], message: `no ${what} ${JSON.stringify(n)} in ${where}` });
-        });
-      }
+    const lists = [['tools', names, 'tool named', 'name'], ['resources', uris, 'resource with URI', 'uri'], ['prompts', prompts, 'prompt named', 'name']] as const;
+    for (const [list, known, what, field] of lists) {
+      const unknown = (n: string, path: Array<string | number>) => {
+        if (!known.has(n)) out.push({ path: ['after', i, list, ...path], message: `no ${what} ${JSON.stringify(n)} in ${list}` });
+      };
+      for (const key of ['show', 'hide'] as const) rule[list]?.[key]?.forEach((n, k) => unknown(n, [key, k]));
+      rule[list]?.change?.forEach((d, k) => unknown((d as Record<typeof field, string>)[field], ['change', k, field]));
     }
     rule.tools?.change?.forEach((d, k) => {
-      if (!names.has(d.name)) out.push({ path: ['after', i, 'tools', 'change', k, 'name'], message: `no tool named ${JSON.stringify(d.name)} in tools` });
       for (const key of ['inputSchema', 'outputSchema'] as const) {
         const schema = d[key];
         if (schema && schema.type !== 'object') out.push({ path: ['after', i, 'tools', 'change', k, key, 'type'], message: `expected "object", got ${JSON.stringify(schema.type) ?? 'nothing'}` });
       }
-    });
-    rule.resources?.change?.forEach((d, k) => {
-      if (!uris.has(d.uri)) out.push({ path: ['after', i, 'resources', 'change', k, 'uri'], message: `no resource with URI ${JSON.stringify(d.uri)} in resources` });
-    });
-    rule.prompts?.change?.forEach((d, k) => {
-      if (!prompts.has(d.name)) out.push({ path: ['after', i, 'prompts', 'change', k, 'name'], message: `no prompt named ${JSON.stringify(d.name)} in prompts` });
     });
     rule.updated?.forEach((u, k) => {
       if (u.text !== undefined && u.blob !== undefined) out.push({ path: ['after', i, 'updated', k, 'blob'], message: 'new contents are either text or blob, not both' });

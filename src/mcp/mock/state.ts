@@ -42,6 +42,17 @@ function showHide(visible: Set<string>, change: { show?: string[]; hide?: string
   for (const name of change.hide ?? []) visible.delete(name);
 }
 
+/**
+ * Gives items in `items` new listed definitions (by `key`), keeping what a listing does not show
+ * (answers, contents, messages, whether hidden); definitions for unknown items are ignored.
+ */
+function redefine<T, D>(items: Map<string, T>, definitions: D[] | undefined, key: (d: D) => string, kept: (current: T) => Partial<T>): void {
+  for (const d of definitions ?? []) {
+    const current = items.get(key(d));
+    if (current) items.set(key(d), { ...d, ...kept(current) } as T);
+  }
+}
+
 export type Selection = { index: number; answer: Answer } | { index: null; nearMisses: MCPNearMiss[] };
 
 export class ScenarioState {
@@ -199,26 +210,17 @@ export class ScenarioState {
       if (rule.tool !== undefined && rule.tool !== tool) continue;
       if (rule.tools) {
         showHide(this.#visible, rule.tools);
-        for (const d of rule.tools.change ?? []) {
-          const current = this.#tools.get(d.name);
-          if (current) this.#tools.set(d.name, { ...d, hidden: current.hidden, answers: current.answers });
-        }
+        redefine(this.#tools, rule.tools.change, (d) => d.name, ({ hidden, answers }) => ({ hidden, answers }));
         out.push({ method: 'notifications/tools/list_changed' });
       }
       if (rule.resources) {
         showHide(this.#visibleResources, rule.resources);
-        for (const d of rule.resources.change ?? []) {
-          const current = this.#resources.get(d.uri);
-          if (current) this.#resources.set(d.uri, { ...d, text: current.text, blob: current.blob, error: current.error, hidden: current.hidden });
-        }
+        redefine(this.#resources, rule.resources.change, (d) => d.uri, ({ text, blob, error, hidden }) => ({ text, blob, error, hidden }));
         out.push({ method: 'notifications/resources/list_changed' });
       }
       if (rule.prompts) {
         showHide(this.#visiblePrompts, rule.prompts);
-        for (const d of rule.prompts.change ?? []) {
-          const current = this.#prompts.get(d.name);
-          if (current) this.#prompts.set(d.name, { ...d, hidden: current.hidden, messages: current.messages });
-        }
+        redefine(this.#prompts, rule.prompts.change, (d) => d.name, ({ hidden, messages }) => ({ hidden, messages }));
         out.push({ method: 'notifications/prompts/list_changed' });
       }
       for (const u of rule.updated ?? []) {

@@ -1,4 +1,4 @@
-import { type ErrorSpec, type Match, type Respond, type Scenario, type ScenarioInput, type StreamErrorSpec, type ToolCallSpec } from './schema.ts';
+import { type ErrorSpec, type Match, type ReasoningSpec, type Respond, type Scenario, type ScenarioInput, type StreamErrorSpec, type ToolCallSpec } from './schema.ts';
 import type { FinishReason } from './canonical.ts';
 import {
   toMatch,
@@ -34,6 +34,7 @@ interface BuilderState {
   name: string;
   priority?: number;
   variables?: Record<string, string>;
+  protocolRules?: boolean;
   steps: MutableStep[];
 }
 
@@ -57,6 +58,15 @@ abstract class Stage {
     return this;
   }
 
+  /**
+   * `false`: requests that break a provider's protocol rules (unanswered tool calls, dropped thinking
+   * blocks) are answered instead of refused while this scenario is in play.
+   */
+  protocolRules(on: boolean): this {
+    this.state.protocolRules = on;
+    return this;
+  }
+
   /** Opens a new step that answers requests meeting `match` (e.g. `openai()`). */
   expect(match: MatchLike = {}): MatchBuilder {
     const step: MutableStep = { respond: {} };
@@ -74,11 +84,12 @@ abstract class Stage {
 
   /** The scenario as written (no defaults applied): what you would put in a JSON file. */
   toJSON(): ScenarioInput {
-    const { name, priority, variables, steps } = this.state;
+    const { name, priority, variables, protocolRules, steps } = this.state;
     return {
       name,
       ...(priority !== undefined ? { priority } : {}),
       ...(variables !== undefined ? { variables: { ...variables } } : {}),
+      ...(protocolRules !== undefined ? { protocolRules } : {}),
       steps: steps.map((s) => structuredClone(s)),
     };
   }
@@ -113,6 +124,26 @@ export class ScenarioBuilder extends Stage {
   /** A first step with no match (a catch-all) answering with embeddings. */
   respondWithEmbeddings(vectors: number[][]): ResponseBuilder {
     return this.otherwise().respondWithEmbeddings(vectors);
+  }
+
+  /** A first step with no match (a catch-all) answering with a structured value. */
+  respondWithJson(value: unknown): ResponseBuilder {
+    return this.otherwise().respondWithJson(value);
+  }
+
+  /** A first step with no match (a catch-all) answering with an instance generated from the request's schema. */
+  respondWithGeneratedJson(options: { seed?: number } = {}): ResponseBuilder {
+    return this.otherwise().respondWithGeneratedJson(options);
+  }
+
+  /** A first step with no match (a catch-all) whose model declines. */
+  respondWithRefusal(text: string): ResponseBuilder {
+    return this.otherwise().respondWithRefusal(text);
+  }
+
+  /** A first step with no match (a catch-all) that reasons first; add its text or tool calls next. */
+  respondWithReasoning(reasoning: ReasoningSpec): ResponseBuilder {
+    return this.otherwise().respondWithReasoning(reasoning);
   }
 }
 
@@ -182,6 +213,12 @@ export class MatchBuilder extends Stage {
     return this;
   }
 
+  /** The request asks for structured output: any (`true`), or with the schema of this name. */
+  withResponseFormat(format: true | string = true): this {
+    this.match.responseFormat = format;
+    return this;
+  }
+
   /** Switches from what the step matches to what it answers. */
   then(): ResponseBuilder {
     return new ResponseBuilder(this.state);
@@ -232,9 +269,45 @@ export class ResponseBuilder extends Stage {
     return this;
   }
 
-  /** Reported token usage. */
-  withUsage(usage: { inputTokens: number; outputTokens: number }): this {
+  /**
+   * Answer with a structured value: the text of the answer (or the forced tool's call), checked
+   * against the schema the request sends.
+   * @example scenario('extract').respondWithJson({ city: 'Paris', temperature: 21 })
+   */
+  respondWithJson(value: unknown): this {
+    this.respond.json = structuredClone(value);
+    return this;
+  }
+
+  /**
+   * Answer with a deterministic instance of the request's own schema (same schema and seed, same value).
+   * @example scenario('extract').respondWithGeneratedJson({ seed: 7 })
+   */
+  respondWithGeneratedJson(options: { seed?: number } = {}): this {
+    this.respond.json = options.seed === undefined ? { $generate: true } : { $generate: true, seed: options.seed };
+    return this;
+  }
+
+  /** The model declines (OpenAI's `refusal`; the parse helpers return it). */
+  respondWithRefusal(text: string): this {
+    this.respond.refusal = text;
+    return this;
+  }
+
+  /**
+   * Reasoning before the answer (a thinking block, a reasoning item, thought parts), rendered when the
+   * request asks for it; `{ text, redacted: true }` for opaque reasoning.
+   * @example scenario('think').respondWithReasoning('The user wants Paris weather.').respondWithToolCalls([{ name: 'get_weather' }])
+   */
+  respondWithReasoning(reasoning: ReasoningSpec): this {
+    this.respond.reasoning = typeof reasoning === 'string' ? reasoning : { ...reasoning };
+    return this;
+  }
+
+  /** Reported token usage (`reasoningTokens`: of the output tokens, the reasoning's). */
+  withUsage(usage: { inputTokens: number; outputTokens: number; reasoningTokens?: number }): this {
     this.respond.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+    if (usage.reasoningTokens !== undefined) this.respond.usage.reasoningTokens = usage.reasoningTokens;
     return this;
   }
 

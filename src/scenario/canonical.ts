@@ -43,6 +43,33 @@ export interface CanonicalTool {
   description?: string;
   /** JSON Schema of the arguments, as sent. */
   parameters?: unknown;
+  /** The API guarantees the arguments fit `parameters` (OpenAI `strict: true`, Anthropic strict tools): scripted calls are checked. */
+  strict?: boolean;
+}
+
+/**
+ * What a structured-output request asks for, in any provider's terms: OpenAI `response_format` /
+ * `text.format`, Anthropic `output_format`, Gemini `responseJsonSchema`/`responseSchema`, Bedrock
+ * `outputConfig.textFormat`, Ollama `format`, Mistral/Cohere `response_format`.
+ */
+export interface CanonicalResponseFormat {
+  /** The schema's name where the wire carries one (`json_schema.name`). */
+  name: string | null;
+  /** The JSON Schema the answer must fit; null for plain JSON mode (`json_object`, `format: "json"`). */
+  schema: unknown | null;
+}
+
+/**
+ * A protocol rule of the provider that the request breaks (a tool call left unanswered, a thinking
+ * block dropped): found by the adapter's parse, enforced by the transport core unless the mock
+ * or a scenario turns the rules off. `error` is what the real API answers.
+ */
+export interface ProtocolViolation {
+  /** A short stable id (`anthropic.tool-use-without-result`). */
+  rule: string;
+  /** The provider document the rule reproduces (a URL). */
+  doc: string;
+  error: CanonicalError;
 }
 
 export interface CanonicalRequest {
@@ -63,13 +90,33 @@ export interface CanonicalRequest {
   dimensions?: number;
   /** The parsed body as it came in. */
   raw: unknown;
+  /** Structured output: the format the request asks the answer in; absent for a free-text request. */
+  responseFormat?: CanonicalResponseFormat;
+  /** The one tool the request forces (`tool_choice` naming a tool, Gemini `ANY` with one allowed name). */
+  forcedTool?: string;
+  /** Protocol rules the request breaks, as the adapter found them (the core answers the first one's error). */
+  violations?: ProtocolViolation[];
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'stop_sequence';
 
 export interface CanonicalUsage {
   inputTokens: number;
+  /** All output tokens, reasoning included (as every API counts them). */
   outputTokens: number;
+  /** Of `outputTokens`, the reasoning's; 0 when the answer carried none. */
+  reasoningTokens?: number;
+}
+
+/**
+ * The reasoning before an answer. Adapters render it only when the request asks for it the way the
+ * real API requires (thinking enabled, `reasoning.summary`, `includeThoughts`), each in its own
+ * shape, with signatures or encrypted content minted and checked by the adapter (providers/common/reasoning-seal.ts).
+ */
+export interface CanonicalReasoning {
+  text: string;
+  /** Handed over only as opaque data (Anthropic `redacted_thinking`, Bedrock `redactedContent`). */
+  redacted: boolean;
 }
 
 export interface StreamOptions {
@@ -109,6 +156,12 @@ export interface CanonicalResponse {
   /** Text after templating; empty string when the step produced only tool calls. */
   text: string;
   toolCalls: CanonicalToolCall[];
+  /** The reasoning before the answer, when the step scripts one. */
+  reasoning?: CanonicalReasoning;
+  /** The model declined (OpenAI `refusal`): the refusal's text; `text` is then empty. */
+  refusal?: string;
+  /** A structured answer's value (also in `text` as JSON, or in the forced tool call's arguments). */
+  json?: unknown;
   usage: CanonicalUsage;
   finishReason: FinishReason;
   stream: StreamOptions;

@@ -1,8 +1,9 @@
-import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalToolCall } from './canonical.ts';
+import type { CanonicalError, CanonicalReasoning, CanonicalRequest, CanonicalResponse, CanonicalToolCall, CanonicalUsage } from './canonical.ts';
 import { embedText } from './embed.ts';
 import { HexIds } from './hex-ids.ts';
 import { latestToolResults, matchFailures } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
+import { AuthoringError, StructuredAnswers } from './structured.ts';
 import type { IdMinter, NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
 import { estimateInputTokens, estimateTokens } from './tokens.ts';
@@ -44,6 +45,8 @@ export class ScenarioEngine {
   #pendingToolResults: string[] | null = null;
   /** Response ids (and tool call ids when no API shape is given): 24 hex characters (per-engine prefix + counter). */
   readonly #ids = new HexIds();
+  /** Checks and generates structured answers (compiled schemas cached per engine). */
+  readonly #structured = new StructuredAnswers();
 
   constructor(scenarios: readonly (Scenario | ScenarioInput)[] = []) {
     this.#initial = scenarios.map((s) => parseScenario(s));
@@ -107,7 +110,9 @@ export class ScenarioEngine {
     const { match, respond } = state.step;
     const what = respond.error
       ? `error ${respond.error.status}`
-      : respond.toolCalls?.length
+      : respond.json !== undefined
+        ? `json ${JSON.stringify(respond.json).slice(0, 40)}`
+        : respond.toolCalls?.length
         ? `tool calls ${respond.toolCalls.map((c) => c.name).join(', ')}`
         : `text ${JSON.stringify((respond.text ?? '').slice(0, 40))}`;
     return `${ref.scenario}#${ref.index} (match ${JSON.stringify(match ?? {})} → ${what}; answered ${state.answered}x)`;
@@ -158,36 +163,79 @@ export class ScenarioEngine {
 
   #answer(state: StepState, request: CanonicalRequest, ids: IdMinter | undefined): Selection {
     const { respond } = state.step;
-    const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
     const latencyMs = respond.latencyMs ?? 0;
     if (respond.error) {
+      const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
       const { status, message, type, code, headers } = respond.error;
       const error: CanonicalError = { status, message: fillTemplate(message, values), type, code, headers };
       return { kind: 'error', step: state.ref, error, latencyMs };
     }
-    const text = fillTemplate(respond.text ?? '', values);
-    const toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
-      id: call.id ?? (ids ? ids.toolCallId(call.name) : this.#ids.next(24)),
+    try {
+      return { kind: 'respond', step: state.ref, response: this.#response(state, request, ids), latencyMs };
+    } catch (err) {
+      if (!(err instanceof AuthoringError)) throw err;
+      // Not the API's error: the scenario's. A 400 (an SDK retries no 400), flagged so the in-process layer fails the test.
+      const error: CanonicalError = {
+        status: 400,
+        message: `ghostwire: scenario error: ${err.message}`,
+        type: 'invalid_request_error',
+        code: 'scenario_authoring_error',
+        headers: {},
+      };
+      return { kind: 'error', step: state.ref, error, latencyMs: 0, authoring: true };
+    }
+  }
+
+  #response(state: StepState, request: CanonicalRequest, ids: IdMinter | undefined): CanonicalResponse {
+    const { respond } = state.step;
+    const label = `${state.ref.scenario}#${state.ref.index}`;
+    const values = state.templated ? templateValues(state.scenario, request) : NO_VALUES;
+    const mintId = (name: string): string => (ids ? ids.toolCallId(name) : this.#ids.next(24));
+    let text = fillTemplate(respond.text ?? '', values);
+    let toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
+      id: call.id ?? mintId(call.name),
       name: call.name,
       arguments: fillTemplateDeep(call.arguments, values),
     }));
+    this.#structured.checkToolCalls(toolCalls, request, label);
+    let json: unknown;
+    if (respond.json !== undefined) {
+      json = this.#structured.answer(fillTemplateDeep(respond.json, values), request, label);
+      // A forced tool is how some SDKs ask for an object (LangChain's withStructuredOutput on tool-calling
+      // models, Anthropic's tool trick): the value is that call's arguments. Otherwise it is the text.
+      if (request.forcedTool && !request.responseFormat) toolCalls = [{ id: mintId(request.forcedTool), name: request.forcedTool, arguments: json }];
+      else text = JSON.stringify(json);
+    }
     if (respond.expectToolResults && toolCalls.length > 0) this.#pendingToolResults = toolCalls.map((c) => c.id);
     const stream = respond.stream ? { ...respond.stream } : { ...DEFAULT_STREAM };
     if (stream.chunks) stream.chunks = stream.chunks.map((c) => fillTemplate(c, values));
     if (stream.error) stream.error = { ...stream.error, message: fillTemplate(stream.error.message, values) };
+    const reasoning = reasoningOf(respond.reasoning, values);
+    const refusal = respond.refusal === undefined ? undefined : fillTemplate(respond.refusal, values);
     const response: CanonicalResponse = {
       id: ids?.responseId() ?? this.#ids.next(24),
       model: request.model,
       created: Math.floor(Date.now() / 1000),
       text,
       toolCalls,
-      usage: respond.usage ?? estimateUsage(request, text, toolCalls),
+      usage: usageOf(respond.usage, request, text + (refusal ?? ''), toolCalls, reasoning),
       finishReason: respond.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       stream,
       headers: responseHeaders(respond.headers, respond.echoHeaders, request),
     };
+    if (reasoning) response.reasoning = reasoning;
+    if (refusal !== undefined) response.refusal = refusal;
+    if (json !== undefined) response.json = json;
     if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
-    return { kind: 'respond', step: state.ref, response, latencyMs };
+    return response;
+  }
+
+  /**
+   * False when a scenario in play turns the providers' protocol rules off (`protocolRules: false`):
+   * the transport core then answers requests that break them instead of refusing them.
+   */
+  protocolRules(): boolean {
+    return !this.#scenarios.some((s) => s.protocolRules === false);
   }
 
   #defaultEmbeddings(request: CanonicalRequest, ids: IdMinter | undefined): Selection {
@@ -211,9 +259,29 @@ function key(ref: StepRef): string {
   return `${ref.scenario}\u0000${ref.index}`;
 }
 
-function estimateUsage(request: CanonicalRequest, text: string, toolCalls: CanonicalToolCall[]): CanonicalResponse['usage'] {
+function reasoningOf(spec: Step['respond']['reasoning'], values: Record<string, string>): CanonicalReasoning | undefined {
+  if (spec === undefined) return undefined;
+  if (typeof spec === 'string') return { text: fillTemplate(spec, values), redacted: false };
+  return { text: fillTemplate(spec.text, values), redacted: spec.redacted };
+}
+
+/**
+ * The step's usage, or an estimate: output tokens count the reasoning too (as every API counts
+ * them), and the reasoning's own count is estimated from its text unless the step gives it.
+ */
+function usageOf(
+  given: Step['respond']['usage'],
+  request: CanonicalRequest,
+  text: string,
+  toolCalls: CanonicalToolCall[],
+  reasoning: CanonicalReasoning | undefined,
+): CanonicalUsage {
+  const reasoningTokens = given?.reasoningTokens ?? (reasoning ? Math.max(1, estimateTokens(reasoning.text)) : undefined);
+  if (given) return reasoningTokens === undefined ? { ...given } : { ...given, reasoningTokens };
   const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
-  return { inputTokens: estimateInputTokens(request), outputTokens: estimateTokens(produced) };
+  const usage: CanonicalUsage = { inputTokens: estimateInputTokens(request), outputTokens: estimateTokens(produced) + (reasoningTokens ?? 0) };
+  if (reasoningTokens !== undefined) usage.reasoningTokens = reasoningTokens;
+  return usage;
 }
 
 function templateValues(scenario: Scenario, request: CanonicalRequest): Record<string, string> {

@@ -117,6 +117,18 @@ export function matchFailures(match: Match | undefined, request: CanonicalReques
       }
     }
   }
+  if (match.responseFormat !== undefined) {
+    const format = request.responseFormat;
+    const structured = format !== undefined || request.forcedTool !== undefined;
+    if (match.responseFormat === true) {
+      if (!structured) failed.push('responseFormat: expected a structured-output request, got a free-text one');
+    } else {
+      const name = format?.name ?? request.forcedTool ?? null;
+      if (name !== match.responseFormat) {
+        failed.push(`responseFormat: expected the schema "${match.responseFormat}", got ${name === null ? (structured ? 'an unnamed one' : 'a free-text request') : `"${name}"`}`);
+      }
+    }
+  }
   if (match.headers) {
     for (const [name, wanted] of Object.entries(match.headers)) {
       if ((f = textFailure(`headers.${name}`, wanted, request.headers[name.toLowerCase()]))) failed.push(f);

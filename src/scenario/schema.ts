@@ -34,6 +34,11 @@ export const MatchSchema = z
     tools: z.array(z.string()).optional(),
     toolResults: z.union([z.literal(true), z.array(z.string())]).optional(),
     headers: z.record(z.string(), TextMatchSchema).optional(),
+    /**
+     * Structured-output requests: `true` for any request that asks for a JSON answer (a schema,
+     * JSON mode or a forced tool), or the name of the schema it sends (`weather_report`).
+     */
+    responseFormat: z.union([z.literal(true), z.string()]).optional(),
   })
   .strict();
 
@@ -46,8 +51,26 @@ export const ToolCallSchema = z
   .strict();
 
 export const UsageSchema = z
-  .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+  .object({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    /** Of `outputTokens`, how many were reasoning (estimated from `respond.reasoning` when absent). */
+    reasoningTokens: z.number().int().nonnegative().optional(),
+  })
   .strict();
+
+/**
+ * The model's reasoning before its answer: its text (a summary, a thinking block, thought parts),
+ * or `{ text, redacted: true }` for reasoning the API hands over only as opaque data
+ * (Anthropic's `redacted_thinking`, Bedrock's `redactedContent`).
+ */
+export const ReasoningSchema = z.union([
+  z.string(),
+  z.object({ text: z.string().default(''), redacted: z.boolean().default(false) }).strict(),
+]);
+
+/** `respond.json: { $generate: true, seed? }`: an instance of the request's own schema, the same for the same seed. */
+export const GenerateJsonSchema = z.object({ $generate: z.literal(true), seed: z.number().int().optional() }).strict();
 
 /** A mid-stream failure: what the provider's own error event says (its type and status default per provider). */
 export const StreamErrorSchema = z
@@ -98,6 +121,16 @@ export const FinishReasonSchema = z.enum(['stop', 'tool_calls', 'length', 'conte
 export const RespondSchema = z
   .object({
     text: z.string().optional(),
+    /**
+     * A structured answer: any JSON value, rendered as the answer in the mode the request asked for
+     * (the text, or the forced tool's call) and checked against the request's schema; or
+     * `{ "$generate": true, "seed"?: n }` for a deterministic instance of that schema.
+     */
+    json: z.unknown().optional(),
+    /** The model declines: OpenAI's `refusal`, and each provider's equivalent. */
+    refusal: z.string().optional(),
+    /** Reasoning rendered before the answer when the request asks for it (thinking, reasoning items, thought parts). */
+    reasoning: ReasoningSchema.optional(),
     toolCalls: z.array(ToolCallSchema).optional(),
     expectToolResults: z.boolean().optional(),
     usage: UsageSchema.optional(),
@@ -110,7 +143,23 @@ export const RespondSchema = z
     headers: z.record(z.string(), z.string()).optional(),
     echoHeaders: z.array(z.string()).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((respond, ctx) => {
+    // A structured answer is the whole answer: its text (or the forced tool's call) is the value.
+    if (respond.json !== undefined && respond.text !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['json'], message: 'json and text are two answers: give one (json is rendered as the text)' });
+    }
+    if (respond.json !== undefined && respond.toolCalls !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['json'], message: 'json and toolCalls are two answers: give one (json answers a forced tool call itself)' });
+    }
+    const generate = respond.json as { $generate?: unknown } | undefined;
+    if (generate && typeof generate === 'object' && '$generate' in generate) {
+      const parsed = GenerateJsonSchema.safeParse(generate);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', path: ['json'], message: 'a $generate answer is { "$generate": true, "seed"?: integer }' });
+      }
+    }
+  });
 
 export const StepSchema = z
   .object({
@@ -127,6 +176,11 @@ export const ScenarioSchema = z
     name: z.string().min(1),
     priority: z.number().default(0),
     variables: z.record(z.string(), z.string()).default({}),
+    /**
+     * `false` turns off the providers' protocol rules (unanswered tool calls, dropped thinking
+     * blocks and signatures) for every request while this scenario is in play: a lenient mock.
+     */
+    protocolRules: z.boolean().optional(),
     steps: z.array(StepSchema),
   })
   .strict();
@@ -138,6 +192,7 @@ export type TextMatch = z.infer<typeof TextMatchSchema>;
 export type MessageMatch = z.infer<typeof MessageMatchSchema>;
 export type Match = z.infer<typeof MatchSchema>;
 export type ToolCallSpec = z.infer<typeof ToolCallSchema>;
+export type ReasoningSpec = z.infer<typeof ReasoningSchema>;
 export type ErrorSpec = z.infer<typeof ErrorSpecSchema>;
 export type StreamErrorSpec = z.infer<typeof StreamErrorSchema>;
 export type Respond = z.infer<typeof RespondSchema>;

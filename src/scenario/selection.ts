@@ -1,4 +1,4 @@
-import type { CanonicalError, CanonicalRequest, CanonicalResponse } from './canonical.ts';
+import type { CanonicalError, CanonicalReasoning, CanonicalRequest, CanonicalResponse } from './canonical.ts';
 
 /** Where a step sits: scenario name and the step's index in it. */
 export interface StepRef {
@@ -15,7 +15,14 @@ export interface NearMiss {
 /** The engine's answer to one canonical request. */
 export type Selection =
   | { kind: 'respond'; step: StepRef; response: CanonicalResponse; latencyMs: number }
-  | { kind: 'error'; step: StepRef | null; error: CanonicalError; latencyMs: number }
+  | {
+      kind: 'error';
+      step: StepRef | null;
+      error: CanonicalError;
+      latencyMs: number;
+      /** The scenario, not the API, is at fault (a `respond.json` that does not fit the request's schema). */
+      authoring?: boolean;
+    }
   | { kind: 'no-match'; error: CanonicalError; nearMisses: NearMiss[] };
 
 /** One journal entry: a request as it came in and what answered it. */
@@ -33,6 +40,12 @@ export interface JournalEntry {
   durationMs: number;
   /** The request body's length in characters (what a journal's byte limit counts). */
   bodyLength: number;
+  /** The reasoning the answer carried (rendered when the request asked for it). */
+  reasoning?: CanonicalReasoning;
+  /** The provider's protocol rule that refused the request (`anthropic.thinking-block-missing`) and the document it follows. */
+  violation?: { rule: string; doc: string };
+  /** A scenario that promised an answer the request's schema rules out: the message that names the step and path. */
+  authoringError?: string;
 }
 
 /**
@@ -55,4 +68,6 @@ export interface IdMinter {
 /** The engine contract the transport core relies on. */
 export interface ScenarioEngineLike {
   select(request: CanonicalRequest, ids?: IdMinter): Selection;
+  /** Optional: false while a scenario turns the providers' protocol rules off (default: on). */
+  protocolRules?(): boolean;
 }

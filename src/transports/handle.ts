@@ -63,6 +63,8 @@ export interface HandlerOptions {
   models?: () => readonly string[];
   /** Would some step answer a request for this model on one of these providers (a catch-all)? */
   answersModel?: (model: string, providers: readonly ProviderId[]) => boolean;
+  /** `false`: answer requests that break a provider's protocol rules instead of refusing them (default true). */
+  protocolRules?: boolean;
 }
 
 export interface HandleOptions {
@@ -106,9 +108,17 @@ interface Outcome {
   step: StepRef | null;
   nearMisses: NearMiss[];
   latencyMs: number;
+  /** What the journal adds for this request: the answer's reasoning, a refusing rule, an authoring error. */
+  notes?: Pick<JournalEntry, 'reasoning' | 'violation' | 'authoringError'>;
 }
 
-function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, random: RandomBytes): Outcome {
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, random: RandomBytes, rules: boolean): Outcome {
+  const violation = canonical.violations?.[0];
+  if (violation && rules && engine.protocolRules?.() !== false) {
+    // The real API refuses this request (docs/scenario-format.md#protocol-rules): so does the mock, with its error.
+    const notes = { violation: { rule: violation.rule, doc: violation.doc } };
+    return { rendered: adapter.renderError(violation.error, canonical), canonical, step: null, nearMisses: [], latencyMs: 0, notes };
+  }
   let selection: Selection;
   try {
     // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
@@ -117,17 +127,28 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
     return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
-    const rendered = withStreamError(adapter, adapter.render(selection.response, canonical, state, random), selection.response, canonical);
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
+    const { response } = selection;
+    const rendered = withStreamError(adapter, adapter.render(response, canonical, state, random), response, canonical);
+    const notes = response.reasoning ? { reasoning: response.reasoning } : undefined;
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
   }
   if (selection.kind === 'error') {
     const rendered = adapter.renderError(selection.error, canonical);
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs };
+    const notes = selection.authoring ? { authoringError: selection.error.message } : undefined;
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
   }
   return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
-function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incoming: IncomingRequest, catalog: ModelCatalog, states: AdapterStates, random: RandomBytes): Outcome {
+function outcomeFor(
+  adapter: ProviderAdapter,
+  engine: ScenarioEngineLike,
+  incoming: IncomingRequest,
+  catalog: ModelCatalog,
+  states: AdapterStates,
+  random: RandomBytes,
+  rules: boolean,
+): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
   let canonical: CanonicalRequest;
   let state: unknown;
@@ -146,7 +167,7 @@ function outcomeFor(adapter: ProviderAdapter, engine: ScenarioEngineLike, incomi
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical, state, random);
+  return selectAndRender(adapter, engine, canonical, state, random, rules);
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
@@ -221,6 +242,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
   const ids = new HexIds();
   // Response and tool call ids are drawn from the router's pool (one per server when sessions share a router).
   const random = router.random;
+  const rules = options.protocolRules !== false;
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
     get names() {
@@ -243,6 +265,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
       startedAt,
       durationMs: performance.now() - t0,
       bodyLength: incoming.bodyText.length,
+      ...outcome.notes,
     });
     try {
       return toRaw(outcome.rendered, requestId, incoming);
@@ -270,7 +293,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
       outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
       // Under an explicit `/{provider}` prefix the adapter sees the path after it.
-      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random);
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random, rules);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

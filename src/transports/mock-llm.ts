@@ -43,6 +43,12 @@ export interface MockLLMOptions {
   journalBudget?: JournalBudget;
   /** Secrets kept out of the journal, as goldens keep them out (auth headers and cookies always). */
   redact?: RedactionOptions;
+  /**
+   * `false`: answer requests that break a provider's protocol rules (a tool call left unanswered, a
+   * dropped thinking block) instead of refusing them as the real API does. Default true; a scenario
+   * can turn them off too (`protocolRules: false`).
+   */
+  protocolRules?: boolean;
 }
 
 function built(s: ScenarioLike): Scenario | ScenarioInput {
@@ -88,6 +94,7 @@ export class MockLLM {
       journal: { push: (entry: JournalEntry) => this.#record(entry) },
       models: () => this.models(),
       answersModel: (model, providers) => this.answersModel(model, providers),
+      protocolRules: options.protocolRules,
     });
     this.#handler = fetchHandler(async (request) => this.#core(request));
   }
@@ -95,6 +102,20 @@ export class MockLLM {
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
   #record(entry: JournalEntry): void {
     this.#journal.push(this.#keeper.entry(entry));
+    if (entry.authoringError !== undefined) for (const listener of this.#authoringListeners) listener(entry.authoringError);
+  }
+
+  readonly #authoringListeners = new Set<(message: string) => void>();
+
+  /**
+   * Calls `listener` with the message of each scenario authoring error (a `respond.json` that does not
+   * fit the request's schema); the in-process layer fails the running test with it. Returns an unsubscribe.
+   * @example
+   *   mock.onAuthoringError((message) => failures.push(new Error(message)));
+   */
+  onAuthoringError(listener: (message: string) => void): () => void {
+    this.#authoringListeners.add(listener);
+    return () => this.#authoringListeners.delete(listener);
   }
 
   /**

@@ -39,6 +39,14 @@ function toScenarios(input: ScenarioList | string): ScenarioList {
   return loadScenarios(input);
 }
 
+/**
+ * A scenario whose structured answer does not fit the request's schema fails the test that used it,
+ * even when the code under test catches the 400 it got (the scenario, not the code, is wrong).
+ */
+function failOnAuthoringErrors(slot: TestSlot, mock: MockLLM): void {
+  mock.onAuthoringError((message) => slot.failures.push(new Error(message)));
+}
+
 function currentSlot(what: string): TestSlot {
   return inProcessLayer().requireSlot(what);
 }
@@ -57,6 +65,7 @@ function currentSlot(what: string): TestSlot {
 export function useMockLLM(scenarios: ScenarioList | string, options: UseMockLLMOptions = {}): MockLLM {
   const slot = currentSlot('useMockLLM()');
   const mock = createMockLLM({ scenarios: toScenarios(scenarios) });
+  failOnAuthoringErrors(slot, mock);
   inProcessLayer().intercept();
   slot.mocks.push(mockLLMRoute(mock, { baseUrls: options.baseUrls }));
   return mock;
@@ -84,6 +93,7 @@ function pluginScenarios(): Scenario[] {
 export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise<void>): Promise<void> {
   const slot = currentSlot('the mockLLM fixture');
   const mock = createMockLLM({ scenarios: pluginScenarios() });
+  failOnAuthoringErrors(slot, mock);
   const route = mockLLMRoute(mock);
   inProcessLayer().intercept();
   slot.mocks.push(route);

@@ -9,7 +9,11 @@ export interface AnswerView {
   text: string;
   toolCalls: Array<{ id: string | null; name: string; arguments: unknown }>;
   finishReason: string | null;
-  usage: { inputTokens: number; outputTokens: number } | null;
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens?: number } | null;
+  /** The reasoning the answer carried (thinking, a reasoning summary, thought parts), joined; absent when none. */
+  reasoning?: string;
+  /** The model declined: its refusal text (OpenAI `refusal`). */
+  refusal?: string;
   /** A stream that ended with the API's own error event: what it said. Absent when it ended cleanly. */
   error?: StreamErrorView;
 }

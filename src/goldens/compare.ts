@@ -4,6 +4,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { Masker, isPlainObject } from './masks.ts';
 import { pointerToPath } from './json-path.ts';
+import { structuredValue } from './summary.ts';
 import { fromPlaceholder, isPlaceholder, toPlaceholder, type MatcherFactory } from './placeholders.ts';
 
 /** Equality used for property matchers (Vitest's `this.equals`, which understands asymmetric matchers). */
@@ -98,6 +99,12 @@ function renderOp(op: Operation, expected: unknown): string {
       return `  - ${where}: ${describe(safeGet(expected, op.path))}`;
     case 'replace': {
       const before = op.path === '' ? expected : safeGet(expected, op.path);
+      const objects = typeof before === 'string' && typeof op.value === 'string' ? [structuredValue(before), structuredValue(op.value)] : [];
+      if (objects.length === 2 && objects[0] !== undefined && objects[1] !== undefined) {
+        // Two structured answers held as JSON text (a completion's `content`): the objects' changes, not two escaped strings.
+        const inner = compareValues(objects[0], objects[1], { masker: new Masker({ defaults: false }) }).diff;
+        return `  ~ ${where}: (JSON)\n${inner ? inner.replace(/^/gm, '  ') : '    (the same value, written differently)'}`;
+      }
       if (typeof before === 'string' && typeof op.value === 'string' && (before.includes('\n') || op.value.includes('\n'))) {
         return `  ~ ${where}: (lines)\n${lineDiff(before, op.value)}`;
       }

@@ -1,5 +1,10 @@
 import type { GoldenFile } from './schema.ts';
+import { compareValues } from './compare.ts';
+import { Masker } from './masks.ts';
 import { sameJson } from './normalize.ts';
+import { structuredValue } from './summary.ts';
+
+const NO_MASKS = new Masker({ defaults: false });
 
 /**
  * Where a re-recorded golden differs from the previous recording in behaviour: the tool-call sequence
@@ -22,7 +27,13 @@ export function describeDrift(before: GoldenFile, after: GoldenFile): string[] {
   }
   const answerBefore = finalAnswer(before);
   const answerAfter = finalAnswer(after);
-  if (answerBefore !== answerAfter) drift.push(`final answer: ${JSON.stringify(answerBefore)} ⇒ ${JSON.stringify(answerAfter)}`);
+  const objectBefore = finalJson(before);
+  const objectAfter = finalJson(after);
+  if (objectBefore !== undefined && objectAfter !== undefined) {
+    // A structured answer drifts field by field: the object's changes, not two escaped strings.
+    const { diff } = compareValues(objectBefore, objectAfter, { masker: NO_MASKS });
+    if (diff) drift.push(`final answer (JSON):\n${diff}`);
+  } else if (answerBefore !== answerAfter) drift.push(`final answer: ${JSON.stringify(answerBefore)} ⇒ ${JSON.stringify(answerAfter)}`);
   const failuresBefore = streamErrors(before);
   const failuresAfter = streamErrors(after);
   if (failuresBefore.join('\n') !== failuresAfter.join('\n')) {
@@ -48,6 +59,20 @@ export function toolCalls(golden: GoldenFile): Array<{ name: string; arguments: 
  */
 export function streamErrors(golden: GoldenFile): string[] {
   return golden.interactions.flatMap((i) => (i.summary?.error ? [i.summary.error.message] : []));
+}
+
+/**
+ * The value of the last answer that carried text, when that text is a structured (JSON) answer.
+ * @example
+ *   finalJson(readGolden(file)) // { city: 'Paris', temperature: 21 }, or undefined for a text answer
+ */
+export function finalJson(golden: GoldenFile): unknown {
+  for (let i = golden.interactions.length - 1; i >= 0; i--) {
+    const summary = golden.interactions[i].summary;
+    // Goldens recorded before summaries kept `json` are read from their text.
+    if (summary?.text) return summary.json ?? structuredValue(summary.text);
+  }
+  return undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ function painter(color: boolean): Paint {
 
 /**
  * Renders a golden as a conversation: each provider call with the messages new to it, the answer
- * (text and tool calls with arguments), tool results, tokens per call and in total, timings, and where
+ * (its reasoning, text or structured value, refusal, tool calls with arguments), tool results, tokens per call and in total, timings, and where
  * an error happened and where the conversation recovered.
  * @example process.stdout.write(inspectGolden(golden, { color: process.stdout.isTTY }))
  */
@@ -54,7 +54,8 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
       inputTokens += interaction.usage.inputTokens;
       outputTokens += interaction.usage.outputTokens;
     }
-    const tokens = interaction.usage ? `${interaction.usage.inputTokens} in / ${interaction.usage.outputTokens} out` : 'tokens n/a';
+    const reasoningTokens = interaction.usage?.reasoningTokens ? ` (${interaction.usage.reasoningTokens} reasoning)` : '';
+    const tokens = interaction.usage ? `${interaction.usage.inputTokens} in / ${interaction.usage.outputTokens} out${reasoningTokens}` : 'tokens n/a';
     const first = response.events?.[0]?.offsetMs;
     const shape = response.events ? `streamed, ${response.events.length} events${first !== undefined ? `, first after ${Math.round(first)} ms` : ''}` : 'json';
     const status = response.status >= 400 ? p.red(String(response.status)) : p.green(String(response.status));
@@ -107,7 +108,11 @@ function renderAnswer(interaction: Interaction, p: Paint): string[] {
   const summary = interaction.summary;
   if (!summary) return [`  ${p.dim('response:')} ${short(interaction.response.body, 300)}`];
   const lines: string[] = [];
-  if (summary.text) lines.push(`  ${p.bold(p.green('assistant:'))} ${summary.text}`);
+  // Reasoning comes before the answer, as the model produced it.
+  if (summary.reasoning) lines.push(`  ${p.dim('thinking:')} ${p.dim(short(summary.reasoning, 600))}`);
+  if (summary.refusal) lines.push(`  ${p.bold(p.yellow('assistant refused:'))} ${summary.refusal}`);
+  if (summary.json !== undefined) lines.push(`  ${p.bold(p.green('assistant (JSON):'))} ${short(summary.json, 600)}`);
+  else if (summary.text) lines.push(`  ${p.bold(p.green('assistant:'))} ${summary.text}`);
   for (const call of summary.toolCalls) lines.push(`  ${p.bold(p.green('assistant'))} → tool call ${p.bold(call.name)} ${short(call.arguments, 400)}${call.id ? p.dim(`  (${call.id})`) : ''}`);
   if (summary.finishReason) lines.push(p.dim(`  finish: ${summary.finishReason}`));
   const error = summary.error;

@@ -1,4 +1,5 @@
 import type { RecordedRequest } from './schema.ts';
+import { dropVolatile, type VolatileField } from '../providers/common/volatile-fields.ts';
 
 /**
  * What identifies a request when replaying: method, the API it called and body, minus the ignored paths.
@@ -14,17 +15,23 @@ export interface NormalizedRequest {
 /** The API path of a request (without the origin or base prefix), null when no provider API serves it. */
 export type ApiPathOf = (method: string, url: string, headers: Record<string, string>) => string | null;
 
+/** The request fields of a request's API that change with every recording (its reader's `volatileRequest`). */
+export type VolatileOf = (method: string, url: string, headers: Record<string, string>) => readonly VolatileField[];
+
 /**
  * Normalizes a recorded (or incoming, already redacted) request for matching.
- * `ignorePaths` are JSON paths into the body (`$.user`, `$.metadata.*`, `$.messages[*].id`).
+ * `ignorePaths` are JSON paths into the body (`$.user`, `$.metadata.*`, `$.messages[*].id`); `volatileOf`
+ * names the fields the request's API mints anew in every answer (reasoning signatures, encrypted
+ * content passed back), left out too so a re-recorded golden still matches.
  * @example normalizeRequest(rec, ['$.user'], (m, u) => new RecordedWires().apiPath(m, u))
  */
-export function normalizeRequest(request: RecordedRequest, ignorePaths: readonly string[] = [], apiPathOf?: ApiPathOf): NormalizedRequest {
+export function normalizeRequest(request: RecordedRequest, ignorePaths: readonly string[] = [], apiPathOf?: ApiPathOf, volatileOf?: VolatileOf): NormalizedRequest {
   const method = request.method.toUpperCase();
   const api = apiPathOf?.(method, request.url, request.headers) ?? null;
   const url = new URL(api ?? request.url, 'http://api.invalid');
   url.searchParams.sort();
-  return { method, url: api === null ? url.toString() : `${url.pathname}${url.search}`, body: dropPaths(request.body, ignorePaths.map(compilePath)) };
+  const body = dropPaths(dropVolatile(request.body, volatileOf?.(method, request.url, request.headers)), ignorePaths.map(compilePath));
+  return { method, url: api === null ? url.toString() : `${url.pathname}${url.search}`, body };
 }
 
 type Segment = string | number | '*';

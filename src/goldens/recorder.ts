@@ -1,5 +1,6 @@
 import { captureRequest, captureResponseHeaders, parseBody } from './capture.ts';
 import type { Redactor } from './redact.ts';
+import { answerSummary } from './summary.ts';
 import type { Interaction, RecordedRequest, SseEvent } from './schema.ts';
 import { RecordedWires, splitFrames, type Framing, type RecordedFrame } from '../providers/index.ts';
 
@@ -134,7 +135,7 @@ export class Recorder {
       provider: wire.provider,
       request,
       response,
-      summary: isAnswer && view ? { text: view.text, toolCalls: view.toolCalls, finishReason: view.finishReason, ...(view.error ? { error: view.error } : {}) } : null,
+      summary: isAnswer && view ? answerSummary(view) : null,
       usage: view?.usage ?? null,
       durationMs: round(performance.now() - started),
     };

@@ -3,7 +3,7 @@ import { captureRequest } from './capture.ts';
 import { compareValues } from './compare.ts';
 import { GoldenMismatchError } from './errors.ts';
 import { Masker } from './masks.ts';
-import { normalizeRequest, sameJson, type NormalizedRequest } from './normalize.ts';
+import { normalizeRequest, sameJson, type NormalizedRequest, type VolatileOf } from './normalize.ts';
 import type { Redactor } from './redact.ts';
 import type { Interaction, RecordedResponse } from './schema.ts';
 import { RecordedWires } from '../providers/recorded.ts';
@@ -34,6 +34,7 @@ export class Replayer {
   private readonly used: boolean[];
   private readonly options: ReplayerOptions;
   private readonly apiPathOf: (method: string, url: string, headers: Record<string, string>) => string | null;
+  private readonly volatileOf: VolatileOf;
   /** `compressed` or `real`; may change between requests (a test asking for real timing). */
   timing: 'compressed' | 'real';
 
@@ -43,7 +44,9 @@ export class Replayer {
     this.timing = options.timing ?? 'compressed';
     const wires = options.wires ?? new RecordedWires();
     this.apiPathOf = (method, url, headers) => wires.apiPath(method, url, headers);
-    this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths, this.apiPathOf));
+    // Signatures and encrypted reasoning passed back differ between recordings: matching leaves them out.
+    this.volatileOf = (method, url, headers) => wires.of(method, url, headers).volatileRequest;
+    this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths, this.apiPathOf, this.volatileOf));
     this.used = interactions.map(() => false);
   }
 
@@ -63,7 +66,7 @@ export class Replayer {
    */
   async serve(request: Request): Promise<Response> {
     const captured = await captureRequest(request, this.options.redactor);
-    const incoming = normalizeRequest(captured, this.options.ignorePaths, this.apiPathOf);
+    const incoming = normalizeRequest(captured, this.options.ignorePaths, this.apiPathOf, this.volatileOf);
     const index = this.normalized.findIndex((n, i) => !this.used[i] && sameJson(n, incoming));
     if (index === -1) throw this.mismatch(incoming, captured.url);
     this.used[index] = true;

@@ -24,7 +24,12 @@ export const ToolCallViewSchema = z
   .strict();
 
 export const TokenUsageSchema = z
-  .object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+  .object({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    /** Of the output tokens, the reasoning's (where the API reports them). */
+    reasoningTokens: z.number().int().nonnegative().optional(),
+  })
   .strict();
 
 /** The readable view of an answer (assembled from the SSE events, or read from the JSON body). */
@@ -33,6 +38,12 @@ export const AnswerSummarySchema = z
     text: z.string(),
     toolCalls: z.array(ToolCallViewSchema),
     finishReason: z.string().nullable(),
+    /** The reasoning the answer carried (thinking, a reasoning summary, thought parts), as its reader joined it. */
+    reasoning: z.string().optional(),
+    /** The model declined: its refusal text. */
+    refusal: z.string().optional(),
+    /** The answer's text as the JSON value it is (a structured answer): diffs and drift show the object. */
+    json: z.unknown().optional(),
     /** A stream that ended with the API's own error event: what it said (absent for a clean end). */
     error: z.object({ message: z.string(), type: z.string().nullable(), status: z.number().int().nullable() }).strict().optional(),
   })

@@ -6,6 +6,7 @@
 import type { ProviderAdapter } from './adapter.ts';
 import { framingOfContentType, type Framing } from './common/framing.ts';
 import type { WireReader } from './common/views.ts';
+import type { VolatileField } from './common/volatile-fields.ts';
 import { defaultAdapters } from './registry.ts';
 import { ProviderRouter } from './router.ts';
 
@@ -16,6 +17,8 @@ export interface RecordedWire {
   reader: WireReader | null;
   /** The framing of a response with this content type: null for a whole (JSON or text) body. */
   framing(contentType: string): Framing | null;
+  /** Request fields a re-recording changes though the conversation is the same (signatures, encrypted reasoning). */
+  volatileRequest: readonly VolatileField[];
 }
 
 /**
@@ -61,6 +64,7 @@ export class RecordedWires {
     return {
       provider: adapter?.id ?? null,
       reader: adapter?.reader ?? null,
+      volatileRequest: adapter?.reader.volatileRequest ?? [],
       framing(contentType: string): Framing | null {
         const framing = framingOfContentType(contentType);
         return framing === null ? null : (adapter?.framing ?? framing);

@@ -84,6 +84,11 @@ function messages(body: any): MessageView[] {
 /** The Anthropic Messages reader. */
 export const anthropicReader: WireReader = {
   conversational: true,
+  // A thinking block's signature and a redacted block's data are minted anew by every answer.
+  volatileRequest: [
+    { at: '$.messages[*].content[*]', when: { type: 'thinking' }, drop: ['signature'] },
+    { at: '$.messages[*].content[*]', when: { type: 'redacted_thinking' }, drop: ['data'] },
+  ],
   model: (_path, body) => bodyModel(body),
   messages,
   answer,

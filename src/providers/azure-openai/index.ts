@@ -31,6 +31,7 @@ function authenticate(req: IncomingRequest): CanonicalError | null {
 /** Recorded Azure traffic reads as the OpenAI API it speaks; the model comes from the deployment when the body names none. */
 const reader: WireReader = {
   conversational: true,
+  volatileRequest: openAIResponsesReader.volatileRequest,
   model: (path, body) => bodyModel(body) ?? azureRoute(path)?.deployment ?? null,
   messages: (body: any) => (Array.isArray(body?.messages) ? openAIChatReader.messages(body) : openAIResponsesReader.messages(body)),
   answer: (body: any) => (body?.object === 'response' ? openAIResponsesReader.answer(body) : openAIChatReader.answer(body)),

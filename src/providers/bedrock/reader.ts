@@ -80,6 +80,12 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
 /** The Bedrock runtime reader. */
 export const bedrockReader: WireReader = {
   conversational: true,
+  // Converse's reasoning signature and redacted content, and InvokeModel's Anthropic ones, are minted anew by every answer.
+  volatileRequest: [
+    { at: '$.messages[*].content[*].reasoningContent.reasoningText', drop: ['signature'] },
+    { at: '$.messages[*].content[*].reasoningContent', drop: ['redactedContent'] },
+    ...(anthropicReader.volatileRequest ?? []),
+  ],
   model: (path) => {
     const m = MODEL_PATH.exec(path);
     return m ? decodeSegment(m[1]) : null;

@@ -3,6 +3,7 @@
  * carried and the answer a response gave. Each adapter's `reader` produces them from its own wire
  * shape; goldens (summaries, drift) and `ghostwire inspect` only see these.
  */
+import type { VolatileField } from './volatile-fields.ts';
 
 /** An answer, assembled from a JSON body or a stream's frames. */
 export interface AnswerView {
@@ -52,6 +53,11 @@ export interface WireReader {
   streamedAnswer(frames: readonly RecordedFrame[]): AnswerView;
   /** The message of an error body, when it has one. */
   errorMessage(body: unknown): string | null;
+  /**
+   * Request fields that differ between two recordings of the same conversation (signatures and
+   * encrypted reasoning passed back verbatim): goldens match requests without them.
+   */
+  readonly volatileRequest?: readonly VolatileField[];
 }
 
 /** An empty answer (nothing readable). */

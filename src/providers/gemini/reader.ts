@@ -55,6 +55,8 @@ function messages(body: any): MessageView[] {
 /** The Gemini reader. */
 export const geminiReader: WireReader = {
   conversational: true,
+  // Thought signatures are minted anew by every answer (the REST API reads either spelling).
+  volatileRequest: [{ at: '$.contents[*].parts[*]', drop: ['thoughtSignature', 'thought_signature'] }],
   model: (path) => geminiPathModel(path),
   messages,
   answer,

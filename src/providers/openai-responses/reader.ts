@@ -34,6 +34,8 @@ function messages(body: any): MessageView[] {
 /** The Responses reader. */
 export const openAIResponsesReader: WireReader = {
   conversational: true,
+  // A reasoning item's encrypted content is minted anew by every answer (stateless loops pass it back).
+  volatileRequest: [{ at: '$.input[*]', when: { type: 'reasoning' }, drop: ['encrypted_content'] }],
   model: (_path, body) => bodyModel(body),
   messages,
   answer,

@@ -1,0 +1,209 @@
+// Reasoning in goldens: streams and bodies carrying signatures and encrypted content are recorded and
+// replayed byte-exact (read back by the official SDKs), and request matching leaves out the fields
+// each provider mints anew per answer, so a re-recording (new signatures, same conversation) still matches.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReasoningSeal } from '../providers/common/reasoning-seal.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { Recorder } from './recorder.ts';
+import { Redactor } from './redact.ts';
+import { Replayer } from './replayer.ts';
+import { readGolden, writeGolden } from './store.ts';
+import { sampleGolden, sampleInteraction } from './testing/golden.ts';
+import type { Interaction } from './schema.ts';
+
+const redactor = new Redactor();
+const seal = new ReasoningSeal();
+const encoder = new TextEncoder();
+const dir = mkdtempSync(join(tmpdir(), 'gw-reasoning-goldens-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const THINKING = 'The user wants Paris — Météo first, then answer. 🌦';
+const SIGNATURE = seal.sign('thinking', THINKING);
+const sse = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** An Anthropic thinking stream as the API sends it: thinking_delta, signature_delta, then a tool_use. */
+const anthropicFrames = [
+  sse('message_start', { type: 'message_start', message: { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } } }),
+  sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: THINKING } }),
+  sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } }),
+  sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
+  sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: {} } }),
+  sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"city":"Paris"}' } }),
+  sse('content_block_stop', { type: 'content_block_stop', index: 1 }),
+  sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 42 } }),
+  sse('message_stop', { type: 'message_stop' }),
+];
+
+/** A body split into network chunks at awkward places: inside frames and inside multi-byte characters. */
+function chunked(text: string, size: number): Response {
+  const bytes = encoder.encode(text);
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+const messagesRequest = (body: unknown): Request =>
+  new Request('https://api.anthropic.com/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-test' }, body: JSON.stringify(body) });
+
+async function bytesOf(response: Response): Promise<Uint8Array> {
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+describe('reasoning is recorded and replayed byte-exact', () => {
+  it('an Anthropic thinking stream: the frames, the signature and multi-byte thinking survive recording, the file and replay', async () => {
+    const recorder = new Recorder(redactor);
+    const request = { model: 'claude-sonnet-4-6', max_tokens: 2048, stream: true, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Weather in Paris?' }] };
+    const passed = await bytesOf(await recorder.handle(messagesRequest(request), async () => chunked(anthropicFrames.join(''), 7)));
+    expect(new TextDecoder().decode(passed)).toBe(anthropicFrames.join(''));
+    const [interaction] = await recorder.settled();
+    expect(interaction.response.events!.map((e) => e.data)).toEqual(anthropicFrames);
+
+    // Through the golden file (leak scanner included: a signature is not a secret) and back.
+    const file = join(dir, 'anthropic-thinking.json');
+    await writeGolden(file, sampleGolden({ provider: 'anthropic', interactions: [interaction] }));
+    const stored = (await readGolden(file))!;
+    expect(stored.interactions[0].response.events!.map((e) => e.data)).toEqual(anthropicFrames);
+
+    const replayer = new Replayer(stored.interactions, { file, redactor });
+    const client = new Anthropic({ apiKey: 'sk-ant-test', maxRetries: 0, fetch: (url, init) => replayer.serve(new Request(url, init)) });
+    const message = await client.messages.stream(request as Anthropic.MessageCreateParamsStreaming).finalMessage();
+    expect(message.content[0]).toEqual({ type: 'thinking', thinking: THINKING, signature: SIGNATURE });
+    // The signature the SDK assembled is the one the mock minted: it still verifies.
+    expect(seal.verify('thinking', THINKING, (message.content[0] as Anthropic.ThinkingBlock).signature)).toBe(true);
+    expect(message.content[1]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } });
+  });
+
+  it('a Responses body with encrypted reasoning: the SDK reads back the exact encrypted_content, which still opens', async () => {
+    const encrypted = seal.encrypt('chain of thought about Paris');
+    const body = {
+      id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: 'o4-mini', output_text: undefined,
+      output: [
+        { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checked the weather.' }], encrypted_content: encrypted },
+        { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      ],
+      usage: { input_tokens: 10, output_tokens: 30, output_tokens_details: { reasoning_tokens: 24 }, input_tokens_details: { cached_tokens: 0 }, total_tokens: 40 },
+    };
+    const recorder = new Recorder(redactor);
+    const request = new Request('https://api.openai.com/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'o4-mini', input: 'Weather?', store: false, include: ['reasoning.encrypted_content'] }) });
+    await (await recorder.handle(request, async () => Response.json(body))).text();
+    const [interaction] = await recorder.settled();
+    const file = join(dir, 'responses-encrypted.json');
+    await writeGolden(file, sampleGolden({ interactions: [interaction] }));
+    const replayer = new Replayer((await readGolden(file))!.interactions, { file, redactor });
+    const client = new OpenAI({ apiKey: 'sk-test', maxRetries: 0, fetch: (url, init) => replayer.serve(new Request(url, init)) });
+    const response = await client.responses.create({ model: 'o4-mini', input: 'Weather?', store: false, include: ['reasoning.encrypted_content'] });
+    const reasoning = response.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    expect(reasoning.encrypted_content).toBe(encrypted);
+    expect(seal.open(reasoning.encrypted_content)).toBe('chain of thought about Paris');
+  });
+});
+
+/** A recorded exchange whose request passes reasoning back, answered with "ok". */
+function recorded(url: string, provider: string, body: unknown): Interaction {
+  return sampleInteraction({ provider, request: { method: 'POST', url, headers: { 'content-type': 'application/json' }, body } });
+}
+
+const post = (url: string, body: unknown): Request => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** The same conversation as passed back after two recordings: everything equal but the minted fields. */
+const cases: Array<{ api: string; url: string; provider: string; make: (minted: string, text: string) => unknown }> = [
+  {
+    api: 'Anthropic thinking signature and redacted_thinking data',
+    url: 'https://api.anthropic.com/v1/messages',
+    provider: 'anthropic',
+    make: (minted, text) => ({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 2048,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: text, signature: minted }, { type: 'redacted_thinking', data: `R${minted}` }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+      ],
+    }),
+  },
+  {
+    api: 'Responses encrypted_content',
+    url: 'https://api.openai.com/v1/responses',
+    provider: 'openai-responses',
+    make: (minted, text) => ({
+      model: 'o4-mini',
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      input: [
+        { role: 'user', content: 'Weather?' },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text }], encrypted_content: minted },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+      ],
+    }),
+  },
+  {
+    api: 'Gemini thoughtSignature',
+    url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent',
+    provider: 'gemini',
+    make: (minted, text) => ({
+      contents: [
+        { role: 'user', parts: [{ text: 'Weather?' }] },
+        { role: 'model', parts: [{ text, thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: minted }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } }] },
+      ],
+    }),
+  },
+  {
+    api: 'Bedrock Converse reasoningText signature and redactedContent',
+    url: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-6-v1%3A0/converse',
+    provider: 'bedrock',
+    make: (minted, text) => ({
+      messages: [
+        { role: 'user', content: [{ text: 'Weather?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { reasoningContent: { reasoningText: { text, signature: minted } } },
+            { reasoningContent: { redactedContent: `R${minted}` } },
+            { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } },
+          ],
+        },
+        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'sunny' }] } }] },
+      ],
+    }),
+  },
+];
+
+describe('request matching leaves out what each API mints anew per answer', () => {
+  for (const c of cases) {
+    it(`${c.api}: a re-recorded value still matches; changed reasoning does not`, async () => {
+      const first = new ReasoningSeal().sign('x', 'the same reasoning');
+      const second = new ReasoningSeal().sign('x', 'the same reasoning');
+      expect(first).not.toBe(second);
+      const replayer = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
+      expect((await replayer.serve(post(c.url, c.make(second, 'Check the weather.')))).status).toBe(200);
+
+      // The reasoning itself is part of the conversation: code that alters it does not match.
+      const strict = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
+      const error = await strict.serve(post(c.url, c.make(first, 'Something else.'))).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GoldenMismatchError);
+      expect((error as Error).message).toContain('Something else.');
+    });
+  }
+
+  it('only where the API mints them: a field of that name elsewhere still counts', async () => {
+    // `signature` on a text block is not Anthropic's thinking signature: it stays in the match.
+    const body = (sig: string) => ({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', signature: sig }] }] });
+    const replayer = new Replayer([recorded('https://api.anthropic.com/v1/messages', 'anthropic', body('a'))], { file: 'g.json', redactor });
+    await expect(replayer.serve(post('https://api.anthropic.com/v1/messages', body('b')))).rejects.toBeInstanceOf(GoldenMismatchError);
+  });
+});

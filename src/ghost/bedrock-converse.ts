@@ -1,12 +1,13 @@
 // Converse's wire shapes from the ghost's messages and tools. Typed structurally (the subset of the AWS
 // SDK's Message, ContentBlock and Tool the ghost sends) so no shipped declaration imports the SDK: a ghost
 // user who never uses Bedrock does not install it, and `skipLibCheck: false` would then fail their build.
-import type { GhostMessage, ProviderTool } from './provider.ts';
+import { keptItems, type GhostMessage, type ProviderTool } from './provider.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 
-/** A Converse content block the ghost sends: text, a tool call, or a tool's result. */
+/** A Converse content block the ghost sends: text, reasoning passed back, a tool call, or a tool's result. */
 export type ConverseBlock =
   | { text: string }
+  | { reasoningContent: { reasoningText?: { text: string; signature?: string }; redactedContent?: Uint8Array } }
   | { toolUse: { toolUseId: string; name: string; input: unknown } }
   | { toolResult: { toolUseId: string; content: Array<{ text: string }>; status: 'error' | 'success' } };
 
@@ -39,6 +40,9 @@ export function toConverseMessages(messages: readonly GhostMessage[]): { system:
     else if (m.role === 'user') push('user', [{ text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
+    } else if (m.native?.provider === 'bedrock') {
+      // reasoningContent goes back unchanged (signature, redacted bytes), in the answer's order.
+      push('assistant', keptItems(m.native.items, m.toolCalls, (b) => (b as { toolUse?: { toolUseId?: string } }).toolUse?.toolUseId ?? undefined) as ConverseBlock[]);
     } else {
       const blocks: ConverseBlock[] = m.content ? [{ text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments } });

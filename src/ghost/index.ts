@@ -18,7 +18,8 @@ export { AnthropicProvider, toAnthropicMessages } from './provider-anthropic.ts'
 export { GeminiProvider, toGeminiContents } from './provider-gemini.ts';
 export { BedrockProvider, type BedrockCredentials, type BedrockProviderOptions } from './provider-bedrock.ts';
 export { toConverseMessages, type ConverseBlock, type ConverseMessage } from './bedrock-converse.ts';
-export { DEFAULT_MODELS, parseArguments } from './provider.ts';
+export { DEFAULT_MODELS, DEFAULT_REASONING_MODELS, DEFAULT_THINKING_BUDGET, parseArguments } from './provider.ts';
+export { toResponsesInput, responsesBody } from './openai-responses-wire.ts';
 export type {
   LLMProvider,
   ProviderOptions,
@@ -29,6 +30,8 @@ export type {
   CompletionOptions,
   CompletionFinishReason,
   TokenUsage,
+  NativeTurn,
+  ReasoningOptions,
 } from './provider.ts';
 export { Retrier, ProviderError, isRetryableStatus, retryAfterMs } from './retry.ts';
 export type { RetryPolicy } from './retry.ts';

@@ -136,7 +136,14 @@ export async function runLoop(input: LoopInput): Promise<LoopOutput> {
     usage = addUsage(usage, completion.usage);
     llmRetries += completion.retries;
     const calls = offerTools ? completion.toolCalls : [];
-    add({ role: 'assistant', content: completion.text, ...(calls.length ? { toolCalls: calls } : {}) });
+    add({
+      role: 'assistant',
+      content: completion.text,
+      // The reasoning (and the turn as its provider must get it back) rides with the message.
+      ...(completion.reasoning ? { reasoning: completion.reasoning } : {}),
+      ...(completion.native ? { native: completion.native } : {}),
+      ...(calls.length ? { toolCalls: calls } : {}),
+    });
     if (calls.length === 0) {
       finalText = completion.text;
       stopReason = forceFinal ?? 'answered';

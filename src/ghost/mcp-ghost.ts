@@ -24,6 +24,7 @@ function toHistory(m: GhostMessage): HistoryEntry {
   return {
     role: m.role,
     content: m.content,
+    ...(m.reasoning ? { reasoning: m.reasoning } : {}),
     toolCalls: m.toolCalls?.length ? m.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) : null,
     toolCallId: m.toolCallId ?? null,
   };
@@ -66,6 +67,7 @@ export async function mcpGhost(options: GhostOptions, internals: GhostInternals 
       region: opts.region,
       credentials: opts.credentials,
       requestHandler: opts.requestHandler as AnyProviderOptions['requestHandler'],
+      ...(opts.reasoning ? { reasoning: opts.reasoning === true ? {} : opts.reasoning } : {}),
     });
   const owned = !internals.mcp;
   const mcp = internals.mcp ?? (await McpManager.connect(opts.serverConfig, { timeoutMs: opts.timeoutMs, connectTimeoutMs: opts.connectTimeoutMs, clientName: opts.namespace, signal: opts.signal }));

@@ -1,8 +1,24 @@
 // Anthropic messages behind the LLMProvider interface (official `@anthropic-ai/sdk`, unmodified).
 import type { default as AnthropicClient } from '@anthropic-ai/sdk';
 import { optionalPeer } from './optional-peer.ts';
-import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_MODELS, finishReasonFrom, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import type { ContentBlock, ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import {
+  DEFAULT_MODELS,
+  DEFAULT_REASONING_MODELS,
+  DEFAULT_THINKING_BUDGET,
+  finishReasonFrom,
+  keptItems,
+  sdkClientOptions,
+  type Completion,
+  type CompletionFinishReason,
+  type CompletionOptions,
+  type GhostMessage,
+  type LLMProvider,
+  type NativeTurn,
+  type ProviderOptions,
+  type ProviderTool,
+  type ReasoningOptions,
+} from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 type Anthropic = AnthropicClient;
@@ -26,6 +42,10 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
     else if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
+    } else if (m.native?.provider === 'anthropic') {
+      // Thinking blocks go back unchanged, signatures included, in the answer's order (the API checks them).
+      const blocks = keptItems(m.native.items, m.toolCalls, (b) => ((b as ContentBlockParam).type === 'tool_use' ? (b as { id: string }).id : undefined)) as ContentBlockParam[];
+      push('assistant', blocks);
     } else {
       const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
@@ -33,6 +53,22 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
     }
   }
   return { system: system.join('\n\n'), messages: out };
+}
+
+/**
+ * An answer's blocks as request params, when it carried thinking: what the next request must pass back.
+ * @example nativeTurn(response.content)?.items[0] // { type: 'thinking', thinking: '…', signature: '…' }
+ */
+export function nativeTurn(content: readonly ContentBlock[]): NativeTurn | undefined {
+  if (!content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return undefined;
+  const items: ContentBlockParam[] = content.flatMap((b): ContentBlockParam[] => {
+    if (b.type === 'thinking') return [{ type: 'thinking', thinking: b.thinking, signature: b.signature }];
+    if (b.type === 'redacted_thinking') return [{ type: 'redacted_thinking', data: b.data }];
+    if (b.type === 'text') return [{ type: 'text', text: b.text }];
+    if (b.type === 'tool_use') return [{ type: 'tool_use', id: b.id, name: b.name, input: b.input }];
+    return [];
+  });
+  return { provider: 'anthropic', items };
 }
 
 const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
@@ -54,9 +90,11 @@ export class AnthropicProvider implements LLMProvider {
   readonly defaultModel: string;
   private readonly client: Anthropic;
   private readonly retrier: Retrier;
+  private readonly reasoning: ReasoningOptions | undefined;
 
   constructor(options: ProviderOptions) {
-    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.anthropic;
+    this.reasoning = options.reasoning;
+    this.defaultModel = options.defaultModel ?? (options.reasoning ? DEFAULT_REASONING_MODELS : DEFAULT_MODELS).anthropic;
     this.retrier = new Retrier('anthropic', options.retry, options.fetch);
     this.client = new Anthropic(sdkClientOptions(options, this.retrier.fetch));
   }
@@ -71,13 +109,17 @@ export class AnthropicProvider implements LLMProvider {
 
   async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
     const wire = toAnthropicMessages(messages);
+    const budget = this.reasoning ? (this.reasoning.budgetTokens ?? DEFAULT_THINKING_BUDGET) : 0;
     const body = {
       model: options.model ?? this.defaultModel,
-      max_tokens: options.maxTokens ?? 4096,
+      // Thinking tokens count toward max_tokens, which must exceed the budget.
+      max_tokens: this.reasoning ? Math.max(options.maxTokens ?? 4096, budget + 1024) : (options.maxTokens ?? 4096),
       messages: wire.messages,
       ...(wire.system ? { system: wire.system } : {}),
       ...(tools.length ? { tools: this.tools(tools) } : {}),
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      // Thinking is not compatible with a changed temperature (the API refuses it).
+      ...(options.temperature !== undefined && !this.reasoning ? { temperature: options.temperature } : {}),
+      ...(this.reasoning ? { thinking: { type: 'enabled' as const, budget_tokens: budget } } : {}),
     };
     const { value: response, retries } = await this.retrier.run(
       () => this.client.messages.create(body, { signal: options.signal }),
@@ -92,8 +134,12 @@ export class AnthropicProvider implements LLMProvider {
     const u = response.usage;
     const prompt = (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0);
     const completion = u?.output_tokens ?? 0;
+    const reasoning = response.content.flatMap((b) => (b.type === 'thinking' && b.thinking ? [b.thinking] : [])).join('\n');
+    const native = nativeTurn(response.content);
     return {
       text,
+      ...(reasoning ? { reasoning } : {}),
+      ...(native ? { native } : {}),
       toolCalls,
       usage: { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion },
       finishReason: finishReasonFrom(FINISH, response.stop_reason),

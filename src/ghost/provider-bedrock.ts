@@ -4,7 +4,21 @@
 import type { BedrockRuntimeClient as BedrockClient, BedrockRuntimeClientConfig, ConverseCommand as ConverseCommandClass, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { converseTools, toConverseMessages } from './bedrock-converse.ts';
 import { optionalPeer } from './optional-peer.ts';
-import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import {
+  DEFAULT_MODELS,
+  DEFAULT_REASONING_MODELS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_THINKING_BUDGET,
+  finishReasonFrom,
+  type Completion,
+  type CompletionFinishReason,
+  type CompletionOptions,
+  type GhostMessage,
+  type LLMProvider,
+  type ProviderOptions,
+  type ProviderTool,
+  type ReasoningOptions,
+} from './provider.ts';
 import { Retrier } from './retry.ts';
 const BedrockRuntimeClient = optionalPeer<typeof BedrockClient>('@aws-sdk/client-bedrock-runtime', 'BedrockRuntimeClient');
 const ConverseCommand = optionalPeer<typeof ConverseCommandClass>('@aws-sdk/client-bedrock-runtime', 'ConverseCommand');
@@ -52,9 +66,11 @@ export class BedrockProvider implements LLMProvider {
   readonly defaultModel: string;
   private readonly client: BedrockClient;
   private readonly retrier: Retrier;
+  private readonly reasoning: ReasoningOptions | undefined;
 
   constructor(options: BedrockProviderOptions) {
-    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.bedrock;
+    this.reasoning = options.reasoning;
+    this.defaultModel = options.defaultModel ?? (options.reasoning ? DEFAULT_REASONING_MODELS : DEFAULT_MODELS).bedrock;
     this.retrier = new Retrier('bedrock', options.retry);
     this.client = new BedrockRuntimeClient({
       maxAttempts: 1,
@@ -80,15 +96,20 @@ export class BedrockProvider implements LLMProvider {
   async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
     const { system, messages: wire } = toConverseMessages(messages);
     const modelId = options.model ?? this.defaultModel;
+    const budget = this.reasoning ? (this.reasoning.budgetTokens ?? DEFAULT_THINKING_BUDGET) : 0;
+    // Claude's thinking on Converse: the model's own field; maxTokens must exceed the budget, temperature stays unset.
+    const maxTokens = this.reasoning ? Math.max(options.maxTokens ?? 4096, budget + 1024) : options.maxTokens;
+    const temperature = this.reasoning ? undefined : options.temperature;
     const input: ConverseCommandInput = {
       modelId,
       // The structural shapes are the SDK's own subset (bedrock-converse.ts).
       messages: wire as ConverseCommandInput['messages'],
       ...(system.length ? { system } : {}),
       ...(tools.length ? { toolConfig: { tools: converseTools(tools) as NonNullable<ConverseCommandInput['toolConfig']>['tools'] } } : {}),
-      ...(options.maxTokens !== undefined || options.temperature !== undefined
-        ? { inferenceConfig: { ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}), ...(options.temperature !== undefined ? { temperature: options.temperature } : {}) } }
+      ...(maxTokens !== undefined || temperature !== undefined
+        ? { inferenceConfig: { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(temperature !== undefined ? { temperature } : {}) } }
         : {}),
+      ...(this.reasoning ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: budget } } } : {}),
     };
     const { value: response, retries } = await this.retrier.run(
       () => this.client.send(new ConverseCommand(input), { abortSignal: options.signal }),
@@ -104,8 +125,13 @@ export class BedrockProvider implements LLMProvider {
       return [{ id: b.toolUse.toolUseId ?? '', name: b.toolUse.name ?? '', arguments: args, rawArguments: JSON.stringify(input ?? {}), ...(parseError ? { parseError } : {}) }];
     });
     const usage = response.usage;
+    const reasoning = blocks.flatMap((b) => (b.reasoningContent?.reasoningText?.text ? [b.reasoningContent.reasoningText.text] : [])).join('\n');
+    // The blocks go back as they came when they carried reasoning (its signature, or redacted bytes).
+    const native = blocks.some((b) => b.reasoningContent) ? { provider: 'bedrock' as const, items: blocks.map((b) => ({ ...b })) } : undefined;
     return {
       text,
+      ...(reasoning ? { reasoning } : {}),
+      ...(native ? { native } : {}),
       toolCalls,
       usage: {
         promptTokens: usage?.inputTokens ?? 0,

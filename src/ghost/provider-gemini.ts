@@ -1,7 +1,22 @@
 // Gemini generateContent behind the LLMProvider interface (official `@google/genai`, unmodified).
 import type { GoogleGenAI as GoogleGenAIClient, Content, FunctionDeclaration, GenerateContentResponse, Part, Schema } from '@google/genai';
 import { optionalPeer } from './optional-peer.ts';
-import { DEFAULT_MODELS, DEFAULT_REQUEST_TIMEOUT_MS, finishReasonFrom, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type GhostToolCall, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import {
+  DEFAULT_MODELS,
+  DEFAULT_REASONING_MODELS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  finishReasonFrom,
+  type Completion,
+  type CompletionFinishReason,
+  type CompletionOptions,
+  type GhostMessage,
+  type GhostToolCall,
+  type LLMProvider,
+  type NativeTurn,
+  type ProviderOptions,
+  type ProviderTool,
+  type ReasoningOptions,
+} from './provider.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema } from './schema-normalize.ts';
 type GoogleGenAI = GoogleGenAIClient;
@@ -27,6 +42,11 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
       const response = m.isError ? { error: m.content } : { result: m.content };
       const id = m.toolCallId && !m.toolCallId.startsWith(SYNTHETIC_PREFIX) ? { id: m.toolCallId } : {};
       push('user', [{ functionResponse: { ...id, name: m.toolName ?? '', response } }]);
+    } else if (m.native?.provider === 'gemini') {
+      // The parts go back as they came, each thoughtSignature on its part (Gemini 3 refuses a call without it).
+      const calls = (m.toolCalls?.length ?? 0) > 0;
+      const parts = (m.native.items as Part[]).filter((p) => calls || !p.functionCall);
+      push('model', parts.length ? parts : [{ text: '' }]);
     } else {
       const parts: Part[] = m.content ? [{ text: m.content }] : [];
       for (const c of m.toolCalls ?? []) {
@@ -39,6 +59,15 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
 }
 
 const SYNTHETIC_PREFIX = 'ghost-call-';
+
+/**
+ * An answer's parts, when they carried thoughts or thought signatures: what the next request must pass back.
+ * @example nativeParts(candidate.content.parts)?.items // [{ functionCall: {…}, thoughtSignature: '…' }]
+ */
+export function nativeParts(parts: readonly Part[]): NativeTurn | undefined {
+  if (!parts.some((p) => p.thought || p.thoughtSignature)) return undefined;
+  return { provider: 'gemini', items: parts.map((p) => ({ ...p })) };
+}
 
 const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
   STOP: 'stop',
@@ -68,9 +97,11 @@ export class GeminiProvider implements LLMProvider {
   private readonly retrier: Retrier;
   /** Gemini may omit call ids; minted ids count up per provider instance so runs stay deterministic. */
   private minted = 0;
+  private readonly reasoning: ReasoningOptions | undefined;
 
   constructor(options: ProviderOptions) {
-    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS.gemini;
+    this.reasoning = options.reasoning;
+    this.defaultModel = options.defaultModel ?? (options.reasoning ? DEFAULT_REASONING_MODELS : DEFAULT_MODELS).gemini;
     this.retrier = new Retrier('gemini', options.retry, options.fetch);
     // No retryOptions: the SDK then makes one attempt and our Retrier owns the policy.
     this.client = new GoogleGenAI({
@@ -103,6 +134,9 @@ export class GeminiProvider implements LLMProvider {
         ...(tools.length ? { tools: [{ functionDeclarations: this.declarations(tools) }] } : {}),
         ...(options.maxTokens !== undefined ? { maxOutputTokens: options.maxTokens } : {}),
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(this.reasoning
+          ? { thinkingConfig: { includeThoughts: true, ...(this.reasoning.budgetTokens !== undefined ? { thinkingBudget: this.reasoning.budgetTokens } : {}) } }
+          : {}),
         ...(options.signal ? { abortSignal: options.signal } : {}),
       },
     };
@@ -130,8 +164,12 @@ export class GeminiProvider implements LLMProvider {
     const u = response.usageMetadata;
     const prompt = u?.promptTokenCount ?? 0;
     const completion = (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0);
+    const reasoning = parts.flatMap((p) => (p.thought && typeof p.text === 'string' ? [p.text] : [])).join('');
+    const native = nativeParts(parts);
     return {
       text,
+      ...(reasoning ? { reasoning } : {}),
+      ...(native ? { native } : {}),
       toolCalls,
       usage: { promptTokens: prompt, completionTokens: completion, totalTokens: u?.totalTokenCount ?? prompt + completion },
       finishReason: finish(candidate?.finishReason, toolCalls.length > 0),

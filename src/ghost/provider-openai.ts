@@ -2,7 +2,22 @@
 import type { default as OpenAIClient } from 'openai';
 import { optionalPeer } from './optional-peer.ts';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { DEFAULT_MODELS, finishReasonFrom, parseArguments, sdkClientOptions, type Completion, type CompletionFinishReason, type CompletionOptions, type GhostMessage, type LLMProvider, type ProviderOptions, type ProviderTool } from './provider.ts';
+import {
+  DEFAULT_MODELS,
+  DEFAULT_REASONING_MODELS,
+  finishReasonFrom,
+  parseArguments,
+  sdkClientOptions,
+  type Completion,
+  type CompletionFinishReason,
+  type CompletionOptions,
+  type GhostMessage,
+  type LLMProvider,
+  type ProviderOptions,
+  type ProviderTool,
+  type ReasoningOptions,
+} from './provider.ts';
+import { fromResponse, responsesBody } from './openai-responses-wire.ts';
 import { Retrier } from './retry.ts';
 import { normalizeSchema, strictCompatible } from './schema-normalize.ts';
 type OpenAI = OpenAIClient;
@@ -42,7 +57,8 @@ const FINISH: Readonly<Record<string, CompletionFinishReason>> = {
 };
 
 /**
- * The OpenAI chat completions provider.
+ * The OpenAI provider: Chat Completions, or with reasoning on the Responses API, stateless, passing
+ * each reasoning item back (encrypted) with the calls it led to.
  * @example
  * const llm = new OpenAIProvider({ provider: 'openai', apiKey: 'sk-test', baseURL: server.url + '/v1' });
  */
@@ -52,11 +68,13 @@ export class OpenAIProvider implements LLMProvider {
   private readonly client: OpenAI;
   private readonly retrier: Retrier;
   private readonly strict: boolean;
+  private readonly reasoning: ReasoningOptions | undefined;
 
   /** `makeClient`: another client of the same wire over the same options (Azure's `AzureOpenAI`). */
   constructor(options: ProviderOptions, makeClient: (clientOptions: ReturnType<typeof sdkClientOptions>) => OpenAI = (o) => new OpenAI(o)) {
     this.name = options.provider === 'azure-openai' ? 'azure-openai' : 'openai';
-    this.defaultModel = options.defaultModel ?? DEFAULT_MODELS[this.name];
+    this.reasoning = options.reasoning;
+    this.defaultModel = options.defaultModel ?? (options.reasoning ? DEFAULT_REASONING_MODELS : DEFAULT_MODELS)[this.name];
     this.retrier = new Retrier(this.name, options.retry, options.fetch);
     this.strict = options.strict ?? false;
     this.client = makeClient(sdkClientOptions(options, this.retrier.fetch));
@@ -78,6 +96,11 @@ export class OpenAIProvider implements LLMProvider {
   }
 
   async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
+    if (this.reasoning) {
+      const request = responsesBody(options.model ?? this.defaultModel, messages, tools, this.reasoning, { strict: this.strict, maxTokens: options.maxTokens });
+      const { value: response, retries } = await this.retrier.run(() => this.client.responses.create(request, { signal: options.signal }), options.signal);
+      return fromResponse(response, this.name, retries);
+    }
     const body = {
       model: options.model ?? this.defaultModel,
       messages: messages.map(toWire),

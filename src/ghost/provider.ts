@@ -15,10 +15,25 @@ export interface GhostToolCall {
   syntheticId?: boolean;
 }
 
+/**
+ * An assistant turn in its provider's own terms, to pass back as it came: the reasoning the API
+ * requires with its signatures or encrypted content (Anthropic thinking blocks, Responses reasoning
+ * items, Gemini parts with `thoughtSignature`, Converse `reasoningContent`), in the answer's order.
+ * Tool calls the loop did not run are left out when it is sent back.
+ */
+export interface NativeTurn {
+  provider: ProviderName;
+  items: unknown[];
+}
+
 /** One message of the conversation, provider neutral. */
 export interface GhostMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** Assistant messages: the model's reasoning as text (thinking, a summary, thought parts), when it showed any. */
+  reasoning?: string;
+  /** Assistant messages that carried reasoning: the turn as its provider must get it back. */
+  native?: NativeTurn;
   toolCalls?: GhostToolCall[];
   /** Tool messages: the call answered. */
   toolCallId?: string;
@@ -44,6 +59,10 @@ export type CompletionFinishReason = 'stop' | 'tool_calls' | 'length' | 'content
 
 export interface Completion {
   text: string;
+  /** The reasoning the answer showed, as text; absent when none. */
+  reasoning?: string;
+  /** The answer as its provider must get it back, when it carried reasoning (see NativeTurn). */
+  native?: NativeTurn;
   toolCalls: GhostToolCall[];
   usage: TokenUsage;
   finishReason: CompletionFinishReason;
@@ -88,6 +107,42 @@ export interface ProviderOptions {
   strict?: boolean;
   /** Extra headers on every request (e.g. a mock session header). */
   headers?: Record<string, string>;
+  /** Ask for reasoning (thinking, reasoning items, thoughts) and pass it back as each API requires. */
+  reasoning?: ReasoningOptions;
+}
+
+/**
+ * Reasoning on: `effort` for OpenAI's reasoning models, `budgetTokens` for Anthropic and Bedrock
+ * thinking (at least 1024; default 2048) and Gemini's `thinkingBudget`.
+ */
+export interface ReasoningOptions {
+  effort?: 'low' | 'medium' | 'high';
+  budgetTokens?: number;
+}
+
+/** The default thinking budget (Anthropic's minimum is 1024). */
+export const DEFAULT_THINKING_BUDGET = 2048;
+
+/** Models that reason, for a run with reasoning on and no model named (the defaults above do not all reason). */
+export const DEFAULT_REASONING_MODELS: Record<ProviderName, string> = {
+  openai: 'o4-mini',
+  anthropic: 'claude-sonnet-4-6',
+  gemini: 'gemini-2.5-flash',
+  'azure-openai': 'o4-mini',
+  bedrock: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+};
+
+/**
+ * A native turn's items without the tool calls the loop did not keep (`idOf` reads an item's call id,
+ * undefined for items that are not calls).
+ * @example keptItems(turn.items, message.toolCalls, (i) => (i as { id?: string }).id)
+ */
+export function keptItems(items: readonly unknown[], calls: readonly GhostToolCall[] | undefined, idOf: (item: unknown) => string | undefined): unknown[] {
+  const kept = new Set((calls ?? []).map((c) => c.id));
+  return items.filter((item) => {
+    const id = idOf(item);
+    return id === undefined || kept.has(id);
+  });
 }
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = {

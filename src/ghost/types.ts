@@ -61,6 +61,18 @@ export const GhostOptionsSchema = z.strictObject({
   strict: z.boolean().default(false),
   maxTokens: z.number().int().positive().optional(),
   temperature: z.number().min(0).optional(),
+  /**
+   * Reasoning on (`true`, or its settings): Anthropic and Bedrock thinking (`budgetTokens`, default 2048),
+   * OpenAI and Azure through the Responses API (`effort`), Gemini thoughts; what each API requires is
+   * passed back (thinking blocks and signatures, encrypted reasoning items, thought signatures).
+   * Without a `model`, a reasoning model is picked. A set `temperature` is not sent where thinking forbids it.
+   */
+  reasoning: z
+    .union([
+      z.boolean(),
+      z.strictObject({ effort: z.enum(['low', 'medium', 'high']).optional(), budgetTokens: z.number().int().min(1024).optional() }),
+    ])
+    .optional(),
 });
 
 export type GhostOptions = z.input<typeof GhostOptionsSchema>;
@@ -88,6 +100,8 @@ export interface ToolChainEntry {
 export interface HistoryEntry {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** Assistant turns: the model's reasoning as it showed it (thinking, a summary, thoughts); absent when none. */
+  reasoning?: string;
   toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> | null;
   toolCallId: string | null;
 }

@@ -40,9 +40,9 @@ export function toConverseMessages(messages: readonly GhostMessage[]): { system:
     else if (m.role === 'user') push('user', [{ text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
-    } else if (m.native?.provider === 'bedrock') {
+    } else if (m.native?.provider === 'bedrock' && keptBlocks(m).some((b) => !('reasoningContent' in b))) {
       // reasoningContent goes back unchanged (signature, redacted bytes), in the answer's order.
-      push('assistant', keptItems(m.native.items, m.toolCalls, (b) => (b as { toolUse?: { toolUseId?: string } }).toolUse?.toolUseId ?? undefined) as ConverseBlock[]);
+      push('assistant', keptBlocks(m));
     } else {
       const blocks: ConverseBlock[] = m.content ? [{ text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments } });
@@ -50,6 +50,11 @@ export function toConverseMessages(messages: readonly GhostMessage[]): { system:
     }
   }
   return { system, messages: out };
+}
+
+/** A native turn's blocks without the calls the loop did not run. */
+function keptBlocks(m: GhostMessage): ConverseBlock[] {
+  return keptItems(m.native!.items, m.toolCalls, (b) => (b as { toolUse?: { toolUseId?: string } }).toolUse?.toolUseId ?? undefined) as ConverseBlock[];
 }
 
 /**

@@ -42,10 +42,9 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
     else if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
-    } else if (m.native?.provider === 'anthropic') {
+    } else if (m.native?.provider === 'anthropic' && said(m.native.items, m.toolCalls)) {
       // Thinking blocks go back unchanged, signatures included, in the answer's order (the API checks them).
-      const blocks = keptItems(m.native.items, m.toolCalls, (b) => ((b as ContentBlockParam).type === 'tool_use' ? (b as { id: string }).id : undefined)) as ContentBlockParam[];
-      push('assistant', blocks);
+      push('assistant', said(m.native.items, m.toolCalls)!);
     } else {
       const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
       for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
@@ -53,6 +52,12 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
     }
   }
   return { system: system.join('\n\n'), messages: out };
+}
+
+/** A native turn's blocks without the calls the loop did not run; undefined when only thinking would be left. */
+function said(items: readonly unknown[], calls: GhostMessage['toolCalls']): ContentBlockParam[] | undefined {
+  const blocks = keptItems(items, calls, (b) => ((b as ContentBlockParam).type === 'tool_use' ? (b as { id: string }).id : undefined)) as ContentBlockParam[];
+  return blocks.some((b) => b.type === 'text' || b.type === 'tool_use') ? blocks : undefined;
 }
 
 /**

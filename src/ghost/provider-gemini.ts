@@ -42,11 +42,9 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
       const response = m.isError ? { error: m.content } : { result: m.content };
       const id = m.toolCallId && !m.toolCallId.startsWith(SYNTHETIC_PREFIX) ? { id: m.toolCallId } : {};
       push('user', [{ functionResponse: { ...id, name: m.toolName ?? '', response } }]);
-    } else if (m.native?.provider === 'gemini') {
+    } else if (m.native?.provider === 'gemini' && keptParts(m).some((p) => !p.thought)) {
       // The parts go back as they came, each thoughtSignature on its part (Gemini 3 refuses a call without it).
-      const calls = (m.toolCalls?.length ?? 0) > 0;
-      const parts = (m.native.items as Part[]).filter((p) => calls || !p.functionCall);
-      push('model', parts.length ? parts : [{ text: '' }]);
+      push('model', keptParts(m));
     } else {
       const parts: Part[] = m.content ? [{ text: m.content }] : [];
       for (const c of m.toolCalls ?? []) {
@@ -59,6 +57,12 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
 }
 
 const SYNTHETIC_PREFIX = 'ghost-call-';
+
+/** A native turn's parts without its calls when the loop ran none (it keeps all of a turn's calls or none). */
+function keptParts(m: GhostMessage): Part[] {
+  const calls = (m.toolCalls?.length ?? 0) > 0;
+  return (m.native!.items as Part[]).filter((p) => calls || !p.functionCall);
+}
 
 /**
  * An answer's parts, when they carried thoughts or thought signatures: what the next request must pass back.

@@ -95,7 +95,8 @@ export function fromResponse(response: Response, provider: NativeTurn['provider'
       if (said) items.push({ role: 'assistant', content: said });
     } else if (item.type === 'function_call') {
       toolCalls.push({ id: item.call_id, name: item.name, ...parseArguments(item.arguments) });
-      items.push({ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments });
+      // With its id, as it came: the API then knows (and checks) the reasoning item it belongs to.
+      items.push({ type: 'function_call', ...(item.id ? { id: item.id } : {}), call_id: item.call_id, name: item.name, arguments: item.arguments });
     }
   }
   const u = response.usage;

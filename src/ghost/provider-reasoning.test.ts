@@ -91,7 +91,7 @@ describe('OpenAI Responses (reasoning mode)', () => {
     expect(completion.finishReason).toBe('tool_calls');
     expect(completion.native?.items).toEqual([
       { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Call the tool.' }], encrypted_content: 'gAAAAB' },
-      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
     ]);
   });
 

@@ -6,7 +6,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { describe, expect, it } from 'vitest';
 import { stdioFixture } from '../../fixtures/servers/launch.ts';
 import { anthropic, gemini, openaiResponses, scenario, type MatchLike } from '../scenario/builder.ts';
-import { bedrock } from '../scenario/builder-helpers.ts';
+import { azureOpenAI, bedrock } from '../scenario/builder-helpers.ts';
 import { useMockLLM } from '../vitest/use-mock-llm.ts';
 import { mcpGhost } from './mcp-ghost.ts';
 import { ghostOptionsFor, withMockLLM } from './testing/harness.ts';
@@ -92,6 +92,30 @@ describe.each(Object.keys(CASES) as Array<keyof typeof CASES>)('%s with reasonin
     expect(result.executionMetadata.stopReason).toBe('llm_error');
     expect(requests[1].violation?.rule).toEqual(expect.any(String));
     expect(result.errors[0].error).toMatch(/400/);
+  });
+});
+
+describe('azure-openai with reasoning on', () => {
+  it('runs the stateless Responses loop on the deployment, encrypted reasoning passed back', async () => {
+    const mock = useMockLLM(thinkingChain('think-azure', azureOpenAI, 'my-o4'));
+    const result = await mcpGhost({
+      provider: 'azure-openai',
+      endpoint: 'https://contoso.openai.azure.com',
+      apiKey: 'azure-key',
+      apiVersion: '2025-04-01-preview',
+      deployment: 'my-o4',
+      reasoning: { effort: 'low' },
+      serverConfig: { mcpServers: { db: stdioFixture('sqlite') } },
+      userPrompt: 'Describe products.',
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.success).toBe(true);
+    expect(result.conversationHistory.filter((m) => m.role === 'assistant').map((m) => m.reasoning)).toEqual([FIRST, SECOND]);
+    mock.assertAllConsumed();
+    const second = mock.requests[1].request!.raw as { store: boolean; input: Array<{ type?: string; encrypted_content?: string }> };
+    expect(second.store).toBe(false);
+    expect(second.input.filter((i) => i.type === 'reasoning')).toEqual([expect.objectContaining({ encrypted_content: expect.any(String) })]);
+    expect(mock.requests.map((r) => r.violation)).toEqual([undefined, undefined]);
   });
 });
 

@@ -106,7 +106,7 @@ describe.each(TRANSPORTS)('OpenAI Chat structured outputs over %s', (transport) 
       tools: [extract],
       tool_choice: { type: 'function', function: { name: 'extract_weather' } },
     });
-    const call = completion.choices[0].message.tool_calls[0];
+    const call = completion.choices[0].message.tool_calls![0];
     expect(call.type === 'function' && call.function.parsed_arguments).toEqual({ city: 'Rome', temperature: 30, conditions: 'sunny' });
     expect(completion.choices[0].finish_reason).toBe('tool_calls');
     const canonical = mock.requests[0].request!;

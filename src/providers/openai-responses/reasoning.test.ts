@@ -106,7 +106,7 @@ describe.each(TRANSPORTS)('OpenAI Responses reasoning over %s', (transport) => {
     const first = await rig.openai.responses.create({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], input: 'Weather in Paris?', tools });
     expect(first.output.map((o) => o.type)).toEqual(['reasoning', 'function_call']);
     const fc = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
-    const input: Input = [{ role: 'user', content: 'Weather in Paris?' }, ...first.output, { type: 'function_call_output', call_id: fc.call_id, output: '21C' }];
+    const input: Input = [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as Input), { type: 'function_call_output', call_id: fc.call_id, output: '21C' }];
     const second = await rig.openai.responses.create({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], input, tools });
     expect(second.output_text).toBe('It is 21°C in Paris.');
     mock.assertAllConsumed();
@@ -116,7 +116,7 @@ describe.each(TRANSPORTS)('OpenAI Responses reasoning over %s', (transport) => {
     mock.use(loop());
     const first = await rig.openai.responses.stream({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], input: 'Weather in Paris?', tools }).finalResponse();
     const fc = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
-    const input: Input = [{ role: 'user', content: 'Weather in Paris?' }, ...first.output, { type: 'function_call_output', call_id: fc.call_id, output: '21C' }];
+    const input: Input = [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as Input), { type: 'function_call_output', call_id: fc.call_id, output: '21C' }];
     const second = await rig.openai.responses.stream({ model: 'o4-mini', store: false, input, tools }).finalResponse();
     expect(second.output_text).toBe('It is 21°C in Paris.');
   });

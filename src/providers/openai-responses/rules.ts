@@ -29,7 +29,8 @@ function isOutputItem(item: unknown): boolean {
   if (!isObject(item)) return false;
   const type = item.type ?? 'message';
   if (type === 'message') return item.role === 'assistant';
-  return type !== 'function_call_output' && type !== 'item_reference';
+  // An item_reference may name the output item that followed: not knowing, the rule lets it pass.
+  return type !== 'function_call_output';
 }
 
 /** What the rules read of this mock's state. */
@@ -53,6 +54,11 @@ export function responsesReasoningRules(body: Json, state: ReasoningState): Prot
   input.forEach((item, i) => {
     if (!isObject(item)) return;
     const id = typeof item.id === 'string' ? item.id : undefined;
+    // A reference to a stored item stands for the item itself.
+    if (item.type === 'item_reference') {
+      if (id !== undefined) seen.add(id);
+      return;
+    }
     if (item.type === 'reasoning') {
       if (id !== undefined) seen.add(id);
       const minted = id === undefined ? undefined : state.reasoning.get(id);

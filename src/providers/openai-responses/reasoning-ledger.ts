@@ -17,6 +17,11 @@ export interface MintedReasoning {
 
 /** How many reasoning items a ledger remembers by default (an entry is a few ids: well under 1 KiB). */
 export const REASONING_LEDGER_LIMIT = 10_000;
+/**
+ * How many ids (reasoning items and their followers) a ledger holds at most: about 150 bytes each
+ * with the maps' own, so some 15 MB, however many calls each response made.
+ */
+export const REASONING_LEDGER_IDS = 100_000;
 
 /**
  * Reasoning items by id, and the reasoning item each output item needs, by the output item's id.
@@ -29,19 +34,31 @@ export class ReasoningLedger {
   readonly #reasoning = new Map<string, MintedReasoning>();
   readonly #required = new Map<string, string>();
   readonly #limit: number;
+  readonly #limitIds: number;
+  #ids = 0;
 
-  constructor(limit: number = REASONING_LEDGER_LIMIT) {
+  constructor(limit: number = REASONING_LEDGER_LIMIT, limitIds: number = REASONING_LEDGER_IDS) {
     this.#limit = limit;
+    this.#limitIds = limitIds;
   }
 
   add(id: string, minted: MintedReasoning): void {
+    this.#forget(id);
     this.#reasoning.set(id, minted);
+    this.#ids += 1 + minted.followers.length;
     for (const follower of minted.followers) this.#required.set(follower, id);
-    while (this.#reasoning.size > this.#limit) {
-      const [oldest, entry] = this.#reasoning.entries().next().value!;
-      this.#reasoning.delete(oldest);
-      for (const follower of entry.followers) if (this.#required.get(follower) === oldest) this.#required.delete(follower);
+    // Maps iterate in insertion order: the first key is the oldest. The newest entry always stays.
+    while (this.#reasoning.size > 1 && (this.#reasoning.size > this.#limit || this.#ids > this.#limitIds)) {
+      this.#forget(this.#reasoning.keys().next().value!);
     }
+  }
+
+  #forget(id: string): void {
+    const entry = this.#reasoning.get(id);
+    if (!entry) return;
+    this.#reasoning.delete(id);
+    this.#ids -= 1 + entry.followers.length;
+    for (const follower of entry.followers) if (this.#required.get(follower) === id) this.#required.delete(follower);
   }
 
   /** The reasoning item minted with this id, if this mock minted it. */

@@ -9,8 +9,11 @@
 /** OpenAI chat model families that never reason (they answer without reasoning items or tokens). */
 const NON_REASONING = /^(gpt-4|gpt-3\.5|chatgpt-|gpt-5(\.\d+)?-chat|gpt-audio|gpt-realtime|davinci|babbage)/;
 
-/** Models OpenAI serves (its own names); anything else behind a Chat Completions URL is an OpenAI-compatible server's. */
-const OPENAI_MODEL = /^(gpt-|o\d|chatgpt-|codex-|computer-use-|davinci|babbage)/;
+/**
+ * Models OpenAI serves (its own names); anything else behind a Chat Completions URL is an
+ * OpenAI-compatible server's. gpt-oss is OpenAI's open-weight model, served by others (vLLM, Groq, Ollama).
+ */
+const OPENAI_MODEL = /^(gpt-(?!oss)|o\d|chatgpt-|codex-|computer-use-|davinci|babbage)/;
 
 /** A model name without a fine-tune prefix (`ft:gpt-4o-mini:org::id` → `gpt-4o-mini:org::id`). */
 function bare(model: string): string {

@@ -60,10 +60,12 @@ function notFound(id: string): RenderedResponse {
  */
 function remember(state: ResponsesState, object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse): void {
   const stored = (request.raw as Json | null)?.store !== false;
-  const output = (object.output ?? []) as Array<{ id: string; type: string }>;
+  const output = (object.output ?? []) as Array<{ id: string; type: string; encrypted_content?: string }>;
   const at = output.findIndex((item) => item.type === 'reasoning');
   if (at >= 0) state.reasoning.add(output[at].id, { followers: output.slice(at + 1).map((item) => item.id), stored });
-  if (stored) state.store.set(object.id as string, { conversation: conversationOf(request, response), object });
+  // The reasoning item's sealed text is held in the object besides the conversation: it counts too.
+  const sealed = at >= 0 ? (output[at].encrypted_content?.length ?? 0) : 0;
+  if (stored) state.store.set(object.id as string, { conversation: conversationOf(request, response), object }, sealed);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReasoningLedger } from './reasoning-ledger.ts';
+import { ResponseStore } from './store.ts';
 
 describe('ReasoningLedger', () => {
   it('knows which reasoning item each output item needs', () => {
@@ -26,5 +27,16 @@ describe('ReasoningLedger', () => {
     // Past the limit on its own, the newest stays (a conversation can go on).
     expect(byIds.size).toBe(1);
     expect(byIds.requiredBy('fc_c9')).toBe('rs_c');
+  });
+});
+
+describe('ResponseStore with reasoning', () => {
+  it("weighs a response's sealed reasoning beside its conversation, so the byte limit bounds it too", () => {
+    const store = new ResponseStore(10, 2048 * 2 + 500);
+    store.set('resp_1', { conversation: [], object: {} }, 400);
+    expect(store.bytes).toBe(2048 + 400);
+    store.set('resp_2', { conversation: [], object: {} }, 400);
+    expect(store.get('resp_1')).toBeUndefined();
+    expect(store.size).toBe(1);
   });
 });

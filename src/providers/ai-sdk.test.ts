@@ -80,6 +80,38 @@ describe('the AI SDK sees scripted reasoning as its own types expose it', () => 
     expect(result.text).toBe('Sunny.');
   });
 
+  it('OpenAI Responses streamed: the summary arrives as reasoning-delta parts before the text', async () => {
+    useMockLLM(scenario('rs-stream').expect(openaiResponses()).then().respondWithReasoning(THOUGHT).respondWithText('Sunny.'));
+    const result = streamText({ model: openai('o4-mini'), prompt: 'Weather?', providerOptions: { openai: { reasoningSummary: 'auto' } } });
+    const parts: Array<{ type: string; text?: string }> = [];
+    for await (const part of result.fullStream) parts.push(part as { type: string; text?: string });
+    const types = parts.map((p) => p.type);
+    expect(parts.filter((p) => p.type === 'reasoning-delta').map((p) => p.text).join('')).toBe(THOUGHT);
+    expect(types.lastIndexOf('reasoning-delta')).toBeLessThan(types.indexOf('text-delta'));
+    expect(await result.text).toBe('Sunny.');
+  });
+
+  it('a stateless OpenAI Responses tool loop (store: false): the SDK passes the encrypted reasoning back and the mock answers', async () => {
+    const mock = useMockLLM(
+      scenario('rs-loop')
+        .expect(openaiResponses()).then().respondWithReasoning(THOUGHT).respondWithToolCalls([{ name: 'get_weather', arguments: { city: 'Paris' } }])
+        .expect(openaiResponses()).withToolResults(['get_weather']).then().respondWithText('It is 21°C in Paris.'),
+    );
+    const result = await generateText({
+      model: openai('o4-mini'),
+      prompt: 'Weather in Paris?',
+      providerOptions: { openai: { store: false, reasoningSummary: 'auto', include: ['reasoning.encrypted_content'] } },
+      tools: { get_weather: tool({ description: 'Weather for a city', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, celsius: 21 }) }) },
+      stopWhen: stepCountIs(3),
+    });
+    expect(result.text).toBe('It is 21°C in Paris.');
+    expect(result.steps[0].reasoningText).toBe(THOUGHT);
+    mock.assertAllConsumed();
+    expect(mock.requests.map((r) => r.violation)).toEqual([undefined, undefined]);
+    const input = (mock.requests[1].request!.raw as { input: Array<{ type?: string; encrypted_content?: string }> }).input;
+    expect(input.filter((i) => i.type === 'reasoning')).toEqual([expect.objectContaining({ encrypted_content: expect.any(String) })]);
+  });
+
   it('Gemini with includeThoughts: thought parts are the reasoning, the rest is the text', async () => {
     useMockLLM(scenario('thoughts').expect(onGemini()).then().respondWithReasoning(THOUGHT).respondWithText('Sunny.'));
     const result = await generateText({ model: google('gemini-2.5-flash'), prompt: 'Weather?', providerOptions: { google: { thinkingConfig: { includeThoughts: true } } } });

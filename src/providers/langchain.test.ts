@@ -22,6 +22,13 @@ describe('LangChain withStructuredOutput', () => {
     mock.assertAllConsumed();
   });
 
+  it('ChatOpenAI with method functionCalling: the scripted object, as the forced tool\'s call', async () => {
+    const mock = useMockLLM(scenario('lc-extract-tool').expect(openai()).withResponseFormat('weather').then().respondWithJson(PARIS));
+    const model = new ChatOpenAI({ model: 'gpt-4o', apiKey: 'sk-lc-test' }).withStructuredOutput(Weather, { name: 'weather', method: 'functionCalling' });
+    expect(await model.invoke('Weather in Paris?')).toEqual(PARIS);
+    expect((mock.requests[0].request!.raw as { tool_choice: unknown }).tool_choice).toEqual({ type: 'function', function: { name: 'weather' } });
+  });
+
   it('ChatAnthropic: the scripted object, through the forced tool LangChain asks for', async () => {
     useMockLLM(scenario('lc-extract-claude').expect(anthropic()).then().respondWithJson(PARIS));
     const model = new ChatAnthropic({ model: 'claude-sonnet-4-6', apiKey: 'sk-ant-lc-test' }).withStructuredOutput(Weather, { name: 'weather' });

@@ -16,6 +16,7 @@ import {
 } from '../transports/server.ts';
 import { isLoopback } from '../net/index.ts';
 import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
+import { goldensOptions, GOLDENS_USAGE, type GoldensArgs } from './serve-goldens.ts';
 
 const MIB = 2 ** 20;
 
@@ -33,12 +34,12 @@ Azure OpenAI, Anthropic, Gemini, Vertex AI, Bedrock, Mistral, Cohere, Ollama, em
   --journal-mib     journal MiB kept across all sessions (default ${DEFAULT_JOURNAL_BYTES / MIB})
   --max-sessions    sessions besides "default" (default ${DEFAULT_MAX_SESSIONS})
   --session-idle    minutes after which an unused session is deleted (default ${DEFAULT_SESSION_IDLE_MS / 60_000}; 0 = never)
-Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
+${GOLDENS_USAGE}Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
 `;
 
 /** A positive number from an option, or an error message naming it. */
-function positive(values: Record<string, unknown>, name: string, fallback: number, allowZero = false): number | string {
-  const raw = values[name];
+function positive(values: object, name: string, fallback: number, allowZero = false): number | string {
+  const raw = (values as Record<string, unknown>)[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) return `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${JSON.stringify(raw)}`;
@@ -67,7 +68,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
     'max-sessions'?: string;
     'session-idle'?: string;
     help?: boolean;
-  };
+  } & GoldensArgs;
   try {
     ({ values } = parseArgs({
       args,
@@ -82,6 +83,12 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
         'journal-mib': { type: 'string' },
         'max-sessions': { type: 'string' },
         'session-idle': { type: 'string' },
+        goldens: { type: 'string' },
+        record: { type: 'boolean' },
+        'record-missing': { type: 'boolean' },
+        'force-record': { type: 'boolean' },
+        upstream: { type: 'string', multiple: true },
+        redact: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -128,6 +135,11 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       return 1;
     }
   }
+  const goldens = goldensOptions(values, io);
+  if (typeof goldens === 'string') {
+    io.err(`ghostwire serve: ${goldens}\n`);
+    return 2;
+  }
   const host = values.host ?? '127.0.0.1';
   return serveUntilSignal(io, {
     command: 'ghostwire serve',
@@ -144,6 +156,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       journalBytes: Math.floor(n.journalMiB * MIB),
       maxSessions: n.maxSessions,
       sessionIdleMs: n.idleMinutes * 60_000,
+      front: goldens?.front,
     }),
     banner: (server) => {
       const steps = scenarios.reduce((sum, s) => sum + s.steps.length, 0);
@@ -151,6 +164,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       io.out(`  ${scenarios.length} scenario(s), ${steps} step(s)${source ? ` from ${source}` : ' (add some with POST /__ghostwire/sessions/default/scenarios)'}\n`);
       io.out(`  OpenAI base URL: ${server.url}/v1 · Anthropic: ${server.url} · Gemini: ${server.url}\n`);
       io.out('  every client of the plain URL shares the default session; isolate with POST /__ghostwire/sessions (base URL /s/{id})\n');
+      if (goldens) io.out(`  ${goldens.banner} (a session's golden: POST /__ghostwire/sessions {"golden": "name"}, the session id, or the x-ghostwire-golden header)\n`);
       if (!isLoopback(host)) {
         io.err(`ghostwire serve: WARNING: listening on ${host}, beyond loopback: anyone who can reach this port can use the mock; the admin API needs the token\n`);
       }

@@ -1,0 +1,228 @@
+/**
+ * Goldens on the real port (`ghostwire serve --goldens DIR`): each golden name (a session's) has one
+ * GoldenSession, the same one in-process goldens use, fed with Fetch requests the server rewrote to the
+ * real provider's URL. Recording writes the golden atomically after every completed exchange, so a
+ * killed server leaves every golden readable; ending a session (or the server) reports unused ones.
+ */
+import { join, relative, resolve, sep } from 'node:path';
+import { resolveGoldensConfig, type TrafficMode } from './config.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { collectSecrets } from './leak-scanner.ts';
+import { Masker } from './masks.ts';
+import { Redactor } from './redact.ts';
+import { GoldenSession, type GoldensContext } from './session.ts';
+import { providerCredentials, ProviderUpstreams } from '../providers/index.ts';
+
+/** How a port golden is named: path segments of letters, digits, `.`, `_`, `-` (no `..`), at most 200 characters. */
+const NAME = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
+/** Client keys remembered for the leak scan (a response echoing one must not be written). */
+const MAX_LEARNED_SECRETS = 64;
+const MIN_SECRET_LENGTH = 8;
+
+export interface PortGoldensOptions {
+  /** The goldens folder (`--goldens`). */
+  dir: string;
+  /** replay (default), record (`--record`), record-missing (`--record-missing`). */
+  mode?: TrafficMode;
+  /** `--upstream URL`: every recorded request goes to this base URL + the path the client sent. */
+  upstream?: string | null;
+  /** `--upstream PROVIDER=URL`: that provider's requests go to this base URL + the API path. */
+  upstreams?: Record<string, string>;
+  /** Secret values redacted and refused (besides auth headers and key-named environment variables). */
+  redact?: readonly string[];
+  env?: Record<string, string | undefined>;
+  /** Where failures that reach no client go (a write refused by the leak scan). */
+  log?: (line: string) => void;
+}
+
+/** What a golden's session did, reported on session delete and at shutdown. */
+export interface PortGoldenReport {
+  golden: string;
+  /** The golden file, relative to the working directory. */
+  file: string;
+  mode: 'record' | 'replay';
+  action: 'written' | 'replayed' | null;
+  /** Recorded interactions the replay never used, as `index: METHOD path`. */
+  unused: string[];
+  /** Requests the golden could not answer, or a write the leak scan refused. */
+  errors: string[];
+}
+
+interface Entry {
+  name: string;
+  session: GoldenSession;
+  writes: Promise<void>;
+  errors: string[];
+}
+
+/**
+ * The golden sessions of one server.
+ * @example
+ *   const goldens = new PortGoldens({ dir: 'e2e/goldens', mode: 'record-missing' });
+ *   const response = await goldens.serve('checkout/pays', 'POST', '/v1/chat/completions', headers, body, signal);
+ */
+export class PortGoldens {
+  readonly ctx: GoldensContext;
+  readonly mode: TrafficMode;
+  readonly #dir: string;
+  readonly #upstream: string | null;
+  readonly #upstreams: Record<string, string>;
+  readonly #routes = new ProviderUpstreams();
+  readonly #entries = new Map<string, Entry>();
+  readonly #credentialHeaders = providerCredentials().headers.concat(['authorization', 'x-api-key', 'api-key']);
+  readonly #log: (line: string) => void;
+
+  constructor(options: PortGoldensOptions) {
+    this.#dir = resolve(options.dir);
+    this.mode = options.mode ?? 'replay';
+    this.#upstream = options.upstream ?? null;
+    this.#upstreams = options.upstreams ?? {};
+    this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    const env = options.env ?? process.env;
+    const config = resolveGoldensConfig({ goldensDir: this.#dir, mode: this.mode, redact: [...(options.redact ?? [])] }, { root: process.cwd(), env: {}, update: false, ci: false });
+    config.recordHint = `Record it with \`ghostwire serve --goldens ${relative(process.cwd(), this.#dir) || '.'} --record-missing\` against the real provider (or --upstream URL), then commit the file.`;
+    this.ctx = {
+      config,
+      secrets: collectSecrets(config.redact, env),
+      redactor: new Redactor({ values: config.redact }),
+      masker: new Masker(),
+    };
+  }
+
+  /** Is `name` a golden name this server accepts (no absolute paths, no `..`)? */
+  static validName(name: string): boolean {
+    return name.length <= 200 && NAME.test(name);
+  }
+
+  /** The golden's file. */
+  fileOf(name: string): string {
+    return join(this.#dir, ...name.split('/')) + '.json';
+  }
+
+  /** The golden's session, created on first use (its mode fixed then: record-missing records only a missing file). */
+  #entry(name: string): Entry {
+    let entry = this.#entries.get(name);
+    if (!entry) {
+      const session = new GoldenSession(this.ctx, { testFile: join(process.cwd(), 'ghostwire-serve'), testName: name, file: this.fileOf(name) });
+      entry = { name, session, writes: Promise.resolve(), errors: [] };
+      this.#entries.set(name, entry);
+    }
+    return entry;
+  }
+
+  /** The mode a golden's session runs in. */
+  modeOf(name: string): 'record' | 'replay' {
+    return this.#entry(name).session.mode === 'record' ? 'record' : 'replay';
+  }
+
+  /**
+   * Answers one request for golden `name`: `pathAndQuery` as the client sent it (after the session prefix).
+   * Throws GoldenMismatchError when the golden cannot answer (the caller renders it in the provider's shape).
+   */
+  async serve(name: string, method: string, pathAndQuery: string, headers: Headers, body: ArrayBuffer | null, signal: AbortSignal): Promise<Response> {
+    const entry = this.#entry(name);
+    const session = entry.session;
+    const target = this.#target(method, pathAndQuery, headers, session.mode === 'record');
+    const forwarded = new Headers(headers);
+    for (const h of ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-ghostwire-golden']) forwarded.delete(h);
+    this.#learnKeys(forwarded);
+    const request = new Request(target, { method, headers: forwarded, body: body && body.byteLength > 0 ? body : undefined, signal });
+    if (session.mode !== 'record') {
+      try {
+        return await session.serve(request);
+      } catch (error) {
+        entry.errors.push((error as Error).message.split('\n')[0]);
+        throw error;
+      }
+    }
+    const response = await session.serve(request, forward);
+    // Written once this exchange (and any before it) is complete: a golden on disk is always whole.
+    entry.writes = entry.writes.then(() => session.checkpoint()).then(
+      () => undefined,
+      (error: unknown) => {
+        const message = `ghostwire serve: golden ${name}: ${(error as Error).message}`;
+        entry.errors.push(message);
+        this.#log(message);
+      },
+    );
+    return response;
+  }
+
+  /** Where a recorded request goes: a provider's `--upstream`, else the general one, else the provider's default host. */
+  #target(method: string, pathAndQuery: string, headers: Headers, recording: boolean): string {
+    const route = this.#routes.of(method, pathAndQuery, headers);
+    const own = route.provider ? this.#upstreams[route.provider] : undefined;
+    if (own) return joinUrl(own, route.apiPath);
+    if (this.#upstream) return joinUrl(this.#upstream, pathAndQuery);
+    if (route.origin) return joinUrl(route.origin, route.apiPath);
+    if (!recording) return joinUrl('http://ghostwire.invalid', pathAndQuery);
+    const why = route.provider
+      ? `the ${route.provider} API has no single default host (it depends on your account or region); give it one with --upstream ${route.provider}=URL`
+      : `no provider API ghostwire knows serves ${method} ${pathAndQuery}; give the upstream with --upstream URL`;
+    throw new Error(`ghostwire serve: cannot record ${method} ${pathAndQuery}: ${why}.`);
+  }
+
+  /** The client's own keys join the leak scan: a response that echoes one is never written. */
+  #learnKeys(headers: Headers): void {
+    for (const name of this.#credentialHeaders) {
+      const value = headers.get(name)?.replace(/^(Bearer|Basic)\s+/i, '');
+      if (!value || value.length < MIN_SECRET_LENGTH || this.ctx.secrets.some((s) => s.value === value)) continue;
+      if (this.ctx.secrets.length >= MAX_LEARNED_SECRETS + 16) break;
+      this.ctx.secrets.push({ label: `the client's ${name} header`, value });
+    }
+  }
+
+  /**
+   * Ends a golden's session: waits for recordings in flight, writes the final golden (record) and
+   * reports what replay left unused. The next request for the name starts a new session.
+   */
+  async finish(name: string): Promise<PortGoldenReport | null> {
+    const entry = this.#entries.get(name);
+    if (!entry) return null;
+    this.#entries.delete(name);
+    const { session } = entry;
+    const mode = session.mode === 'record' ? 'record' : 'replay';
+    const report: PortGoldenReport = { golden: name, file: relative(process.cwd(), session.file).split(sep).join('/'), mode, action: null, unused: [], errors: entry.errors };
+    await entry.writes;
+    try {
+      if (mode === 'record') {
+        report.action = (await session.checkpoint()) > 0 ? 'written' : null;
+        await session.close();
+      } else {
+        const outcome = await session.finish(true);
+        report.action = outcome.action === 'replayed' ? 'replayed' : null;
+        report.unused = outcome.unusedInteractions ?? [];
+      }
+    } catch (error) {
+      // Replay failures were answered to the client already; the report lists them.
+      if (!(error instanceof GoldenMismatchError)) report.errors.push((error as Error).message);
+    }
+    return report;
+  }
+
+  /** Ends every session (at shutdown). */
+  async finishAll(): Promise<PortGoldenReport[]> {
+    const reports = await Promise.all([...this.#entries.keys()].map((name) => this.finish(name)));
+    return reports.filter((r): r is PortGoldenReport => r !== null);
+  }
+}
+
+/** Recording's forward: straight to the upstream (no interception in a server process). */
+function forward(request: Request): Promise<Response> {
+  return fetch(request, { redirect: 'manual' });
+}
+
+function joinUrl(base: string, pathAndQuery: string): string {
+  return `${base.replace(/\/$/, '')}${pathAndQuery}`;
+}
+
+/**
+ * One report as the lines a person reads (session delete, shutdown).
+ * @example formatReport(report) // 'golden checkout/pays (e2e/goldens/checkout/pays.json): replayed; 1 unused recorded interaction(s): 2: POST /v1/chat/completions'
+ */
+export function formatReport(report: PortGoldenReport): string {
+  const parts = [`golden ${report.golden} (${report.file}): ${report.action ?? 'nothing written or replayed'}`];
+  if (report.unused.length > 0) parts.push(`${report.unused.length} unused recorded interaction(s): ${report.unused.join(', ')}`);
+  if (report.errors.length > 0) parts.push(`${report.errors.length} error(s): ${report.errors.join(' | ')}`);
+  return parts.join('; ');
+}

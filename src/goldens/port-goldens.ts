@@ -50,6 +50,7 @@ export interface PortGoldenReport {
 
 interface Entry {
   name: string;
+  owner: string;
   session: GoldenSession;
   writes: Promise<void>;
   errors: string[];
@@ -59,7 +60,7 @@ interface Entry {
  * The golden sessions of one server.
  * @example
  *   const goldens = new PortGoldens({ dir: 'e2e/goldens', mode: 'record-missing' });
- *   const response = await goldens.serve('checkout/pays', 'POST', '/v1/chat/completions', headers, body, signal);
+ *   const response = await goldens.serve('s1', 'checkout/pays', 'POST', '/v1/chat/completions', headers, body, signal);
  */
 export class PortGoldens {
   readonly ctx: GoldensContext;
@@ -99,28 +100,33 @@ export class PortGoldens {
     return join(this.#dir, ...name.split('/')) + '.json';
   }
 
-  /** The golden's session, created on first use (its mode fixed then: record-missing records only a missing file). */
-  #entry(name: string): Entry {
-    let entry = this.#entries.get(name);
+  /**
+   * The golden session of one server session (`owner`: its id) for golden `name`, created on first use
+   * (its mode fixed then: record-missing records only a missing file). Each server session replays the
+   * golden from its start, so two tests replaying one golden do not use up each other's interactions.
+   */
+  #entry(owner: string, name: string): Entry {
+    const key = `${owner}\u0000${name}`;
+    let entry = this.#entries.get(key);
     if (!entry) {
       const session = new GoldenSession(this.ctx, { testFile: join(process.cwd(), 'ghostwire-serve'), testName: name, file: this.fileOf(name) });
-      entry = { name, session, writes: Promise.resolve(), errors: [] };
-      this.#entries.set(name, entry);
+      entry = { name, owner, session, writes: Promise.resolve(), errors: [] };
+      this.#entries.set(key, entry);
     }
     return entry;
   }
 
-  /** The mode a golden's session runs in. */
-  modeOf(name: string): 'record' | 'replay' {
-    return this.#entry(name).session.mode === 'record' ? 'record' : 'replay';
+  /** The mode golden `name` runs in for server session `owner`. */
+  modeOf(owner: string, name: string): 'record' | 'replay' {
+    return this.#entry(owner, name).session.mode === 'record' ? 'record' : 'replay';
   }
 
   /**
    * Answers one request for golden `name`: `pathAndQuery` as the client sent it (after the session prefix).
    * Throws GoldenMismatchError when the golden cannot answer (the caller renders it in the provider's shape).
    */
-  async serve(name: string, method: string, pathAndQuery: string, headers: Headers, body: ArrayBuffer | null, signal: AbortSignal): Promise<Response> {
-    const entry = this.#entry(name);
+  async serve(owner: string, name: string, method: string, pathAndQuery: string, headers: Headers, body: ArrayBuffer | null, signal: AbortSignal): Promise<Response> {
+    const entry = this.#entry(owner, name);
     const session = entry.session;
     const target = this.#target(method, pathAndQuery, headers, session.mode === 'record');
     const forwarded = new Headers(headers);
@@ -173,13 +179,18 @@ export class PortGoldens {
   }
 
   /**
-   * Ends a golden's session: waits for recordings in flight, writes the final golden (record) and
-   * reports what replay left unused. The next request for the name starts a new session.
+   * Ends the golden sessions of server session `owner`: waits for recordings in flight, writes the
+   * final goldens (record) and reports what replay left unused.
    */
-  async finish(name: string): Promise<PortGoldenReport | null> {
-    const entry = this.#entries.get(name);
-    if (!entry) return null;
-    this.#entries.delete(name);
+  async finish(owner: string): Promise<PortGoldenReport[]> {
+    const keys = [...this.#entries.keys()].filter((k) => k.startsWith(`${owner}\u0000`));
+    return Promise.all(keys.map((key) => this.#finish(key)));
+  }
+
+  async #finish(key: string): Promise<PortGoldenReport> {
+    const entry = this.#entries.get(key)!;
+    this.#entries.delete(key);
+    const name = entry.name;
     const { session } = entry;
     const mode = session.mode === 'record' ? 'record' : 'replay';
     const report: PortGoldenReport = { golden: name, file: relative(process.cwd(), session.file).split(sep).join('/'), mode, action: null, unused: [], errors: entry.errors };
@@ -202,8 +213,7 @@ export class PortGoldens {
 
   /** Ends every session (at shutdown). */
   async finishAll(): Promise<PortGoldenReport[]> {
-    const reports = await Promise.all([...this.#entries.keys()].map((name) => this.finish(name)));
-    return reports.filter((r): r is PortGoldenReport => r !== null);
+    return Promise.all([...this.#entries.keys()].map((key) => this.#finish(key)));
   }
 }
 

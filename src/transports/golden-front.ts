@@ -35,12 +35,10 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
   const bound = new Map<string, string>();
   const log = options.log ?? (() => {});
   const reports: PortGoldenReport[] = [];
-  const report = (r: PortGoldenReport | null): PortGoldenReport | null => {
-    if (r) {
-      reports.push(r);
-      if (reports.length > 1000) reports.shift();
-      log(`ghostwire serve: ${formatReport(r)}`);
-    }
+  const report = (r: PortGoldenReport): PortGoldenReport => {
+    reports.push(r);
+    if (reports.length > 1000) reports.shift();
+    log(`ghostwire serve: ${formatReport(r)}`);
     return r;
   };
 
@@ -90,7 +88,7 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
         const query = url.indexOf('?');
         const bytes = body && body.length > 0 ? body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer : null;
         goldens
-          .serve(name, req.method ?? 'GET', at.path + (query < 0 ? '' : url.slice(query)), headers, bytes, controller.signal)
+          .serve(at.session.id, name, req.method ?? 'GET', at.path + (query < 0 ? '' : url.slice(query)), headers, bytes, controller.signal)
           .then((response) => writeFetchResponse(res, response))
           .catch((error: unknown) => {
             if (res.headersSent) return void res.destroy();
@@ -106,12 +104,12 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
       if (request.method === 'POST' && (pathname === sessionsPath || pathname === `${sessionsPath}/`)) return create(request, sessions);
       if (request.method === 'DELETE' && pathname.startsWith(`${sessionsPath}/`)) {
         const id = decodeURIComponent(pathname.slice(sessionsPath.length + 1).replace(/\/$/, ''));
-        const name = bound.get(id);
-        if (!name || !sessions.get(id)) return null;
+        if (!bound.has(id) || !sessions.get(id)) return null;
         bound.delete(id);
-        const result = report(await goldens.finish(name));
+        const results = (await goldens.finish(id)).map(report);
         sessions.delete(id);
-        return json(200, { deleted: id, golden: result });
+        // The session's own golden first; goldens its requests named by header follow.
+        return json(200, { deleted: id, golden: results[0] ?? null, goldens: results });
       }
       return null;
     },
@@ -139,7 +137,7 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
       const session = sessions.create({ id, empty: true });
       bound.set(session.id, golden);
       const origin = new URL(request.url).origin;
-      return json(201, { id: session.id, url: `${origin}${SESSION_PREFIX}${session.id}`, golden, file: goldens.fileOf(golden), mode: goldens.modeOf(golden) });
+      return json(201, { id: session.id, url: `${origin}${SESSION_PREFIX}${session.id}`, golden, file: goldens.fileOf(golden), mode: goldens.modeOf(session.id, golden) });
     } catch (error) {
       if (error instanceof SessionError) return adminError(error.status, error.message);
       throw error;

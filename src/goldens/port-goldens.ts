@@ -125,14 +125,12 @@ export class PortGoldens {
    * Answers one request for golden `name`: `pathAndQuery` as the client sent it (after the session prefix).
    * Throws GoldenMismatchError when the golden cannot answer (the caller renders it in the provider's shape).
    */
-  async serve(owner: string, name: string, method: string, pathAndQuery: string, headers: Headers, body: ArrayBuffer | null, signal: AbortSignal): Promise<Response> {
+  async serve(owner: string, name: string, incoming: PortRequestParts): Promise<Response> {
     const entry = this.#entry(owner, name);
     const session = entry.session;
-    const target = this.#target(method, pathAndQuery, headers, session.mode === 'record');
-    const forwarded = new Headers(headers);
-    for (const h of ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-ghostwire-golden']) forwarded.delete(h);
-    this.#learnKeys(forwarded);
-    const request = new Request(target, { method, headers: forwarded, body: body && body.byteLength > 0 ? body : undefined, signal });
+    const target = upstreamTarget(this.#routes, incoming, { upstream: this.#upstream, upstreams: this.#upstreams }, session.mode === 'record');
+    const request = toUpstreamRequest(target, incoming);
+    this.#learnKeys(request.headers);
     if (session.mode !== 'record') {
       try {
         return await session.serve(request);
@@ -152,20 +150,6 @@ export class PortGoldens {
       },
     );
     return response;
-  }
-
-  /** Where a recorded request goes: a provider's `--upstream`, else the general one, else the provider's default host. */
-  #target(method: string, pathAndQuery: string, headers: Headers, recording: boolean): string {
-    const route = this.#routes.of(method, pathAndQuery, headers);
-    const own = route.provider ? this.#upstreams[route.provider] : undefined;
-    if (own) return joinUrl(own, route.apiPath);
-    if (this.#upstream) return joinUrl(this.#upstream, pathAndQuery);
-    if (route.origin) return joinUrl(route.origin, route.apiPath);
-    if (!recording) return joinUrl('http://ghostwire.invalid', pathAndQuery);
-    const why = route.provider
-      ? `the ${route.provider} API has no single default host (it depends on your account or region); give it one with --upstream ${route.provider}=URL`
-      : `no provider API ghostwire knows serves ${method} ${pathAndQuery}; give the upstream with --upstream URL`;
-    throw new Error(`ghostwire serve: cannot record ${method} ${pathAndQuery}: ${why}.`);
   }
 
   /** The client's own keys join the leak scan: a response that echoes one is never written. */
@@ -215,6 +199,50 @@ export class PortGoldens {
   async finishAll(): Promise<PortGoldenReport[]> {
     return Promise.all([...this.#entries.keys()].map((key) => this.#finish(key)));
   }
+}
+
+/** A port request's parts (after the session prefix). */
+export interface PortRequestParts {
+  method: string;
+  pathAndQuery: string;
+  headers: Headers;
+  body: ArrayBuffer | null;
+  signal: AbortSignal;
+}
+
+/**
+ * Where a port request goes at the provider: a provider's own upstream (base + API path), else the general
+ * one (base + the path as sent), else the API's default host; when replaying, any URL with the path will do.
+ * @example upstreamTarget(new ProviderUpstreams(), { method: 'POST', pathAndQuery: '/v1/messages', headers }, {}, true) // 'https://api.anthropic.com/v1/messages'
+ */
+export function upstreamTarget(
+  routes: ProviderUpstreams,
+  request: Pick<PortRequestParts, 'method' | 'pathAndQuery' | 'headers'>,
+  given: { upstream?: string | null; upstreams?: Record<string, string> },
+  recording: boolean,
+): string {
+  const { method, pathAndQuery } = request;
+  const route = routes.of(method, pathAndQuery, request.headers);
+  const own = route.provider ? given.upstreams?.[route.provider] : undefined;
+  if (own) return joinUrl(own, route.apiPath);
+  if (given.upstream) return joinUrl(given.upstream, pathAndQuery);
+  if (route.origin) return joinUrl(route.origin, route.apiPath);
+  if (!recording) return joinUrl('http://ghostwire.invalid', pathAndQuery);
+  const why = route.provider
+    ? `the ${route.provider} API has no single default host (it depends on your account or region); give it one with --upstream ${route.provider}=URL`
+    : `no provider API ghostwire knows serves ${method} ${pathAndQuery}; give the upstream with --upstream URL`;
+  throw new Error(`ghostwire: cannot record ${method} ${pathAndQuery}: ${why}.`);
+}
+
+/**
+ * The request as it goes on to the provider (and into the golden): the target URL, the client's headers
+ * minus hop-by-hop ones and ghostwire's own, the body.
+ * @example toUpstreamRequest('https://api.openai.com/v1/chat/completions', parts)
+ */
+export function toUpstreamRequest(target: string, incoming: PortRequestParts): Request {
+  const headers = new Headers(incoming.headers);
+  for (const h of ['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-ghostwire-golden']) headers.delete(h);
+  return new Request(target, { method: incoming.method, headers, body: incoming.body && incoming.body.byteLength > 0 ? incoming.body : undefined, signal: incoming.signal });
 }
 
 /** Recording's forward: straight to the upstream (no interception in a server process). */

@@ -25,6 +25,57 @@ export interface GoldenFrontOptions {
 const json = (status: number, body: unknown): Response => Response.json(body, { status });
 const adminError = (status: number, message: string): Response => json(status, { error: { message: `ghostwire admin: ${message}`, type: 'ghostwire_admin_error' } });
 
+/** Answers with the session mock's provider-shaped error (the route's API decides the shape). */
+function refuse(req: IncomingMessage, res: ServerResponse, at: SessionFrontRequest, status: number, message: string): void {
+  at.session.mock
+    .reject(headOnly(req, res, at.origin, at.path), { status, message, type: status === 400 ? 'invalid_request_error' : undefined, headers: {} })
+    .then((response) => writeRawResponse(res, response))
+    .catch(() => res.destroy());
+}
+
+/** A port request as the parts a golden needs: method, path after the session prefix with its query, headers, body. */
+export interface PortRequest {
+  method: string;
+  pathAndQuery: string;
+  headers: Headers;
+  body: ArrayBuffer | null;
+  signal: AbortSignal;
+}
+
+/**
+ * Reads a port request's body and answers it with `serve` (a golden replaying or recording), streaming
+ * the answer with backpressure; a golden that cannot answer gets the provider's error shape: 400 for a
+ * mismatch (SDKs do not retry it), 502 when the upstream could not be reached while recording.
+ * @example answerThrough(req, res, at, (request) => goldens.serve(id, name, request), 'golden checkout')
+ */
+export function answerThrough(req: IncomingMessage, res: ServerResponse, at: SessionFrontRequest, serve: (request: PortRequest) => Promise<Response>, what: string): void {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  readBodyThen(req, at.bodyLimit, (err, body) => {
+    if (err) {
+      refuse(req, res, at, 413, err.message);
+      return;
+    }
+    const headers = new Headers();
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const bytes = body && body.length > 0 ? (body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer) : null;
+    serve({ method: req.method ?? 'GET', pathAndQuery: at.path + (query < 0 ? '' : url.slice(query)), headers, body: bytes, signal: controller.signal })
+      .then((response) => writeFetchResponse(res, response))
+      .catch((error: unknown) => {
+        if (res.headersSent) return void res.destroy();
+        const mismatch = error instanceof GoldenMismatchError;
+        const cause = (error as { cause?: Error }).cause;
+        const message = mismatch || !(error instanceof TypeError) ? (error as Error).message : `ghostwire: the upstream could not be reached while recording ${what}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
+        refuse(req, res, at, mismatch ? 400 : 502, message);
+      });
+  });
+}
+
 /**
  * A SessionFront answering sessions from goldens.
  * @example
@@ -54,13 +105,6 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
     return null;
   }
 
-  function refuse(req: IncomingMessage, res: ServerResponse, at: SessionFrontRequest, status: number, message: string): void {
-    at.session.mock
-      .reject(headOnly(req, res, at.origin, at.path), { status, message, type: status === 400 ? 'invalid_request_error' : undefined, headers: {} })
-      .then((response) => writeRawResponse(res, response))
-      .catch(() => res.destroy());
-  }
-
   return {
     reports,
     adopts: (id) => byId && id !== DEFAULT_SESSION && /^[A-Za-z0-9_-]{1,64}$/.test(id),
@@ -72,31 +116,7 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
         refuse(req, res, at, 400, `ghostwire: ${JSON.stringify(name)} is not a golden name: path segments of letters, digits, ".", "_" and "-", no "..", at most 200 characters`);
         return true;
       }
-      const controller = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      readBodyThen(req, at.bodyLimit, (err, body) => {
-        if (err) {
-          refuse(req, res, at, 413, err.message);
-          return;
-        }
-        const headers = new Headers();
-        const raw = req.rawHeaders;
-        for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-        const url = req.url ?? '/';
-        const query = url.indexOf('?');
-        const bytes = body && body.length > 0 ? body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer : null;
-        goldens
-          .serve(at.session.id, name, req.method ?? 'GET', at.path + (query < 0 ? '' : url.slice(query)), headers, bytes, controller.signal)
-          .then((response) => writeFetchResponse(res, response))
-          .catch((error: unknown) => {
-            if (res.headersSent) return void res.destroy();
-            const status = error instanceof GoldenMismatchError ? 400 : 502;
-            const message = error instanceof GoldenMismatchError || !(error instanceof TypeError) ? (error as Error).message : `ghostwire serve: the upstream could not be reached while recording golden ${name}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`;
-            refuse(req, res, at, status, message);
-          });
-      });
+      answerThrough(req, res, at, (request) => goldens.serve(at.session.id, name, request), `golden ${name}`);
       return true;
     },
     async admin(request, pathname, sessions) {

@@ -18,6 +18,16 @@ export interface GoldenFixture {
   timing(mode: 'compressed' | 'real'): void;
   /** The golden on disk, or null when none is recorded yet. */
   read(): GoldenFile | null;
+  /**
+   * For code outside the test process (a child app, a CLI): base-URL variables (`OPENAI_BASE_URL`,
+   * `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`) pointing at a session of the worker's ghostwire
+   * server, whose traffic this golden records or replays like the test's own. Spread it into the
+   * child's environment; `url` is the session's base URL for clients configured otherwise.
+   * @example spawn(process.execPath, ['app.js'], { env: { ...process.env, ...golden.env() } })
+   */
+  env(): Record<string, string>;
+  /** The base URL of the session `env()` points at (`http://127.0.0.1:PORT/s/ID`). */
+  url(): string;
 }
 
 /**
@@ -42,12 +52,24 @@ export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (f
       };
     },
   });
-  await use({
-    file: session.file,
-    mode: session.mode,
-    input: (value) => session.setInput(value),
-    upstream: (url) => session.setUpstream(url),
-    timing: (mode) => session.setTiming(mode),
-    read: () => session.golden(),
-  });
+  // The worker's port is started here (once) so that env() can stay synchronous; a session is bound on first env().
+  // Loaded on first use: tests that never spawn code outside the process do not load the server.
+  const port = await (await import('./golden-port.ts')).goldenPort();
+  const bound: { port: ReturnType<typeof port.bind> | null } = { port: null };
+  const portSession = () => (bound.port ??= port.bind(session));
+  try {
+    await use({
+      file: session.file,
+      mode: session.mode,
+      input: (value) => session.setInput(value),
+      upstream: (url) => session.setUpstream(url),
+      timing: (mode) => session.setTiming(mode),
+      read: () => session.golden(),
+      env: () => ({ ...portSession().env }),
+      url: () => portSession().url,
+    });
+  } finally {
+    // Released before the session finishes: a late request from a child still running gets a 404, not the next test's golden.
+    bound.port?.release();
+  }
 }

@@ -17,7 +17,7 @@ import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts'
 import { serve } from './serve.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/ghostwire.js');
-const APP = resolve(import.meta.dirname, 'testing/golden-app.mjs');
+const APP = resolve(import.meta.dirname, '../../fixtures/user-project/child-app.mjs');
 const OPENAI_KEY = 'sk-test-NEVER-ON-DISK-openai-7f3a9c';
 const ANTHROPIC_KEY = 'sk-ant-test-NEVER-ON-DISK-anthropic-2b8e';
 

@@ -11,7 +11,7 @@ import './golden-matcher.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 
 const test = base.extend<{ golden: GoldenFixture }>({ golden: goldenFixture });
-const APP = resolve(import.meta.dirname, '../cli/testing/golden-app.mjs');
+const APP = resolve(import.meta.dirname, '../../fixtures/user-project/child-app.mjs');
 let upstream: MockLLMServer | null = null;
 afterAll(async () => upstream?.close());
 

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseGolden, readGolden } from '../goldens/store.ts';
@@ -173,6 +174,29 @@ describe('ghostwire serve --goldens', () => {
     for (const [file, text] of filesUnder(dir)) {
       expect(text, file).not.toContain('NEVER-ON-DISK');
     }
+  });
+
+  it('records and replays the @google/genai SDK (streaming) through a session, the key sent as x-goog-api-key kept off disk', async () => {
+    const dir = tempDir();
+    const upstream = await upstreamServer([{ name: 'gemini', steps: [{ match: { provider: 'gemini' }, respond: { text: 'Bonjour from Gemini, streamed in pieces.', stream: { chunkSize: 6 } }, consume: false }] }]);
+    const ask = async (url: string) => {
+      const ai = new GoogleGenAI({ apiKey: 'AIza-test-NEVER-ON-DISK-gemini', httpOptions: { baseUrl: url } });
+      let text = '';
+      for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Say bonjour' })) text += chunk.text ?? '';
+      return text;
+    };
+    const recording = await startServe(['--goldens', dir, '--record', '--upstream', `gemini=${upstream.url}`]);
+    expect(await ask(`${recording.url}/s/gemini-hello`)).toBe('Bonjour from Gemini, streamed in pieces.');
+    expect(await recording.stop()).toBe(0);
+    await upstream.close();
+    const golden = parseGolden(readFileSync(join(dir, 'gemini-hello.json'), 'utf8'), 'gemini-hello.json');
+    expect(golden.interactions.map((i) => `${i.provider} ${i.request.url}`)).toEqual([`gemini ${upstream.url}/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse`]);
+    expect(golden.interactions[0].request.headers['x-goog-api-key']).toBe('[REDACTED]');
+    const replaying = await startServe(['--goldens', dir]);
+    expect(await ask(`${replaying.url}/s/gemini-hello`)).toBe('Bonjour from Gemini, streamed in pieces.');
+    expect(await replaying.stop()).toBe(0);
+    expect(replaying.stderr()).toMatch(/golden gemini-hello \(.*\): replayed(?!;)/);
+    for (const [file, text] of filesUnder(dir)) expect(text, file).not.toContain('NEVER-ON-DISK');
   });
 
   it('answers a request no golden holds with the provider-shaped error naming the golden and how to record it', async () => {

@@ -120,6 +120,7 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
       return true;
     },
     async admin(request, pathname, sessions) {
+      await sweep(sessions);
       const sessionsPath = `${ADMIN_PREFIX}sessions`;
       if (request.method === 'POST' && (pathname === sessionsPath || pathname === `${sessionsPath}/`)) return create(request, sessions);
       if (request.method === 'DELETE' && pathname.startsWith(`${sessionsPath}/`)) {
@@ -139,6 +140,16 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
       for (const r of await Promise.race([goldens.finishAll(), timeout])) report(r);
     },
   };
+
+  /** Sessions the registry expired (idle) end their goldens too: reported, and their memory freed. */
+  async function sweep(sessions: SessionRegistry): Promise<void> {
+    const live = new Set(sessions.list().map((s) => s.id));
+    for (const id of [...bound.keys()]) {
+      if (live.has(id)) continue;
+      bound.delete(id);
+      (await goldens.finish(id)).forEach(report);
+    }
+  }
 
   async function create(request: Request, sessions: SessionRegistry): Promise<Response | null> {
     let body: unknown;

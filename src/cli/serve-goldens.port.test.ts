@@ -16,6 +16,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseGolden, readGolden } from '../goldens/store.ts';
 import { startMockLLMServer, type MockLLMServer } from '../transports/server.ts';
 import { serve } from './serve.ts';
+import { PortGoldens } from '../goldens/port-goldens.ts';
+import { goldenFront } from '../transports/golden-front.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/ghostwire.js');
 const APP = resolve(import.meta.dirname, '../../fixtures/user-project/child-app.mjs');
@@ -301,6 +303,27 @@ describe('ghostwire serve --goldens', () => {
     const golden = await readGolden(join(dir, 'killed.json'));
     expect(golden!.interactions).toHaveLength(1);
     expect((golden!.interactions[0].request.body as { messages: Array<{ content: string }> }).messages[0].content).toBe('first');
+  });
+
+  it('in-process: requests naming no golden fall through to the scenarios; an idle-expired session reports its golden on the next admin call', async () => {
+    const dir = tempDir();
+    const upstream = await upstreamServer([{ name: 'up', steps: [{ respond: { text: 'from upstream' }, consume: false }] }]);
+    const lines: string[] = [];
+    const front = goldenFront(new PortGoldens({ dir, mode: 'record', upstream: upstream.url, env: {} }), { log: (l) => lines.push(l) });
+    const server = await startMockLLMServer({ scenarios: [{ name: 'local', steps: [{ respond: { text: 'from scenarios' }, consume: false }] }] as never, front, sessionIdleMs: 200 });
+    closers.push(() => server.close());
+    const ask = (baseURL: string, headers: Record<string, string> = {}) =>
+      new OpenAI({ apiKey: OPENAI_KEY, baseURL, maxRetries: 0, defaultHeaders: headers }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).then((c) => c.choices[0].message.content);
+    expect(await ask(`${server.url}/v1`)).toBe('from scenarios');
+    expect(await ask(`${server.url}/s/short-lived/v1`)).toBe('from upstream');
+    expect(await ask(`${server.url}/v1`, { 'x-ghostwire-golden': 'by-header' })).toBe('from upstream');
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await fetch(`${server.url}/__ghostwire/health`)).status).toBe(200);
+    expect(lines.join('\n')).toMatch(/golden short-lived \(.*short-lived\.json\): written/);
+    expect(lines.join('\n')).not.toMatch(/by-header/);
+    await server.close();
+    expect(lines.join('\n')).toMatch(/golden by-header \(.*by-header\.json\): written/);
+    expect(readdirSync(dir).sort()).toEqual(['by-header.json', 'short-lived.json']);
   });
 
   it('refuses to record under CI=true unless forced, and checks its options', async () => {

@@ -44,7 +44,7 @@ test('the app summarises a review', async ({ golden }) => {
     upstream = await startMockLLMServer({ scenarios: [{ name: 'summary', steps: [{ respond: { text: 'Long battery, bright screen.' } }] }] });
     golden.upstream(upstream.url);
   }
-  const url = await startApp(golden.env());
+  const url = await startApp(await golden.env());
   const response = await fetch(`${url}/api/summary?text=${encodeURIComponent('The battery lasts two days and the screen is bright')}`);
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchGolden();

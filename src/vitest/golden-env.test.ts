@@ -43,10 +43,10 @@ test('a child app records and replays through golden.env(), into the test golden
     upstream = await startMockLLMServer({ scenarios: scenarios as never });
     golden.upstream(upstream.url);
   }
-  const env = golden.env();
+  const env = await golden.env();
   expect(env.OPENAI_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/g\w+\/v1$/);
-  expect(env.ANTHROPIC_BASE_URL).toBe(golden.url());
-  expect(env.GOOGLE_GEMINI_BASE_URL).toBe(golden.url());
+  expect(env.ANTHROPIC_BASE_URL).toBe(await golden.url());
+  expect(env.GOOGLE_GEMINI_BASE_URL).toBe(await golden.url());
   const app = await runApp(env);
   expect(app.error).toBeUndefined();
   expect(app.openai).toEqual({ calls: [{ name: 'get_weather', args: { city: 'Paris' } }], answer: 'It is sunny in Paris, 21 °C.', plain: 'Hi there!' });

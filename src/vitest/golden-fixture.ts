@@ -22,12 +22,13 @@ export interface GoldenFixture {
    * For code outside the test process (a child app, a CLI): base-URL variables (`OPENAI_BASE_URL`,
    * `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`) pointing at a session of the worker's ghostwire
    * server, whose traffic this golden records or replays like the test's own. Spread it into the
-   * child's environment; `url` is the session's base URL for clients configured otherwise.
-   * @example spawn(process.execPath, ['app.js'], { env: { ...process.env, ...golden.env() } })
+   * child's environment; `url()` is the session's base URL for clients configured otherwise. The
+   * server starts on the worker's first call (tests that never call it pay nothing).
+   * @example spawn(process.execPath, ['app.js'], { env: { ...process.env, ...(await golden.env()) } })
    */
-  env(): Record<string, string>;
+  env(): Promise<Record<string, string>>;
   /** The base URL of the session `env()` points at (`http://127.0.0.1:PORT/s/ID`). */
-  url(): string;
+  url(): Promise<string>;
 }
 
 /**
@@ -52,11 +53,10 @@ export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (f
       };
     },
   });
-  // The worker's port is started here (once) so that env() can stay synchronous; a session is bound on first env().
-  // Loaded on first use: tests that never spawn code outside the process do not load the server.
-  const port = await (await import('./golden-port.ts')).goldenPort();
-  const bound: { port: ReturnType<typeof port.bind> | null } = { port: null };
-  const portSession = () => (bound.port ??= port.bind(session));
+  // The worker's port is loaded and started on the first env() (tests that never call it pay nothing); one session per test.
+  type Bound = ReturnType<import('./golden-port.ts').GoldenPort['bind']>;
+  const bound: { port: Promise<Bound> | null } = { port: null };
+  const portSession = (): Promise<Bound> => (bound.port ??= import('./golden-port.ts').then(async ({ goldenPort }) => (await goldenPort()).bind(session)));
   try {
     await use({
       file: session.file,
@@ -65,11 +65,11 @@ export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (f
       upstream: (url) => session.setUpstream(url),
       timing: (mode) => session.setTiming(mode),
       read: () => session.golden(),
-      env: () => ({ ...portSession().env }),
-      url: () => portSession().url,
+      env: async () => ({ ...(await portSession()).env }),
+      url: async () => (await portSession()).url,
     });
   } finally {
     // Released before the session finishes: a late request from a child still running gets a 404, not the next test's golden.
-    bound.port?.release();
+    if (bound.port) (await bound.port.catch(() => null))?.release();
   }
 }

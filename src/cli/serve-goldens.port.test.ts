@@ -217,6 +217,10 @@ describe('ghostwire serve --goldens', () => {
     // Anthropic's own error shape: { type: 'error', error: { type, message } }.
     expect((aerror as { error: { type: string; error: { message: string } } }).error.type).toBe('error');
     expect((aerror as { error: { error: { message: string } } }).error.error.message).toContain('checkout-pays.json');
+    // Without --scenarios, a request that names no golden is told how to name one.
+    const unnamed = await new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${replaying.url}/v1`, maxRetries: 0 }).models.list().catch((e: unknown) => e);
+    expect((unnamed as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+    expect((unnamed as Error).message).toMatch(/names no golden.*\/s\/<golden-name>.*x-ghostwire-golden/);
     expect(await replaying.stop()).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -43,7 +43,7 @@ function validUrl(url: string): boolean {
  * The goldens front for the parsed options, null without --goldens, or an error message.
  * @example goldensOptions({ goldens: 'e2e/goldens', 'record-missing': true }, io)
  */
-export function goldensOptions(values: GoldensArgs, io: Pick<CommandIO<unknown>, 'env' | 'err'>): { front: SessionFront; banner: string } | null | string {
+export function goldensOptions(values: GoldensArgs & { scenarios?: string }, io: Pick<CommandIO<unknown>, 'env' | 'err'>): { front: SessionFront; banner: string } | null | string {
   const recordFlags = values.record || values['record-missing'];
   if (!values.goldens) {
     if (recordFlags || values.upstream || values.redact) return '--record, --record-missing, --upstream and --redact need --goldens DIR';
@@ -65,7 +65,9 @@ export function goldensOptions(values: GoldensArgs, io: Pick<CommandIO<unknown>,
   }
   const mode = values.record ? 'record' : values['record-missing'] ? 'record-missing' : 'replay';
   const goldens = new PortGoldens({ dir: values.goldens, mode, upstream, upstreams, redact: values.redact, env: io.env, log: (line) => io.err(`${line}\n`) });
-  const front = goldenFront(goldens, { sessionIdNamesGolden: true, log: (line) => io.err(`${line}\n`) });
+  // Without scenarios, a request naming no golden could only fail; say how to name one instead.
+  const unnamed = values.scenarios || io.env.MOCKLLM_SCENARIOS?.trim() ? 'scenarios' : 'refuse';
+  const front = goldenFront(goldens, { sessionIdNamesGolden: true, unnamed, log: (line) => io.err(`${line}\n`) });
   const where = upstream ?? (Object.keys(upstreams).length > 0 ? Object.entries(upstreams).map(([p, u]) => `${p}=${u}`).join(', ') + ', others at the providers\' hosts' : 'the providers\' hosts');
   const banner = mode === 'replay' ? `goldens: replaying from ${relative(process.cwd(), values.goldens) || '.'}` : `goldens: ${mode === 'record' ? 'recording every session' : 'recording sessions without a golden'} into ${relative(process.cwd(), values.goldens) || '.'}, forwarding to ${where}`;
   return { front, banner };

@@ -20,6 +20,8 @@ export interface GoldenFrontOptions {
   sessionIdNamesGolden?: boolean;
   /** Reports of ended sessions (delete, shutdown). */
   log?: (line: string) => void;
+  /** A request that names no golden: answered by the session's scenarios (default), or refused with how to name one. */
+  unnamed?: 'scenarios' | 'refuse';
 }
 
 const json = (status: number, body: unknown): Response => Response.json(body, { status });
@@ -110,7 +112,12 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
     adopts: (id) => byId && id !== DEFAULT_SESSION && /^[A-Za-z0-9_-]{1,64}$/.test(id),
     take(req, res, at) {
       const name = nameOf(req, at.session.id);
-      if (name === null) return false;
+      if (name === null) {
+        if (options.unnamed !== 'refuse') return false;
+        req.resume();
+        refuse(req, res, at, 400, `ghostwire serve --goldens: this request names no golden. Use a session per golden (base URL ${at.origin}${SESSION_PREFIX}<golden-name>, or POST ${ADMIN_PREFIX}sessions {"golden": "<name>"}), or send the header ${GOLDEN_HEADER}: <name>`);
+        return true;
+      }
       if (!PortGoldens.validName(name)) {
         req.resume();
         refuse(req, res, at, 400, `ghostwire: ${JSON.stringify(name)} is not a golden name: path segments of letters, digits, ".", "_" and "-", no "..", at most 200 characters`);

@@ -40,7 +40,8 @@ export function thinkingMode(params: Record<string, unknown>, headers: Record<st
   const thinking = params.thinking;
   const type = isObject(thinking) ? thinking.type : undefined;
   const enabled = type === 'enabled' || type === 'adaptive' || type === 'between_tools';
-  const beta = headers['anthropic-beta'] ?? '';
+  // The beta rides in a header on Anthropic's API, in the body's `anthropic_beta` on Bedrock.
+  const beta = `${headers['anthropic-beta'] ?? ''},${Array.isArray(params.anthropic_beta) ? params.anthropic_beta.join(',') : ''}`;
   return {
     enabled,
     omitted: enabled && isObject(thinking) && thinking.display === 'omitted',

@@ -17,7 +17,7 @@ function setup(scenarios: ScenarioInput[], options: { protocolRules?: boolean; h
   return { mock, client, exchanges };
 }
 
-const MODEL = 'claude-opus-4-6';
+const MODEL = 'claude-sonnet-4-6';
 const THINKING = { type: 'enabled', budget_tokens: 2048 } as const;
 const weather: Anthropic.Tool = { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 const ask: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };

@@ -67,7 +67,10 @@ describe('Bedrock Converse reasoning through @aws-sdk/client-bedrock-runtime ove
     let use = { toolUseId: '', name: '', input: '' };
     for await (const e of stream.stream!) {
       const reasoning = e.contentBlockDelta?.delta?.reasoningContent;
-      if (reasoning?.text !== undefined) (text += reasoning.text), deltas.push(e.contentBlockDelta!.contentBlockIndex!);
+      if (reasoning?.text !== undefined) {
+        text += reasoning.text;
+        deltas.push(e.contentBlockDelta!.contentBlockIndex!);
+      }
       if (reasoning?.signature !== undefined) signature = reasoning.signature;
       if (e.contentBlockStart?.start?.toolUse) use = { ...use, toolUseId: e.contentBlockStart.start.toolUse.toolUseId!, name: e.contentBlockStart.start.toolUse.name! };
       if (e.contentBlockDelta?.delta?.toolUse) use.input += e.contentBlockDelta.delta.toolUse.input;

@@ -39,6 +39,28 @@ describe('ghostwire serve', () => {
     expect(out.join('')).toMatch(/stopped/);
   });
 
+  it("refuses a request that breaks a provider's protocol rule, and answers it with --no-protocol-rules", async () => {
+    // An assistant tool call left unanswered: OpenAI Chat's 400 (docs/scenario-format.md, "Protocol rules").
+    const messages = [
+      { role: 'user' as const, content: 'weather?' },
+      { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'w', arguments: '{}' } }] },
+      { role: 'user' as const, content: 'and?' },
+    ];
+    const statuses: Array<number | string> = [];
+    for (const flags of [[], ['--no-protocol-rules']]) {
+      const { io: sio } = io({}, async (server) => {
+        const c = new OpenAI({ apiKey: 'sk', baseURL: `${server.url}/v1`, maxRetries: 0 });
+        try {
+          statuses.push((await c.chat.completions.create({ model: 'm', messages })).choices[0].message.content ?? '');
+        } catch (err) {
+          statuses.push((err as { status: number }).status);
+        }
+      });
+      expect(await serve(['--scenarios', scenarioFile(hello), ...flags], sio)).toBe(0);
+    }
+    expect(statuses).toEqual([400, 'served']);
+  });
+
   it('reads MOCKLLM_SCENARIOS when --scenarios is absent', async () => {
     let count = -1;
     const { io: sio } = io({ MOCKLLM_SCENARIOS: scenarioFile(hello) }, async (server) => {

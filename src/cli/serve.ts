@@ -33,6 +33,8 @@ Azure OpenAI, Anthropic, Gemini, Vertex AI, Bedrock, Mistral, Cohere, Ollama, em
   --journal-mib     journal MiB kept across all sessions (default ${DEFAULT_JOURNAL_BYTES / MIB})
   --max-sessions    sessions besides "default" (default ${DEFAULT_MAX_SESSIONS})
   --session-idle    minutes after which an unused session is deleted (default ${DEFAULT_SESSION_IDLE_MS / 60_000}; 0 = never)
+  --no-protocol-rules  answer requests that break a provider's protocol rules (unanswered tool calls,
+                    dropped thinking blocks) instead of refusing them as the real API does
 Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
 `;
 
@@ -66,6 +68,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
     'journal-mib'?: string;
     'max-sessions'?: string;
     'session-idle'?: string;
+    'no-protocol-rules'?: boolean;
     help?: boolean;
   };
   try {
@@ -82,6 +85,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
         'journal-mib': { type: 'string' },
         'max-sessions': { type: 'string' },
         'session-idle': { type: 'string' },
+        'no-protocol-rules': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -144,6 +148,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       journalBytes: Math.floor(n.journalMiB * MIB),
       maxSessions: n.maxSessions,
       sessionIdleMs: n.idleMinutes * 60_000,
+      protocolRules: values['no-protocol-rules'] ? false : undefined,
     }),
     banner: (server) => {
       const steps = scenarios.reduce((sum, s) => sum + s.steps.length, 0);

@@ -54,6 +54,8 @@ export interface MockLLMServerOptions {
   allowedHosts?: string[];
   /** Secrets kept out of journals besides the auth headers and cookies (same options as goldens' redaction). */
   redact?: RedactionOptions;
+  /** `false`: answer requests that break a provider's protocol rules instead of refusing them (every session). */
+  protocolRules?: boolean;
 }
 
 export interface MockLLMServer {
@@ -120,7 +122,12 @@ function answerLater(res: ServerResponse, out: Promise<RawResponse>): void {
 export async function startMockLLMServer(options: MockLLMServerOptions = {}): Promise<MockLLMServer> {
   const host = options.host ?? '127.0.0.1';
   const budget = new JournalBudget(options.journalBytes ?? DEFAULT_JOURNAL_BYTES);
-  const mockOptions = { journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, journalBudget: budget, redact: options.redact };
+  const mockOptions = {
+    journalLimit: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    journalBudget: budget,
+    redact: options.redact,
+    protocolRules: options.protocolRules,
+  };
   // One adapter list and one router for the whole server: adapters keep no per-mock state, so all
   // sessions share them (the per-request code and data stay in the CPU's cache with 100 sessions in
   // use); each session's mock owns its adapter states. Per server, not per process: the router's

@@ -14,7 +14,7 @@ import { renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts
 import { openAIChatReader } from '../openai-chat/reader.ts';
 import { openAIEmbeddingsAdapter } from '../openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from '../openai-responses/index.ts';
-import type { ResponseStore } from '../openai-responses/store.ts';
+import type { ResponsesState } from '../openai-responses/state.ts';
 import { openAIResponsesReader } from '../openai-responses/reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { bodyModel, type WireReader } from '../common/views.ts';
@@ -44,12 +44,12 @@ const reader: WireReader = {
  * @example
  *   azureOpenAIAdapter().routes({ method: 'POST', path: '/openai/deployments/gpt-4o/chat/completions', url, headers }); // true
  */
-export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'azure-openai' } {
+export function azureOpenAIAdapter(): ProviderAdapter<ResponsesState> & { id: 'azure-openai' } {
   const chat = openAIChatAdapter();
   const responses = openAIResponsesAdapter();
   const embeddings = openAIEmbeddingsAdapter();
   // Only the Responses API keeps state; the others ignore what they are handed.
-  const inner = (route: AzureRoute): Pick<ProviderAdapter<ResponseStore>, 'parse'> => (route.api === 'embeddings' ? embeddings : route.api === 'responses' ? responses : chat);
+  const inner = (route: AzureRoute): Pick<ProviderAdapter<ResponsesState>, 'parse'> => (route.api === 'embeddings' ? embeddings : route.api === 'responses' ? responses : chat);
   return {
     id: 'azure-openai',
     hosts: AZURE_OPENAI_HOSTS,
@@ -64,20 +64,20 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponseStore> & { id: 'az
       const route = azureRoute(req.path);
       return route?.api === 'models' ? chat.listModels!(asOpenAIRequest(req, route), catalog) : null;
     },
-    answerWithoutStep(req: IncomingRequest, store: ResponseStore): DirectAnswer | null {
+    answerWithoutStep(req: IncomingRequest, store: ResponsesState): DirectAnswer | null {
       const route = azureRoute(req.path);
       if (route?.api !== 'responses' || req.method === 'POST') return null;
       return responses.answerWithoutStep!(asOpenAIRequest(req, route), store);
     },
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
-    parse(req: IncomingRequest, store: ResponseStore): CanonicalRequest {
+    parse(req: IncomingRequest, store: ResponsesState): CanonicalRequest {
       const route = azureRoute(req.path)!;
       const canonical = inner(route).parse(asOpenAIRequest(req, route), store);
       const provider = route.api === 'embeddings' ? 'embeddings' : 'azure-openai';
       return { ...canonical, provider, path: req.path };
     },
-    render(response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore, random?: RandomBytes): RenderedResponse {
+    render(response: CanonicalResponse, request: CanonicalRequest, store: ResponsesState, random?: RandomBytes): RenderedResponse {
       const route = azureRoute(request.path);
       // A request parsed elsewhere (no Azure path) renders as chat, the API most clients call.
       if (route !== null && route.api !== 'chat') return (route.api === 'embeddings' ? embeddings : responses).render(response, request, store, random);

@@ -4,6 +4,7 @@
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../../scenario/canonical.ts';
 import { withPrefix } from '../common/ids.ts';
+import { openAIModel, reasoningModel } from '../openai-shared/reasoning-models.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,6 +16,23 @@ export function openAIFinishReason(reason: FinishReason): string {
   return reason === 'stop_sequence' ? 'stop' : reason;
 }
 
+/**
+ * The reasoning tokens an answer reports: a reasoning model's (and an OpenAI-compatible server's)
+ * count; 0 for OpenAI's chat models, which do not reason.
+ */
+export function reasoningTokens(res: CanonicalResponse): number {
+  return reasoningModel(res.model) ? (res.usage.reasoningTokens ?? 0) : 0;
+}
+
+/**
+ * The `reasoning_content` an answer carries: only OpenAI-compatible servers (DeepSeek, vLLM, Qwen)
+ * send it, so only for a model that is not one of OpenAI's, and never for redacted reasoning.
+ */
+export function reasoningContent(res: CanonicalResponse): string | undefined {
+  const reasoning = res.reasoning;
+  return reasoning && !reasoning.redacted && !openAIModel(res.model) ? reasoning.text : undefined;
+}
+
 /** Usage with the detail objects the API always includes. */
 export function openAIUsage(res: CanonicalResponse): Json {
   const { inputTokens, outputTokens } = res.usage;
@@ -23,7 +41,7 @@ export function openAIUsage(res: CanonicalResponse): Json {
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: reasoningTokens(res), audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }
 
@@ -50,11 +68,13 @@ export function choiceCount(req: CanonicalRequest): number {
  *   renderChatCompletion(response, request).choices[0].message.content
  */
 export function renderChatCompletion(res: CanonicalResponse, req: CanonicalRequest): Json {
+  const thinking = reasoningContent(res);
   const message: Json = {
     role: 'assistant',
-    // A tool-call-only answer has `content: null`, as the API sends it.
-    content: res.text === '' && res.toolCalls.length > 0 ? null : res.text,
-    refusal: null,
+    // A tool-call-only answer, and a refusal, have `content: null`, as the API sends them.
+    content: res.text === '' && (res.toolCalls.length > 0 || res.refusal !== undefined) ? null : res.text,
+    ...(thinking === undefined ? {} : { reasoning_content: thinking }),
+    refusal: res.refusal ?? null,
     annotations: [],
   };
   if (res.toolCalls.length > 0) {
@@ -162,6 +182,8 @@ export function chatCompletionText(res: CanonicalResponse, req: CanonicalRequest
   const { inputTokens, outputTokens } = res.usage;
   const calls = res.toolCalls;
   if (!finite(res.created) || !finite(inputTokens) || !finite(outputTokens) || !strings(res.id, res.model, res.text, res.finishReason)) return undefined;
+  // Reasoning and refusals are rare: the generic serialiser writes them (the fixed text has no place for them).
+  if (res.reasoning !== undefined || res.refusal !== undefined || res.usage.reasoningTokens) return undefined;
   for (const c of calls) if (!strings(c.id, c.name)) return undefined;
   const tier = serviceTier(req);
   const n = choiceCount(req);

@@ -7,6 +7,8 @@ import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../../scenario/canonical.ts';
 import { invalidType, missing } from '../openai-shared/invalid.ts';
 import { isObject, parseArguments, restParams } from '../common/wire-json.ts';
+import { chatResponseFormat, forcedToolOf } from '../openai-shared/structured.ts';
+import { chatToolPairing } from './rules.ts';
 
 /** Text of a `content` field: a string, null, or an array of parts (text and refusal parts carry text). */
 function contentText(content: unknown, param: string, nullable: boolean): string {
@@ -84,39 +86,6 @@ function parseMessage(m: unknown, i: number): CanonicalMessage {
   }
 }
 
-/** The API's own pairing rules: tool results answer a preceding call, and every call gets an answer. */
-function checkToolPairing(messages: CanonicalMessage[]): void {
-  let open: string[] = [];
-  let openAt = -1;
-  messages.forEach((m, i) => {
-    if (m.role === 'tool') {
-      // The deprecated `function` role (toolName set) is not held to the pairing rule.
-      if (openAt < 0 && m.toolName === undefined) {
-        throw new BadRequestError(
-          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-          `messages.[${i}].role`,
-        );
-      }
-      open = open.filter((id) => id !== m.toolCallId);
-      return;
-    }
-    if (open.length > 0) {
-      throw new BadRequestError(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(', ')}`,
-        `messages.[${openAt}].role`,
-      );
-    }
-    openAt = m.role === 'assistant' && m.toolCalls?.length ? i : -1;
-    open = openAt >= 0 ? m.toolCalls!.map((c) => c.id) : [];
-  });
-  if (open.length > 0) {
-    throw new BadRequestError(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${open.join(', ')}`,
-      `messages.[${openAt}].role`,
-    );
-  }
-}
-
 function parseTools(value: unknown, functions: unknown): CanonicalTool[] {
   const tools: CanonicalTool[] = [];
   if (value !== undefined && value !== null) {
@@ -127,7 +96,9 @@ function parseTools(value: unknown, functions: unknown): CanonicalTool[] {
       if (t.type === 'function') {
         if (!isObject(t.function)) throw missing(`${p}.function`);
         if (typeof t.function.name !== 'string') throw missing(`${p}.function.name`);
-        tools.push({ name: t.function.name, description: t.function.description as string | undefined, parameters: t.function.parameters });
+        const tool: CanonicalTool = { name: t.function.name, description: t.function.description as string | undefined, parameters: t.function.parameters };
+        if (t.function.strict === true) tool.strict = true;
+        tools.push(tool);
       } else if (t.type === 'custom') {
         if (!isObject(t.custom) || typeof t.custom.name !== 'string') throw missing(`${p}.custom.name`);
         tools.push({ name: t.custom.name, description: t.custom.description as string | undefined, parameters: t.custom.format });
@@ -174,11 +145,10 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
     throw new BadRequestError(`Invalid 'n': expected an integer between 1 and 128, but got ${JSON.stringify(params.n)} instead.`, 'n');
   }
   const canonicalMessages = messages.map(parseMessage);
-  checkToolPairing(canonicalMessages);
   const headers: Record<string, string> = {};
   // Headers iterate with lower-cased names already.
   req.headers.forEach((v, k) => (headers[k] = v));
-  return {
+  const canonical: CanonicalRequest = {
     provider: 'openai',
     path: req.path,
     model,
@@ -189,4 +159,11 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
     params,
     raw: body,
   };
+  const responseFormat = chatResponseFormat(params.response_format);
+  if (responseFormat) canonical.responseFormat = responseFormat;
+  const forcedTool = forcedToolOf(params.tool_choice) ?? forcedToolOf(params.function_call);
+  if (forcedTool !== undefined) canonical.forcedTool = forcedTool;
+  const violations = chatToolPairing(canonicalMessages);
+  if (violations.length > 0) canonical.violations = violations;
+  return canonical;
 }

@@ -6,7 +6,19 @@ import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePaylo
 
 /** `usage` of an OpenAI body, as input/output tokens. */
 export function openAIUsageView(usage: any): AnswerView['usage'] {
-  return usage ? { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } : null;
+  if (!usage) return null;
+  const view: NonNullable<AnswerView['usage']> = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number' && reasoning > 0) view.reasoningTokens = reasoning;
+  return view;
+}
+
+/** The reasoning (OpenAI-compatible servers' `reasoning_content`) and refusal of an answer, when present. */
+function extras(reasoning: unknown, refusal: unknown): Pick<AnswerView, 'reasoning' | 'refusal'> {
+  return {
+    ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
+    ...(typeof refusal === 'string' && refusal !== '' ? { refusal } : {}),
+  };
 }
 
 function answer(body: any): AnswerView {
@@ -18,11 +30,14 @@ function answer(body: any): AnswerView {
     toolCalls: (message.tool_calls ?? []).map((c: any) => ({ id: c.id ?? null, name: c.function?.name ?? '', arguments: parseArgs(c.function?.arguments) })),
     finishReason: choice.finish_reason ?? null,
     usage: openAIUsageView(body.usage),
+    ...extras(message.reasoning_content, message.refusal),
   };
 }
 
 function streamedAnswer(chunks: any[]): AnswerView {
   let text = '';
+  let reasoning = '';
+  let refusal = '';
   let finishReason: string | null = null;
   let usage: AnswerView['usage'] = null;
   let error: StreamErrorView | undefined;
@@ -34,6 +49,8 @@ function streamedAnswer(chunks: any[]): AnswerView {
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     if (typeof choice.delta?.content === 'string') text += choice.delta.content;
+    if (typeof choice.delta?.reasoning_content === 'string') reasoning += choice.delta.reasoning_content;
+    if (typeof choice.delta?.refusal === 'string') refusal += choice.delta.refusal;
     for (const tc of choice.delta?.tool_calls ?? []) {
       const slot = calls.get(tc.index ?? 0) ?? { id: null, name: '', args: '' };
       if (tc.id) slot.id = tc.id;
@@ -44,7 +61,7 @@ function streamedAnswer(chunks: any[]): AnswerView {
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => ({ id: c.id, name: c.name, arguments: parseArgs(c.args) }));
-  return { text, toolCalls, finishReason, usage, ...(error ? { error } : {}) };
+  return { text, toolCalls, finishReason, usage, ...extras(reasoning, refusal), ...(error ? { error } : {}) };
 }
 
 /**

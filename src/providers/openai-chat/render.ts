@@ -4,7 +4,18 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { withPrefix } from '../common/ids.ts';
-import { argumentsText, chatCompletionText, type CompletionTails, choiceCount, openAIFinishReason, openAIUsage, renderChatCompletion, serviceTier, SYSTEM_FINGERPRINT } from './completion.ts';
+import {
+  argumentsText,
+  chatCompletionText,
+  type CompletionTails,
+  choiceCount,
+  openAIFinishReason,
+  openAIUsage,
+  reasoningContent,
+  renderChatCompletion,
+  serviceTier,
+  SYSTEM_FINGERPRINT,
+} from './completion.ts';
 import { lend } from '../common/reusable-bytes.ts';
 import { chunkText, SSE_DONE } from '../common/sse.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -28,7 +39,18 @@ function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }
     head: { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
     args: chunkText(argumentsText(call), size).map((a) => ({ index, function: { arguments: a } })),
   }));
-  if (hasText || calls.length === 0) {
+  const thinking = reasoningContent(res);
+  if (thinking !== undefined || res.refusal !== undefined) {
+    // As DeepSeek and OpenAI stream them: the role first, then the reasoning, the text, the refusal, the calls.
+    push({ role: 'assistant', content: null, ...(thinking === undefined ? {} : { reasoning_content: '' }), refusal: res.refusal === undefined ? null : '' });
+    for (const piece of thinking === undefined ? [] : chunkText(thinking, size)) push({ reasoning_content: piece });
+    if (hasText) for (const piece of pieces) push({ content: piece });
+    for (const piece of res.refusal === undefined ? [] : chunkText(res.refusal, size)) push({ refusal: piece });
+    for (const c of calls) {
+      push({ tool_calls: [c.head] });
+      for (const a of c.args) push({ tool_calls: [a] });
+    }
+  } else if (hasText || calls.length === 0) {
     push({ role: 'assistant', content: '', refusal: null });
     // Text deltas are most of a long answer: only the piece needs encoding.
     for (const piece of pieces) out.push({ delta: `{"content":${JSON.stringify(piece)}}`, finish: none });
@@ -213,7 +235,7 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest, 
   };
   // Very long answers are not kept: the cache must stay small. Nor are tool-call answers: their
   // call ids are minted per response, so they would never hit and would push out the entries that do.
-  const cached = cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000;
+  const cached = cache !== undefined && res.toolCalls.length === 0 && res.text.length < 100_000 && res.reasoning === undefined && res.refusal === undefined;
   const bodies = cached
     ? cache.get(res.text, JSON.stringify([res.stream.chunks, res.stream.chunkSize, res.finishReason, n, includeUsage, obfuscate, tier]), build)
     : encodeBodies(build());

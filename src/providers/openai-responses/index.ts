@@ -11,6 +11,8 @@ import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
 import { parseResponsesRequest } from './parse.ts';
 import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, responsesEventFrames } from './render.ts';
 import { ResponseStore } from './store.ts';
+import { ResponsesState } from './state.ts';
+import { responsesReasoningRules } from './rules.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIResponsesReader } from './reader.ts';
@@ -51,10 +53,19 @@ function notFound(id: string): RenderedResponse {
   });
 }
 
-/** Keeps a rendered response for `previous_response_id` and retrieval, unless the request said `store: false`. */
-function remember(store: ResponseStore, object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse): void {
-  if ((request.raw as Json | null)?.store === false) return;
-  store.set(object.id as string, { conversation: conversationOf(request, response), object });
+/**
+ * Keeps a rendered response for `previous_response_id` and retrieval, unless the request said
+ * `store: false`; and notes its reasoning item (stored or not) with the items that followed it, for
+ * the reasoning rules.
+ */
+function remember(state: ResponsesState, object: Record<string, unknown>, request: CanonicalRequest, response: CanonicalResponse): void {
+  const stored = (request.raw as Json | null)?.store !== false;
+  const output = (object.output ?? []) as Array<{ id: string; type: string; encrypted_content?: string }>;
+  const at = output.findIndex((item) => item.type === 'reasoning');
+  if (at >= 0) state.reasoning.add(output[at].id, { followers: output.slice(at + 1).map((item) => item.id), stored });
+  // The reasoning item's sealed text is held in the object besides the conversation: it counts too.
+  const sealed = at >= 0 ? (output[at].encrypted_content?.length ?? 0) : 0;
+  if (stored) state.store.set(object.id as string, { conversation: conversationOf(request, response), object }, sealed);
 }
 
 /**
@@ -72,7 +83,7 @@ function failedResponse(object: Record<string, unknown>, error: CanonicalStreamE
  * @example
  *   openAIResponsesAdapter().routes({ method: 'POST', path: '/v1/responses', url, headers }); // true
  */
-export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter<ResponseStore> & { id: 'openai-responses' } {
+export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter<ResponsesState> & { id: 'openai-responses' } {
   return {
     id: 'openai-responses',
     hosts: OPENAI_HOSTS,
@@ -83,9 +94,9 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
       return (method === 'GET' || method === 'DELETE') && RESPONSE_PATH.test(path);
     },
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
-    createState: () => new ResponseStore(options.storeLimit, options.storeLimitBytes),
+    createState: () => new ResponsesState(new ResponseStore(options.storeLimit, options.storeLimitBytes)),
     /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response', deleted: true }` (as the spec's example). */
-    answerWithoutStep(req: IncomingRequest, store: ResponseStore): DirectAnswer | null {
+    answerWithoutStep(req: IncomingRequest, { store }: ResponsesState): DirectAnswer | null {
       if (req.method === 'POST') return null;
       const raw = RESPONSE_PATH.exec(req.path)![1];
       const id = decodeSegment(raw) ?? raw;
@@ -98,25 +109,33 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
     // `call_id`s as Chat's ids; the `fc_…`/`msg_…` item ids are the renderer's, from the same pool.
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => RESPONSE_IDS,
-    parse: (req: IncomingRequest, store: ResponseStore) => parseResponsesRequest(req, (id) => store.get(id)?.conversation),
-    render: (response: CanonicalResponse, request: CanonicalRequest, store: ResponseStore, random?: RandomBytes): RenderedResponse =>
-      jsonOrStream(
+    parse: (req: IncomingRequest, state: ResponsesState) =>
+      parseResponsesRequest(
+        req,
+        (id) => state.store.get(id)?.conversation,
+        (body) => responsesReasoningRules(body, state),
+      ),
+    render(response: CanonicalResponse, request: CanonicalRequest, given: ResponsesState | undefined, random?: RandomBytes): RenderedResponse {
+      // A render outside a mock (a conformance check) gets a state of its own.
+      const state = given ?? new ResponsesState(new ResponseStore());
+      return jsonOrStream(
         response,
         request,
         { ...response.headers },
         () => {
-          const object = renderResponsesObject(response, request, random);
-          remember(store, object, request, response);
+          const object = renderResponsesObject(response, request, random, state.seal);
+          remember(state, object, request, response);
           return object;
         },
         () => {
-          const events = renderResponsesEvents(response, request, random);
+          const events = renderResponsesEvents(response, request, random, state.seal);
           const final = events.at(-1)!.response as Record<string, unknown>;
           // A stream the step fails midway is stored as the API keeps a failed response.
-          remember(store, response.stream.error ? failedResponse(final, response.stream.error) : final, request, response);
+          remember(state, response.stream.error ? failedResponse(final, response.stream.error) : final, request, response);
           return responsesEventFrames(events);
         },
-      ),
+      );
+    },
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     // Events are numbered from 0, one a frame: the error event's number is the count sent before it.
     renderStreamError: (error: CanonicalStreamError, { sent }: StreamErrorContext) => [responsesErrorFrame(error, sent)],

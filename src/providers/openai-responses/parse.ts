@@ -4,7 +4,8 @@
  * items tool messages (their tool name looked up from the call they answer).
  */
 import { BadRequestError, type IncomingRequest } from '../adapter.ts';
-import type { CanonicalMessage, CanonicalRequest, CanonicalTool } from '../../scenario/canonical.ts';
+import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ProtocolViolation } from '../../scenario/canonical.ts';
+import { forcedToolOf, responsesTextFormat } from '../openai-shared/structured.ts';
 import { invalidType, missing } from '../openai-shared/invalid.ts';
 import { asText, headerRecord, isObject, parseArguments, parseJsonObject, restParams, type Json } from '../common/wire-json.ts';
 
@@ -94,6 +95,7 @@ function parseTools(value: unknown): CanonicalTool[] {
     const tool: CanonicalTool = { name: t.name };
     if (typeof t.description === 'string') tool.description = t.description;
     if (t.parameters !== undefined && t.parameters !== null) tool.parameters = t.parameters;
+    if (t.strict === true) tool.strict = true;
     return tool;
   });
 }
@@ -130,11 +132,12 @@ function modelOf(body: Json): string {
 
 /**
  * Parses a `POST /v1/responses` request. With `previous_response_id`, the named response's
- * conversation (looked up through `history`) comes before this request's input.
+ * conversation (looked up through `history`) comes before this request's input; `rules` finds the
+ * protocol rules the body breaks (the mock's reasoning rules, which need its state).
  * @example
  *   parseResponsesRequest(req).messages // [{ role: 'system', content: instructions }, { role: 'user', ... }]
  */
-export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory): CanonicalRequest {
+export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory, rules?: (body: Json) => ProtocolViolation[]): CanonicalRequest {
   const body: Json = parseJsonObject(req.bodyText);
   const model = modelOf(body);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
@@ -146,7 +149,7 @@ export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHi
     if (typeof body.instructions !== 'string') throw invalidType('instructions', 'a string', body.instructions);
     messages.unshift({ role: 'system', content: body.instructions });
   }
-  return {
+  const canonical: CanonicalRequest = {
     provider: 'openai-responses',
     path: req.path,
     model,
@@ -157,4 +160,11 @@ export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHi
     params: restParams(body, ['model', 'stream', 'input', 'instructions', 'tools']),
     raw: body,
   };
+  const responseFormat = responsesTextFormat(body.text);
+  if (responseFormat) canonical.responseFormat = responseFormat;
+  const forcedTool = forcedToolOf(body.tool_choice);
+  if (forcedTool !== undefined) canonical.forcedTool = forcedTool;
+  const violations = rules?.(body) ?? [];
+  if (violations.length > 0) canonical.violations = violations;
+  return canonical;
 }

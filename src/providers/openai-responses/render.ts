@@ -8,7 +8,9 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '
 import { openAIStreamErrorObject } from '../openai-shared/error.ts';
 import { ID_ALPHABETS, randomAlnum, withPrefix, type RandomBytes } from '../common/ids.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
-import type { Json } from '../common/wire-json.ts';
+import { isObject, type Json } from '../common/wire-json.ts';
+import { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { reasoningModel } from '../openai-shared/reasoning-models.ts';
 
 type Item = Record<string, unknown>;
 
@@ -44,11 +46,13 @@ function echoed(request: CanonicalRequest): Record<string, unknown> {
 
 function usage(response: CanonicalResponse): Record<string, unknown> {
   const { inputTokens, outputTokens } = response.usage;
+  // Chat models (gpt-4o, gpt-4.1) do not reason: they report none.
+  const reasoningTokens = reasoningModel(response.model) ? (response.usage.reasoningTokens ?? 0) : 0;
   return {
     input_tokens: inputTokens,
     input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     output_tokens: outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: reasoningTokens },
     total_tokens: inputTokens + outputTokens,
   };
 }
@@ -59,16 +63,38 @@ function usage(response: CanonicalResponse): Record<string, unknown> {
  */
 const randomItemId = (prefix: string, random: RandomBytes | undefined) => prefix + randomAlnum(48, ID_ALPHABETS.hex, random);
 
-/** The output items, in order: a message when there is text (or nothing else), then function calls. */
+/** The output items, in order: a reasoning item, a message when there is text or a refusal (or nothing else), then function calls. */
 interface Plan {
-  message: { id: string; text: string } | null;
+  reasoning: { id: string; summary: string[]; encrypted: string } | null;
+  message: { id: string; text: string; refusal: string | undefined } | null;
   calls: { id: string; callId: string; name: string; arguments: string }[];
 }
 
-function plan(response: CanonicalResponse, random: RandomBytes | undefined): Plan {
-  const hasMessage = response.text.length > 0 || response.toolCalls.length === 0;
+const SUMMARY_MODES = new Set(['auto', 'concise', 'detailed']);
+
+/** Does the request ask for a reasoning summary (`reasoning.summary`, or the deprecated `reasoning.generate_summary`)? */
+function summaryAsked(request: CanonicalRequest): boolean {
+  const reasoning = (request.raw as Json | null)?.reasoning;
+  return isObject(reasoning) && (SUMMARY_MODES.has(reasoning.summary as string) || SUMMARY_MODES.has(reasoning.generate_summary as string));
+}
+
+/**
+ * The reasoning item: a reasoning model's, when the step scripts reasoning. Its summary parts (the
+ * text's paragraphs) only when the request asks for a summary and the reasoning is not redacted;
+ * its `encrypted_content` always (the API populates it by default), sealed by this mock.
+ */
+function reasoningPlan(response: CanonicalResponse, request: CanonicalRequest, random: RandomBytes | undefined, seal: ReasoningSeal): Plan['reasoning'] {
+  const reasoning = response.reasoning;
+  if (!reasoning || !reasoningModel(request.model)) return null;
+  const summary = summaryAsked(request) && !reasoning.redacted ? reasoning.text.split(/\n\s*\n/).filter((p) => p.trim() !== '') : [];
+  return { id: randomItemId('rs_', random), summary, encrypted: seal.encrypt(reasoning.text) };
+}
+
+function plan(response: CanonicalResponse, request: CanonicalRequest, random: RandomBytes | undefined, seal: ReasoningSeal): Plan {
+  const hasMessage = response.text.length > 0 || response.refusal !== undefined || response.toolCalls.length === 0;
   return {
-    message: hasMessage ? { id: randomItemId('msg_', random), text: response.text } : null,
+    reasoning: reasoningPlan(response, request, random, seal),
+    message: hasMessage ? { id: randomItemId('msg_', random), text: response.text, refusal: response.refusal } : null,
     calls: response.toolCalls.map((c) => ({
       id: randomItemId('fc_', random),
       callId: c.id,
@@ -79,9 +105,24 @@ function plan(response: CanonicalResponse, random: RandomBytes | undefined): Pla
 }
 
 const textPart = (text: string) => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+const refusalPart = (refusal: string) => ({ type: 'refusal', refusal });
+const summaryPart = (text: string) => ({ type: 'summary_text', text });
 
-function messageItem(m: { id: string; text: string }, done: boolean): Item {
-  return { id: m.id, type: 'message', status: done ? 'completed' : 'in_progress', content: done ? [textPart(m.text)] : [], role: 'assistant' };
+/** A refusal answer's message carries the refusal part only; text (if any) comes first. */
+const hasTextPart = (m: NonNullable<Plan['message']>) => m.text !== '' || m.refusal === undefined;
+
+function messageContent(m: NonNullable<Plan['message']>): Item[] {
+  return [...(hasTextPart(m) ? [textPart(m.text)] : []), ...(m.refusal === undefined ? [] : [refusalPart(m.refusal)])];
+}
+
+function messageItem(m: NonNullable<Plan['message']>, done: boolean): Item {
+  return { id: m.id, type: 'message', status: done ? 'completed' : 'in_progress', content: done ? messageContent(m) : [], role: 'assistant' };
+}
+
+function reasoningItem(r: NonNullable<Plan['reasoning']>, done: boolean): Item {
+  // While in progress the item has no summary yet, and its encrypted content is not final (the SDK says to use the done item's).
+  if (!done) return { id: r.id, type: 'reasoning', summary: [], status: 'in_progress' };
+  return { id: r.id, type: 'reasoning', summary: r.summary.map(summaryPart), encrypted_content: r.encrypted, status: 'completed' };
 }
 
 function callItem(c: Plan['calls'][number], done: boolean): Item {
@@ -89,7 +130,7 @@ function callItem(c: Plan['calls'][number], done: boolean): Item {
 }
 
 function outputItems(p: Plan): Item[] {
-  return [...(p.message ? [messageItem(p.message, true)] : []), ...p.calls.map((c) => callItem(c, true))];
+  return [...(p.reasoning ? [reasoningItem(p.reasoning, true)] : []), ...(p.message ? [messageItem(p.message, true)] : []), ...p.calls.map((c) => callItem(c, true))];
 }
 
 /** `length` and `content_filter` end a response as `incomplete`, with the reason. */
@@ -125,8 +166,8 @@ function responseObject(response: CanonicalResponse, request: CanonicalRequest, 
  * @example
  *   renderResponsesObject(response, request).output[0].type // 'message'
  */
-export function renderResponsesObject(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes): Record<string, unknown> {
-  return responseObject(response, request, plan(response, random), true);
+export function renderResponsesObject(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes, seal: ReasoningSeal = new ReasoningSeal()): Record<string, unknown> {
+  return responseObject(response, request, plan(response, request, random, seal), true);
 }
 
 /**
@@ -134,29 +175,53 @@ export function renderResponsesObject(response: CanonicalResponse, request: Cano
  * @example
  *   renderResponsesEvents(response, request).map((e) => e.type) // ['response.created', 'response.in_progress', ...]
  */
-export function renderResponsesEvents(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes): Record<string, unknown>[] {
-  const p = plan(response, random);
+export function renderResponsesEvents(response: CanonicalResponse, request: CanonicalRequest, random?: RandomBytes, seal: ReasoningSeal = new ReasoningSeal()): Record<string, unknown>[] {
+  const p = plan(response, request, random, seal);
   const events: Record<string, unknown>[] = [];
   const emit = (type: string, fields: Record<string, unknown>) => events.push({ type, sequence_number: events.length, ...fields });
   emit('response.created', { response: responseObject(response, request, p, false) });
   emit('response.in_progress', { response: responseObject(response, request, p, false) });
   let outputIndex = 0;
+  const size = response.stream.chunkSize;
+  if (p.reasoning) {
+    const r = p.reasoning;
+    emit('response.output_item.added', { output_index: outputIndex, item: reasoningItem(r, false) });
+    r.summary.forEach((text, summaryIndex) => {
+      const at = { item_id: r.id, output_index: outputIndex, summary_index: summaryIndex };
+      emit('response.reasoning_summary_part.added', { ...at, part: summaryPart('') });
+      for (const delta of chunkText(text, size)) emit('response.reasoning_summary_text.delta', { ...at, delta });
+      emit('response.reasoning_summary_text.done', { ...at, text });
+      emit('response.reasoning_summary_part.done', { ...at, part: summaryPart(text) });
+    });
+    emit('response.output_item.done', { output_index: outputIndex, item: reasoningItem(r, true) });
+    outputIndex += 1;
+  }
   if (p.message) {
     const m = p.message;
-    const at = { item_id: m.id, output_index: outputIndex, content_index: 0 };
     emit('response.output_item.added', { output_index: outputIndex, item: messageItem(m, false) });
-    emit('response.content_part.added', { ...at, part: textPart('') });
-    const pieces = response.stream.chunks ?? chunkText(m.text, response.stream.chunkSize);
-    for (const delta of pieces) emit('response.output_text.delta', { ...at, delta, logprobs: [] });
-    emit('response.output_text.done', { ...at, text: m.text, logprobs: [] });
-    emit('response.content_part.done', { ...at, part: textPart(m.text) });
+    let contentIndex = 0;
+    if (hasTextPart(m)) {
+      const at = { item_id: m.id, output_index: outputIndex, content_index: contentIndex++ };
+      emit('response.content_part.added', { ...at, part: textPart('') });
+      const pieces = response.stream.chunks ?? chunkText(m.text, size);
+      for (const delta of pieces) emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+      emit('response.output_text.done', { ...at, text: m.text, logprobs: [] });
+      emit('response.content_part.done', { ...at, part: textPart(m.text) });
+    }
+    if (m.refusal !== undefined) {
+      const at = { item_id: m.id, output_index: outputIndex, content_index: contentIndex++ };
+      emit('response.content_part.added', { ...at, part: refusalPart('') });
+      for (const delta of chunkText(m.refusal, size)) emit('response.refusal.delta', { ...at, delta });
+      emit('response.refusal.done', { ...at, refusal: m.refusal });
+      emit('response.content_part.done', { ...at, part: refusalPart(m.refusal) });
+    }
     emit('response.output_item.done', { output_index: outputIndex, item: messageItem(m, true) });
     outputIndex += 1;
   }
   for (const c of p.calls) {
     const at = { item_id: c.id, output_index: outputIndex };
     emit('response.output_item.added', { output_index: outputIndex, item: callItem(c, false) });
-    for (const delta of chunkText(c.arguments, response.stream.chunkSize)) emit('response.function_call_arguments.delta', { ...at, delta });
+    for (const delta of chunkText(c.arguments, size)) emit('response.function_call_arguments.delta', { ...at, delta });
     emit('response.function_call_arguments.done', { ...at, name: c.name, arguments: c.arguments });
     emit('response.output_item.done', { output_index: outputIndex, item: callItem(c, true) });
     outputIndex += 1;

@@ -60,9 +60,10 @@ export class ResponseStore {
     return this.#entries.get(id)?.stored;
   }
 
-  set(id: string, stored: StoredResponse): void {
+  /** `extraBytes`: what the object holds beyond its conversation's text (a reasoning item's encrypted content). */
+  set(id: string, stored: StoredResponse, extraBytes = 0): void {
     this.delete(id);
-    const bytes = weigh(stored);
+    const bytes = weigh(stored) + extraBytes;
     this.#entries.set(id, { stored, bytes });
     this.#bytes += bytes;
     // Maps iterate in insertion order: the first key is the oldest.

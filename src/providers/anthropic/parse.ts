@@ -170,7 +170,7 @@ export function parseAnthropicRequest(req: IncomingRequest, options: { countToke
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream', 'a valid boolean', body.stream);
   const canonical = canonicalOf(req, body, body.stream === true);
   const mode = thinkingMode(canonical.params, canonical.headers);
-  const violations = anthropicViolations(body.messages, mode, options.seal);
+  const violations = anthropicViolations(body.messages, mode, options.seal, canonical.params);
   return { ...canonical, ...structuredOf(body), ...(violations.length > 0 ? { violations } : {}) };
 }
 

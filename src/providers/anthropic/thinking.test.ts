@@ -253,6 +253,16 @@ describe('Anthropic protocol rules (tool pairing, always)', () => {
     expect((await status(client.messages.create({ model: MODEL, max_tokens: 64, tools: [weather], messages: [ask, { role: 'assistant', content: [use] }] }))).status).toBe(200);
   });
 
+  it('refuses manual thinking with a tool_choice that forces tool use; adaptive thinking or auto choice pass', async () => {
+    const { client } = setup([{ name: 'any', steps: [{ respond: { text: 'ok' }, consume: false }] }]);
+    const body = { model: MODEL, max_tokens: 4096, tools: [weather], messages: [ask] };
+    const forced = await status(client.messages.create({ ...body, thinking: THINKING, tool_choice: { type: 'tool', name: 'get_weather' } }));
+    expect(forced).toEqual({ status: 400, message: 'Thinking may not be enabled when tool_choice forces tool use.' });
+    expect((await status(client.messages.create({ ...body, thinking: THINKING, tool_choice: { type: 'any' } }))).status).toBe(400);
+    expect((await status(client.messages.create({ ...body, thinking: THINKING, tool_choice: { type: 'auto' } }))).status).toBe(200);
+    expect((await status(client.messages.create({ ...body, thinking: { type: 'adaptive' }, tool_choice: { type: 'tool', name: 'get_weather' } }))).status).toBe(200);
+  });
+
   it('names a thinking block without its signature as a missing field', async () => {
     const { client } = setup([{ name: 'any', steps: [{ respond: { text: 'ok' }, consume: false }] }]);
     const res = await status(

@@ -161,7 +161,18 @@ function thinkingRules(messages: Json[], seal: ReasoningSeal | undefined): Proto
  * @example
  *   anthropicViolations([{ role: 'user', content: 'hi' }], { enabled: false, omitted: false, interleaved: false }, seal) // []
  */
-export function anthropicViolations(messages: unknown, mode: ThinkingMode, seal: ReasoningSeal | undefined): ProtocolViolation[] {
+export function anthropicViolations(messages: unknown, mode: ThinkingMode, seal: ReasoningSeal | undefined, params: Record<string, unknown> = {}): ProtocolViolation[] {
   const list = Array.isArray(messages) ? messages.filter(isObject) : [];
-  return [...toolPairing(list), ...(mode.enabled ? thinkingRules(list, seal) : [])];
+  return [...forcedToolRule(params), ...toolPairing(list), ...(mode.enabled ? thinkingRules(list, seal) : [])];
+}
+
+/**
+ * Manual thinking (`type: 'enabled'`) with a `tool_choice` that forces tool use (`tool` or `any`) is
+ * refused; adaptive thinking with a forced tool is left alone (newer models take it).
+ */
+function forcedToolRule(params: Record<string, unknown>): ProtocolViolation[] {
+  const thinking = params.thinking;
+  const choice = params.tool_choice;
+  if (!isObject(thinking) || thinking.type !== 'enabled' || !isObject(choice) || (choice.type !== 'tool' && choice.type !== 'any')) return [];
+  return [violation('anthropic.thinking-forced-tool', EXTENDED_THINKING_DOC, 'Thinking may not be enabled when tool_choice forces tool use.')];
 }

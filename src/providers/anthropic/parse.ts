@@ -6,7 +6,7 @@ import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../../scenario/canonical.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { structuredOf } from './structured.ts';
-import { anthropicViolations, thinkingMode } from './thinking.ts';
+import { anthropicViolations, checkThinkingConfig, thinkingMode } from './thinking.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
 
 function invalid(path: string, expected: string, got: unknown): BadRequestError {
@@ -168,6 +168,7 @@ export function parseAnthropicRequest(req: IncomingRequest, options: { countToke
   }
   if (body.max_tokens < 1) throw new BadRequestError('max_tokens: Input should be greater than or equal to 1', 'max_tokens');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream', 'a valid boolean', body.stream);
+  checkThinkingConfig(body);
   const canonical = canonicalOf(req, body, body.stream === true);
   const mode = thinkingMode(canonical.params, canonical.headers);
   const violations = anthropicViolations(body.messages, mode, options.seal, canonical.params);

@@ -263,6 +263,15 @@ describe('Anthropic protocol rules (tool pairing, always)', () => {
     expect((await status(client.messages.create({ ...body, thinking: { type: 'adaptive' }, tool_choice: { type: 'tool', name: 'get_weather' } }))).status).toBe(200);
   });
 
+  it("checks manual thinking's budget as the API does: at least 1024, below max_tokens", async () => {
+    const { client } = setup([{ name: 'any', steps: [{ respond: { text: 'ok' }, consume: false }] }]);
+    const small = await status(client.messages.create({ model: MODEL, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 512 }, messages: [ask] }));
+    expect(small).toEqual({ status: 400, message: 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024' });
+    const over = await status(client.messages.create({ model: MODEL, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [ask] }));
+    expect(over).toEqual({ status: 400, message: '`max_tokens` must be greater than `thinking.budget_tokens`.' });
+    expect((await status(client.messages.create({ model: MODEL, max_tokens: 2049, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [ask] }))).status).toBe(200);
+  });
+
   it('names a thinking block without its signature as a missing field', async () => {
     const { client } = setup([{ name: 'any', steps: [{ respond: { text: 'ok' }, consume: false }] }]);
     const res = await status(

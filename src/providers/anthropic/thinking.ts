@@ -10,6 +10,7 @@
  *   `thinking`/`redacted_thinking` block, and the thinking blocks of that loop carry the signatures
  *   this mock minted for their text. Earlier turns' thinking may be dropped: the API strips it.
  */
+import { BadRequestError } from '../adapter.ts';
 import type { CanonicalRequest, ProtocolViolation } from '../../scenario/canonical.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { isObject, type Json } from '../common/wire-json.ts';
@@ -48,6 +49,23 @@ export function thinkingMode(params: Record<string, unknown>, headers: Record<st
     // Adaptive thinking interleaves by itself; manual thinking needs the beta header (Claude 4 models).
     interleaved: enabled && (type !== 'enabled' || /interleaved-thinking/.test(beta)),
   };
+}
+
+/**
+ * The `thinking` field's own checks, as the API makes them: manual thinking needs an integer
+ * `budget_tokens` of at least 1024, below `max_tokens`.
+ * @example
+ *   checkThinkingConfig({ max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 2048 } }) // throws: `max_tokens` must be greater than `thinking.budget_tokens`.
+ */
+export function checkThinkingConfig(body: Json): void {
+  const thinking = body.thinking;
+  if (!isObject(thinking) || thinking.type !== 'enabled') return;
+  const budget = thinking.budget_tokens;
+  const at = 'thinking.enabled.budget_tokens';
+  if (budget === undefined) throw new BadRequestError(`${at}: Field required`, at);
+  if (typeof budget !== 'number' || !Number.isInteger(budget)) throw new BadRequestError(`${at}: Input should be a valid integer`, at);
+  if (budget < 1024) throw new BadRequestError(`${at}: Input should be greater than or equal to 1024`, at);
+  if (typeof body.max_tokens === 'number' && body.max_tokens <= budget) throw new BadRequestError('`max_tokens` must be greater than `thinking.budget_tokens`.', 'max_tokens');
 }
 
 const blocksOf = (m: Json): Json[] => (Array.isArray(m.content) ? m.content.filter(isObject) : [{ type: 'text', text: m.content }]);

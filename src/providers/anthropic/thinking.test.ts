@@ -6,6 +6,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../../transports/mock-llm.ts';
+import { startMockLLMServer } from '../../transports/server.ts';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 import { capturingFetch } from '../testing/capture.ts';
 import { anthropicReader } from './reader.ts';
@@ -278,5 +279,26 @@ describe('Anthropic protocol rules (tool pairing, always)', () => {
       client.messages.create({ model: MODEL, max_tokens: 64, messages: [ask, { role: 'assistant', content: [{ type: 'thinking', thinking: 'x' } as never, { type: 'text', text: 'hi' }] }, { role: 'user', content: 'and?' }] }),
     );
     expect(res).toEqual({ status: 400, message: 'messages.1.content.0.signature: Field required' });
+  });
+});
+
+describe('Anthropic extended thinking on the real port', () => {
+  it('streams signed thinking, accepts the loop that passes it back and refuses the one that alters it', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ ...loop(), steps: [loop().steps[0], { respond: { text: 'It is 21C in Paris.' }, consume: false }] }] });
+    try {
+      const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL: server.url, maxRetries: 0 });
+      const params = { model: MODEL, max_tokens: 4096, thinking: THINKING, tools: [weather] };
+      const first = await client.messages.stream({ ...params, messages: [ask] }).finalMessage();
+      const thinking = first.content[0] as Anthropic.ThinkingBlock;
+      const altered = await status(
+        client.messages.create({ ...params, messages: [ask, { role: 'assistant', content: [{ ...thinking, thinking: 'rewritten' }, first.content[1]] }, resultFor(first)] }),
+      );
+      expect(altered).toEqual({ status: 400, message: 'messages.1.content.0: Invalid `signature` in `thinking` block' });
+      const second = await client.messages.create({ ...params, messages: [ask, { role: 'assistant', content: first.content }, resultFor(first)] });
+      expect(second.content[0]).toMatchObject({ type: 'text', text: 'It is 21C in Paris.' });
+      expect(server.mock.requests.map((r) => r.violation?.rule ?? r.status)).toEqual([200, 'anthropic.thinking-signature', 200]);
+    } finally {
+      await server.close();
+    }
   });
 });

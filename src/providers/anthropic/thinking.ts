@@ -29,6 +29,11 @@ export interface ThinkingMode {
   omitted: boolean;
   /** Claude thinks again after tool results: adaptive thinking, or the interleaved-thinking beta. */
   interleaved: boolean;
+  /**
+   * The thinking rules apply: `enabled` or `adaptive`, the modes whose rules are documented
+   * (`between_tools` thinks only between tool calls, so its turns need not open with thinking).
+   */
+  rules: boolean;
 }
 
 /**
@@ -48,6 +53,7 @@ export function thinkingMode(params: Record<string, unknown>, headers: Record<st
     omitted: enabled && isObject(thinking) && thinking.display === 'omitted',
     // Adaptive thinking interleaves by itself; manual thinking needs the beta header (Claude 4 models).
     interleaved: enabled && (type !== 'enabled' || /interleaved-thinking/.test(beta)),
+    rules: type === 'enabled' || type === 'adaptive',
   };
 }
 
@@ -177,11 +183,11 @@ function thinkingRules(messages: Json[], seal: ReasoningSeal | undefined): Proto
 /**
  * The protocol rules `messages` (the request's, as sent) break, in the API's own words.
  * @example
- *   anthropicViolations([{ role: 'user', content: 'hi' }], { enabled: false, omitted: false, interleaved: false }, seal) // []
+ *   anthropicViolations([{ role: 'user', content: 'hi' }], thinkingMode({}, {}), seal) // []
  */
 export function anthropicViolations(messages: unknown, mode: ThinkingMode, seal: ReasoningSeal | undefined, params: Record<string, unknown> = {}): ProtocolViolation[] {
   const list = Array.isArray(messages) ? messages.filter(isObject) : [];
-  return [...forcedToolRule(params), ...toolPairing(list), ...(mode.enabled ? thinkingRules(list, seal) : [])];
+  return [...forcedToolRule(params), ...toolPairing(list), ...(mode.rules ? thinkingRules(list, seal) : [])];
 }
 
 /**

@@ -26,7 +26,7 @@ export const isClaude = (modelId: string): boolean => /anthropic\.|claude/i.test
  *   converseThinking({ additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 2048 } } }, 'anthropic.claude-sonnet-4-5-20250929-v1:0').enabled // true
  */
 export function converseThinking(body: Json, modelId: string): ThinkingMode {
-  if (!isClaude(modelId)) return { enabled: true, omitted: false, interleaved: true };
+  if (!isClaude(modelId)) return { enabled: true, omitted: false, interleaved: true, rules: false };
   return thinkingMode(isObject(body.additionalModelRequestFields) ? body.additionalModelRequestFields : {}, {});
 }
 
@@ -148,6 +148,6 @@ function thinkingRules(messages: Json[], seal: ReasoningSeal): ProtocolViolation
  */
 export function converseViolations(messages: unknown, modelId: string, mode: ThinkingMode, seal: ReasoningSeal | undefined): ProtocolViolation[] {
   const list = Array.isArray(messages) ? messages.filter(isObject) : [];
-  const claudeThinking = isClaude(modelId) && mode.enabled && seal !== undefined;
+  const claudeThinking = isClaude(modelId) && mode.rules && seal !== undefined;
   return [...toolPairing(list), ...(claudeThinking ? thinkingRules(list, seal) : [])];
 }

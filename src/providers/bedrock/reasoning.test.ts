@@ -166,6 +166,16 @@ describe('Bedrock Converse structured outputs over MSW', () => {
     expect(typeof value.temperature).toBe('number');
   });
 
+  it('stops a refusal as content_filtered, Converse having no refusal field, streamed too', async () => {
+    mock.use({ name: 'no', steps: [{ respond: { refusal: 'I can not help with that.' }, consume: false }] });
+    const res = await client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], outputConfig }));
+    expect(res.stopReason).toBe('content_filtered');
+    const stream = await client().send(new ConverseStreamCommand({ modelId: SONNET, messages: [ask] }));
+    let stop: string | undefined;
+    for await (const e of stream.stream!) stop = e.messageStop?.stopReason ?? stop;
+    expect(stop).toBe('content_filtered');
+  });
+
   it('answers a forced tool (toolChoice.tool) with the object as its toolUse input', async () => {
     mock.use({ name: 'f', steps: [{ respond: { json: { city: 'Rome' } } }] });
     const forced = { tools: toolConfig.tools, toolChoice: { tool: { name: 'get_weather' } } };

@@ -166,6 +166,17 @@ describe('Bedrock Converse structured outputs over MSW', () => {
     expect(typeof value.temperature).toBe('number');
   });
 
+  it('checks scripted calls of strict toolSpecs against their inputSchema', async () => {
+    mock.use({ name: 'strict', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: { town: 'Paris' } }] }, consume: false }] });
+    const spec = (strict: boolean) => ({
+      tools: [{ toolSpec: { name: 'get_weather', strict, inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } } } }] as Tool[],
+    });
+    const bad = await failure(client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], toolConfig: spec(true) })));
+    expect(bad!.message).toContain('strict#0: respond.toolCalls[0].arguments.city: is required by the schema');
+    const loose = await client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], toolConfig: spec(false) }));
+    expect(loose.output!.message!.content![0].toolUse?.input).toEqual({ town: 'Paris' });
+  });
+
   it('stops a refusal as content_filtered, Converse having no refusal field, streamed too', async () => {
     mock.use({ name: 'no', steps: [{ respond: { refusal: 'I can not help with that.' }, consume: false }] });
     const res = await client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], outputConfig }));

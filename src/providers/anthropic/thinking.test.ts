@@ -252,6 +252,13 @@ describe('Anthropic protocol rules (tool pairing, always)', () => {
     );
     expect(answered.status).toBe(200);
     expect((await status(client.messages.create({ model: MODEL, max_tokens: 64, tools: [weather], messages: [ask, { role: 'assistant', content: [use] }] }))).status).toBe(200);
+    // A server tool's use is answered in the assistant message itself, never by a tool_result.
+    const search: Anthropic.ContentBlockParam[] = [
+      { type: 'server_tool_use', id: 'srvtoolu_01AbCdEfGhIjKlMnOpQrStUv', name: 'web_search', input: { query: 'paris weather' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01AbCdEfGhIjKlMnOpQrStUv', content: [] },
+      { type: 'text', text: 'Sunny.' },
+    ];
+    expect((await status(client.messages.create({ model: MODEL, max_tokens: 64, messages: [ask, { role: 'assistant', content: search }, { role: 'user', content: 'thanks' }] }))).status).toBe(200);
   });
 
   it('refuses manual thinking with a tool_choice that forces tool use; adaptive thinking or auto choice pass', async () => {

@@ -108,8 +108,12 @@ function violation(rule: string, doc: string, message: string): ProtocolViolatio
   return { rule, doc, error: { status: 400, type: 'invalid_request_error', message, headers: {} } };
 }
 
-const idsOf = (blocks: Json[], type: string, field: string): string[] =>
-  blocks.filter((b) => b.type === type || (type === 'tool_use' && b.type === 'server_tool_use')).map((b) => String(b[field]));
+const idsOf = (blocks: Json[], types: readonly string[], field: string): string[] => blocks.filter((b) => types.includes(String(b.type))).map((b) => String(b[field]));
+
+/** Client tool uses, which the next message must answer (server tools' results come in the assistant message itself). */
+const CLIENT_USES = ['tool_use'];
+/** Ids a tool_result may answer: any tool use of the previous message (leniently, server tools' too). */
+const ANY_USES = ['tool_use', 'server_tool_use', 'mcp_tool_use'];
 
 /** Rule 3: tool uses answered in the next message, tool results answering the previous one. */
 function toolPairing(messages: Json[]): ProtocolViolation[] {
@@ -120,8 +124,8 @@ function toolPairing(messages: Json[]): ProtocolViolation[] {
       const next = messages[i + 1];
       // An assistant message last (a prefill) has no next message to answer it: the API takes it.
       if (!next) return;
-      const answered = new Set(next.role === 'user' ? idsOf(blocksOf(next), 'tool_result', 'tool_use_id') : []);
-      const missing = idsOf(blocks, 'tool_use', 'id').filter((id) => !answered.has(id));
+      const answered = new Set(next.role === 'user' ? idsOf(blocksOf(next), ['tool_result'], 'tool_use_id') : []);
+      const missing = idsOf(blocks, CLIENT_USES, 'id').filter((id) => !answered.has(id));
       if (missing.length === 0) return;
       out.push(
         violation(
@@ -133,7 +137,7 @@ function toolPairing(messages: Json[]): ProtocolViolation[] {
       );
     } else if (m.role === 'user' && Array.isArray(m.content)) {
       const prev = messages[i - 1];
-      const issued = new Set(prev?.role === 'assistant' ? idsOf(blocksOf(prev), 'tool_use', 'id') : []);
+      const issued = new Set(prev?.role === 'assistant' ? idsOf(blocksOf(prev), ANY_USES, 'id') : []);
       m.content.forEach((b, j) => {
         if (!isObject(b) || b.type !== 'tool_result' || issued.has(String(b.tool_use_id))) return;
         out.push(

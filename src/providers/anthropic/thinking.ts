@@ -122,8 +122,9 @@ function toolPairing(messages: Json[]): ProtocolViolation[] {
     const blocks = blocksOf(m);
     if (m.role === 'assistant') {
       const next = messages[i + 1];
-      // An assistant message last (a prefill) has no next message to answer it: the API takes it.
-      if (!next) return;
+      // An assistant message last (a prefill) has no next message to answer it: the API takes it. Consecutive
+      // messages of one role are merged into one turn by the API: leave those to it (never stricter).
+      if (!next || next.role === 'assistant') return;
       const answered = new Set(next.role === 'user' ? idsOf(blocksOf(next), ['tool_result'], 'tool_use_id') : []);
       const missing = idsOf(blocks, CLIENT_USES, 'id').filter((id) => !answered.has(id));
       if (missing.length === 0) return;
@@ -137,6 +138,7 @@ function toolPairing(messages: Json[]): ProtocolViolation[] {
       );
     } else if (m.role === 'user' && Array.isArray(m.content)) {
       const prev = messages[i - 1];
+      if (prev?.role === 'user') return;
       const issued = new Set(prev?.role === 'assistant' ? idsOf(blocksOf(prev), ANY_USES, 'id') : []);
       m.content.forEach((b, j) => {
         if (!isObject(b) || b.type !== 'tool_result' || issued.has(String(b.tool_use_id))) return;

@@ -16,6 +16,7 @@ import {
 } from '../transports/server.ts';
 import { isLoopback } from '../net/index.ts';
 import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
+import { goldensOptions, GOLDENS_USAGE, type GoldensArgs } from './serve-goldens.ts';
 
 const MIB = 2 ** 20;
 
@@ -35,12 +36,12 @@ Azure OpenAI, Anthropic, Gemini, Vertex AI, Bedrock, Mistral, Cohere, Ollama, em
   --session-idle    minutes after which an unused session is deleted (default ${DEFAULT_SESSION_IDLE_MS / 60_000}; 0 = never)
   --no-protocol-rules  answer requests that break a provider's protocol rules (unanswered tool calls,
                     dropped thinking blocks) instead of refusing them as the real API does
-Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
+${GOLDENS_USAGE}Sessions: ${'${url}'}/s/{id}/...; admin API: ${'${url}'}/__ghostwire/. Stops on SIGINT/SIGTERM.
 `;
 
 /** A positive number from an option, or an error message naming it. */
-function positive(values: Record<string, unknown>, name: string, fallback: number, allowZero = false): number | string {
-  const raw = values[name];
+function positive(values: object, name: string, fallback: number, allowZero = false): number | string {
+  const raw = (values as Record<string, unknown>)[name];
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) return `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${JSON.stringify(raw)}`;
@@ -70,7 +71,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
     'session-idle'?: string;
     'no-protocol-rules'?: boolean;
     help?: boolean;
-  };
+  } & GoldensArgs;
   try {
     ({ values } = parseArgs({
       args,
@@ -86,6 +87,12 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
         'max-sessions': { type: 'string' },
         'session-idle': { type: 'string' },
         'no-protocol-rules': { type: 'boolean' },
+        goldens: { type: 'string' },
+        record: { type: 'boolean' },
+        'record-missing': { type: 'boolean' },
+        'force-record': { type: 'boolean' },
+        upstream: { type: 'string', multiple: true },
+        redact: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -132,6 +139,11 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       return 1;
     }
   }
+  const goldens = goldensOptions(values, io);
+  if (typeof goldens === 'string') {
+    io.err(`ghostwire serve: ${goldens}\n`);
+    return 2;
+  }
   const host = values.host ?? '127.0.0.1';
   return serveUntilSignal(io, {
     command: 'ghostwire serve',
@@ -149,6 +161,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       maxSessions: n.maxSessions,
       sessionIdleMs: n.idleMinutes * 60_000,
       protocolRules: values['no-protocol-rules'] ? false : undefined,
+      front: goldens?.front,
     }),
     banner: (server) => {
       const steps = scenarios.reduce((sum, s) => sum + s.steps.length, 0);
@@ -156,6 +169,7 @@ export async function serve(args: string[], io: ServeIO = defaultIO): Promise<nu
       io.out(`  ${scenarios.length} scenario(s), ${steps} step(s)${source ? ` from ${source}` : ' (add some with POST /__ghostwire/sessions/default/scenarios)'}\n`);
       io.out(`  OpenAI base URL: ${server.url}/v1 · Anthropic: ${server.url} · Gemini: ${server.url}\n`);
       io.out('  every client of the plain URL shares the default session; isolate with POST /__ghostwire/sessions (base URL /s/{id})\n');
+      if (goldens) io.out(`  ${goldens.banner} (a session's golden: POST /__ghostwire/sessions {"golden": "name"}, the session id, or the x-ghostwire-golden header)\n`);
       if (!isLoopback(host)) {
         io.err(`ghostwire serve: WARNING: listening on ${host}, beyond loopback: anyone who can reach this port can use the mock; the admin API needs the token\n`);
       }

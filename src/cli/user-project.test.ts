@@ -79,4 +79,46 @@ describe('a user project: MSW recipe + ghostwire goldens, installed from the tar
     expect(strict.code, explain(strict)).toBe(1);
     expect(strict.output).toContain('strict: 1 recorded interaction(s) of goldens/golden.case/two-questions.json were never used');
   });
+  it('golden.env(): a test that spawns an app records the child\'s traffic into its golden and replays it with the upstream gone', { timeout: 120_000 }, async () => {
+    const agent = await startMockLLMServer({
+      scenarios: [
+        {
+          name: 'agent',
+          steps: [
+            { match: { provider: 'openai', toolResults: ['get_weather'] }, respond: { text: 'Sunny, 21 °C.' }, consume: false },
+            { match: { provider: 'openai', tools: ['get_weather'] }, respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, consume: false },
+            { match: { provider: 'openai' }, respond: { text: 'Hi!' }, consume: false },
+            { match: { provider: 'anthropic', toolResults: ['get_weather'] }, respond: { text: 'Sunny in Paris.' }, consume: false },
+            { match: { provider: 'anthropic', tools: ['get_weather'] }, respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] }, consume: false },
+          ],
+        },
+      ],
+    });
+    try {
+      const recorded = await vitest(['child.case.ts'], { GHOSTWIRE_RECORD: '1', GHOSTWIRE_UPSTREAM: agent.url });
+      expect(recorded.code, explain(recorded)).toBe(0);
+      expect(recorded.output).toMatch(/written\s+1/);
+      expect(agent.mock.requests).toHaveLength(5);
+    } finally {
+      await agent.close();
+    }
+    const file = join(project, 'goldens/child.case/a-spawned-app-recorded-and-replayed-through-golden-env.json');
+    const text = await readFile(file, 'utf8');
+    const golden = JSON.parse(text) as { interactions: { provider: string; request: { url: string } }[]; expected: Record<string, { answer: string }> };
+    expect(golden.interactions.map((i) => `${i.provider} ${i.request.url}`)).toEqual([
+      // Kept as the provider's own URL (the child reached it through the port; recording forwarded to the upstream).
+      'openai https://api.openai.com/v1/chat/completions',
+      'openai https://api.openai.com/v1/chat/completions',
+      'openai https://api.openai.com/v1/chat/completions',
+      'anthropic https://api.anthropic.com/v1/messages',
+      'anthropic https://api.anthropic.com/v1/messages',
+    ]);
+    expect(golden.expected.openai.answer).toBe('Sunny, 21 °C.');
+    expect(golden.expected.anthropic.answer).toBe('Sunny in Paris.');
+    expect(text).not.toContain('child-key');
+    const replayed = await vitest(['child.case.ts'], { CI: '1' });
+    expect(replayed.code, explain(replayed)).toBe(0);
+    expect(replayed.output).toMatch(/replayed\s+1/);
+    expect(replayed.output).not.toMatch(/unused/);
+  });
 });

@@ -80,6 +80,8 @@ export interface ResolvedGoldensConfig extends GoldensOptions {
   providerOrigins: string[];
   /** The providers' hosts given as patterns (`*.openai.azure.com`), sealed like the origins. */
   providerHostPatterns: string[];
+  /** How to record a missing golden, in its error (the real port names its own command). */
+  recordHint?: string;
 }
 
 /**

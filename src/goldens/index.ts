@@ -45,3 +45,8 @@ export type { Interceptor, GoldenHandler } from './interceptor.ts';
 export { fromPlaceholder, toPlaceholder, isPlaceholder } from './placeholders.ts';
 export type { MatcherFactory } from './placeholders.ts';
 export { withPlaceholders } from './compare.ts';
+// Goldens on the real port (`ghostwire serve --goldens`): the sessions' goldens and the server front.
+export { PortGoldens, formatReport, upstreamTarget, toUpstreamRequest } from './port-goldens.ts';
+export type { PortGoldensOptions, PortGoldenReport, PortRequestParts } from './port-goldens.ts';
+export { goldenFront, GOLDEN_HEADER } from '../transports/golden-front.ts';
+export type { GoldenFrontOptions } from '../transports/golden-front.ts';

@@ -73,6 +73,8 @@ export class GoldenSession {
   private readonly failures: Error[] = [];
   private expectedChanged = false;
   private intercepted = false;
+  /** A request reached the session through `serve` (the real port). */
+  private touched = false;
 
   constructor(ctx: GoldensContext, test: { testFile: string; testName: string; file?: string }) {
     this.ctx = ctx;
@@ -126,6 +128,17 @@ export class GoldenSession {
    */
   async intercept(interceptor: Interceptor = ownMswServer()): Promise<void> {
     if (this.uninstall) return;
+    this.open();
+    this.uninstall = interceptor.install({
+      claims: (request) => this.claims(request),
+      handle: (request) => this.handle(request),
+      sealsAll: this.mode !== 'record',
+    });
+  }
+
+  /** Makes the recorder (record) or loads the golden into a replayer (replay); once. */
+  open(): void {
+    if (this.recorder || this.replayer) return;
     if (this.mode === 'record') this.recorder = new Recorder(this.ctx.redactor);
     else {
       const golden = this.golden();
@@ -139,11 +152,43 @@ export class GoldenSession {
       // Replay also answers whatever the golden recorded elsewhere (a base URL, a gateway).
       for (const i of golden?.interactions ?? []) this.origins.add(new URL(i.request.url).origin);
     }
-    this.uninstall = interceptor.install({
-      claims: (request) => this.claims(request),
-      handle: (request) => this.handle(request),
-      sealsAll: this.mode !== 'record',
-    });
+  }
+
+  /**
+   * Answers one request from outside the interceptor (the real port, `ghostwire serve --goldens`):
+   * records it through `forward` (default: this session's upstream, or the request's URL) or replays it.
+   * A request the golden cannot answer throws GoldenMismatchError, and the session remembers the failure.
+   * @example const response = await session.serve(new Request('https://api.openai.com/v1/chat/completions', init))
+   */
+  async serve(request: Request, forward?: (request: Request) => Promise<Response>): Promise<Response> {
+    this.open();
+    this.touched = true;
+    if (this.recorder) return this.recorder.handle(request, forward ?? ((r) => this.forward(r)));
+    try {
+      if (!existsSync(this.file) && !this.golden()) throw this.missing(request);
+      return await this.replayer!.serve(request);
+    } catch (error) {
+      this.failures.push(error as Error);
+      throw error;
+    }
+  }
+
+  /**
+   * Record mode: writes the golden with the interactions complete so far (atomically), so a server
+   * killed mid-recording leaves a readable golden. Returns how many interactions it holds.
+   * @example await session.checkpoint()
+   */
+  async checkpoint(): Promise<number> {
+    if (!this.recorder) return 0;
+    const recorded = await this.recorder.settled();
+    if (recorded.length === 0) return 0;
+    await writeGolden(this.file, this.build(recorded, { ...this.expected }, this.inputValue), this.ctx.secrets);
+    return recorded.length;
+  }
+
+  private missing(request: Request): GoldenMismatchError {
+    const url = new URL(request.url);
+    return new GoldenMismatchError(this.relativeFile, `no golden recorded for "${this.testName}" (${this.relativeFile}); ${request.method} ${url.pathname} cannot be replayed.`, this.ctx.config.recordHint ?? 'Record it locally with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1) and commit the file.');
   }
 
   /**
@@ -159,11 +204,8 @@ export class GoldenSession {
   }
 
   private async handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
     if (this.recorder) return this.recorder.handle(request, (r) => this.forward(r));
-    if (!existsSync(this.file) && !this.golden()) {
-      return this.fail(new GoldenMismatchError(this.relativeFile, `no golden recorded for "${this.testName}" (${this.relativeFile}); ${request.method} ${url.pathname} cannot be replayed.`, 'Record it locally with `ghostwire test --record-goldens` (or GHOSTWIRE_RECORD=1) and commit the file.'));
-    }
+    if (!existsSync(this.file) && !this.golden()) return this.fail(this.missing(request));
     try {
       return await this.replayer!.serve(request);
     } catch (error) {
@@ -231,7 +273,7 @@ export class GoldenSession {
 
   /** Stops interception and waits for recordings in flight. */
   async close(): Promise<Interaction[]> {
-    this.intercepted ||= this.uninstall !== null;
+    this.intercepted ||= this.uninstall !== null || this.touched;
     const recorded = this.recorder ? await this.recorder.settled() : [];
     this.uninstall?.();
     this.uninstall = null;

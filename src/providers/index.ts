@@ -29,3 +29,5 @@ export { vertexGeminiAdapter } from './vertex-gemini/index.ts';
 export { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
 export { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 export { PROVIDER_ORIGINS, PROVIDER_HOST_PATTERNS } from './origins.ts';
+export { ProviderUpstreams, baseUrlEnv } from './upstream.ts';
+export type { ProviderUpstream } from './upstream.ts';

@@ -11,3 +11,4 @@ export type { Session } from './sessions.ts';
 export { ADMIN_PREFIX, handleAdmin } from './admin.ts';
 export { createRouter } from './router.ts';
 export { SimulatedDisconnectError } from './sse-body.ts';
+export type { SessionFront, SessionFrontRequest } from './session-front.ts';

@@ -20,6 +20,7 @@ import { dualProtocolServer } from './h2c.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter } from '../providers/router.ts';
+import type { SessionFront } from './session-front.ts';
 
 export { ADMIN_PREFIX };
 export { SESSION_PREFIX, DEFAULT_SESSION, SessionRegistry, SessionError, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './sessions.ts';
@@ -56,6 +57,8 @@ export interface MockLLMServerOptions {
   redact?: RedactionOptions;
   /** `false`: answer requests that break a provider's protocol rules instead of refusing them (every session). */
   protocolRules?: boolean;
+  /** Takes sessions' provider requests before their mocks (goldens on the real port: golden-front.ts). */
+  front?: SessionFront;
 }
 
 export interface MockLLMServer {
@@ -175,7 +178,8 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       adminRefusal(res, { status: 413, message: `ghostwire admin: ${err.message.replace(/^ghostwire: /, '')}` });
       return;
     }
-    await writeFetchResponse(res, await handleAdmin(request, pathname, sessions));
+    const fronted = options.front?.admin ? await options.front.admin(request, pathname, sessions) : null;
+    await writeFetchResponse(res, fronted ?? (await handleAdmin(request, pathname, sessions)));
   }
   // Provider traffic: no promise, no async hop per request. The body's 'end' event reads, answers and
   // writes in one go; only an answer that waits (latency) or streams with pacing goes through a promise.
@@ -189,7 +193,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
         answerLater(res, mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
         return;
       }
-      const session = sessions.get(id);
+      const session = sessions.get(id) ?? (options.front?.adopts?.(id) ? sessions.create({ id, empty: true }) : undefined);
       if (!session) {
         req.resume();
         res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));
@@ -203,6 +207,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
         answerLater(res, target.reject(headOnly(req, res, origin, path), { status: 400, message, headers: {} }));
         return;
       }
+      if (options.front?.take(req, res, { session, path, origin, bodyLimit })) return;
       const method = req.method;
       if (method === 'GET' || method === 'HEAD') {
         answer(res, target, withBody(req, res, origin, path, ''));
@@ -255,11 +260,11 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     sessions,
     sessionUrl: (id: string) => `${origin}/s/${id}`,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (options.front?.close?.() ?? Promise.resolve()).catch(() => {}).then(() => new Promise<void>((resolve) => {
         announceListener('close', origin);
         listener.close(() => resolve());
         for (const socket of sockets) socket.destroy();
-      });
+      }));
       return closing;
     },
   };

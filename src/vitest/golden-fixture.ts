@@ -18,6 +18,17 @@ export interface GoldenFixture {
   timing(mode: 'compressed' | 'real'): void;
   /** The golden on disk, or null when none is recorded yet. */
   read(): GoldenFile | null;
+  /**
+   * For code outside the test process (a child app, a CLI): base-URL variables (`OPENAI_BASE_URL`,
+   * `ANTHROPIC_BASE_URL`, `GOOGLE_GEMINI_BASE_URL`) pointing at a session of the worker's ghostwire
+   * server, whose traffic this golden records or replays like the test's own. Spread it into the
+   * child's environment; `url()` is the session's base URL for clients configured otherwise. The
+   * server starts on the worker's first call (tests that never call it pay nothing).
+   * @example spawn(process.execPath, ['app.js'], { env: { ...process.env, ...(await golden.env()) } })
+   */
+  env(): Promise<Record<string, string>>;
+  /** The base URL of the session `env()` points at (`http://127.0.0.1:PORT/s/ID`). */
+  url(): Promise<string>;
 }
 
 /**
@@ -42,12 +53,23 @@ export async function goldenFixture({ task }: Pick<TestContext, 'task'>, use: (f
       };
     },
   });
-  await use({
-    file: session.file,
-    mode: session.mode,
-    input: (value) => session.setInput(value),
-    upstream: (url) => session.setUpstream(url),
-    timing: (mode) => session.setTiming(mode),
-    read: () => session.golden(),
-  });
+  // The worker's port is loaded and started on the first env() (tests that never call it pay nothing); one session per test.
+  type Bound = ReturnType<import('./golden-port.ts').GoldenPort['bind']>;
+  const bound: { port: Promise<Bound> | null } = { port: null };
+  const portSession = (): Promise<Bound> => (bound.port ??= import('./golden-port.ts').then(async ({ goldenPort }) => (await goldenPort()).bind(session)));
+  try {
+    await use({
+      file: session.file,
+      mode: session.mode,
+      input: (value) => session.setInput(value),
+      upstream: (url) => session.setUpstream(url),
+      timing: (mode) => session.setTiming(mode),
+      read: () => session.golden(),
+      env: async () => ({ ...(await portSession()).env }),
+      url: async () => (await portSession()).url,
+    });
+  } finally {
+    // Released before the session finishes: a late request from a child still running gets a 404, not the next test's golden.
+    if (bound.port) (await bound.port.catch(() => null))?.release();
+  }
 }

@@ -17,6 +17,18 @@ import { isAnthropicModelsRoute, renderAnthropicModels } from './models.ts';
 import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import { ReasoningSeal } from '../common/reasoning-seal.ts';
+
+/**
+ * What one mock keeps for the Messages API: the seal that signs its thinking blocks and encrypts
+ * its redacted thinking, so it can tell when code passes them back altered.
+ */
+export interface AnthropicState {
+  seal: ReasoningSeal;
+}
+
+/** The seal in a state handed through (undefined for a caller without state). */
+export const sealOf = (state: unknown): ReasoningSeal | undefined => (state as Partial<AnthropicState> | undefined)?.seal;
 
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
@@ -68,10 +80,12 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
     },
     toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
     responseIds: () => ANTHROPIC_MESSAGE_IDS,
-    parse: (req: IncomingRequest) => parseAnthropicRequest(req),
-    render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+    createState: (): AnthropicState => ({ seal: new ReasoningSeal() }),
+    parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state) }),
+    render(response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };
-      return jsonOrStream(response, request, headers, () => renderAnthropicMessage(response, request), () => renderAnthropicStream(response, request));
+      const seal = sealOf(state);
+      return jsonOrStream(response, request, headers, () => renderAnthropicMessage(response, request, seal), () => renderAnthropicStream(response, request, seal));
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],

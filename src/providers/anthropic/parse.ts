@@ -4,6 +4,9 @@
  */
 import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../../scenario/canonical.ts';
+import type { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { structuredOf } from './structured.ts';
+import { anthropicViolations, checkThinkingConfig, thinkingMode } from './thinking.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
 
 function invalid(path: string, expected: string, got: unknown): BadRequestError {
@@ -84,8 +87,15 @@ function parseBlocks(content: unknown, path: string, role: string, callNames: Ma
         out.results.push(result);
         break;
       }
+      case 'thinking':
+        if (typeof block.thinking !== 'string') throw block.thinking === undefined ? required(`${p}.thinking`) : invalid(`${p}.thinking`, 'a valid string', block.thinking);
+        if (typeof block.signature !== 'string') throw block.signature === undefined ? required(`${p}.signature`) : invalid(`${p}.signature`, 'a valid string', block.signature);
+        break;
+      case 'redacted_thinking':
+        if (typeof block.data !== 'string') throw block.data === undefined ? required(`${p}.data`) : invalid(`${p}.data`, 'a valid string', block.data);
+        break;
       default:
-        // images, documents, thinking, search results: nothing to match on as text.
+        // images, documents, search results: nothing to match on as text.
         break;
     }
   });
@@ -135,6 +145,8 @@ function parseTools(value: unknown): CanonicalTool[] {
     const tool: CanonicalTool = { name: t.name };
     if (typeof t.description === 'string') tool.description = t.description;
     if (t.input_schema !== undefined) tool.parameters = t.input_schema;
+    // Strict tools: the API guarantees the model's input fits input_schema.
+    if (t.strict === true) tool.strict = true;
     return tool;
   });
 }
@@ -145,7 +157,7 @@ function parseTools(value: unknown): CanonicalTool[] {
  * @example
  *   const canonical = parseAnthropicRequest(req); // canonical.messages[0].role === 'system' when `system` is set
  */
-export function parseAnthropicRequest(req: IncomingRequest, options: { countTokens?: boolean } = {}): CanonicalRequest {
+export function parseAnthropicRequest(req: IncomingRequest, options: { countTokens?: boolean; seal?: ReasoningSeal } = {}): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
   if (body.model === undefined) throw required('model');
   if (typeof body.model !== 'string') throw invalid('model', 'a valid string', body.model);
@@ -156,7 +168,11 @@ export function parseAnthropicRequest(req: IncomingRequest, options: { countToke
   }
   if (body.max_tokens < 1) throw new BadRequestError('max_tokens: Input should be greater than or equal to 1', 'max_tokens');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream', 'a valid boolean', body.stream);
-  return canonicalOf(req, body, body.stream === true);
+  checkThinkingConfig(body);
+  const canonical = canonicalOf(req, body, body.stream === true);
+  const mode = thinkingMode(canonical.params, canonical.headers);
+  const violations = anthropicViolations(body.messages, mode, options.seal, canonical.params);
+  return { ...canonical, ...structuredOf(body), ...(violations.length > 0 ? { violations } : {}) };
 }
 
 function canonicalOf(req: IncomingRequest, body: Json, stream: boolean): CanonicalRequest {

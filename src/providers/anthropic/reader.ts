@@ -4,6 +4,24 @@
  */
 import { bodyModel, contentText, EMPTY_ANSWER, errorMessage, parseArgs, ssePayloads, type AnswerView, type MessageView, type StreamErrorView, type WireReader } from '../common/views.ts';
 
+/** Redacted thinking shows as this: its data is opaque. */
+const REDACTED = '[redacted thinking]';
+
+/** The reasoning, refusal and thinking-token count of an answer, where it has them. */
+function extras(blocks: Array<{ type: string; thinking?: string }>, stopReason: unknown, stopDetails: any): Partial<AnswerView> {
+  const out: Partial<AnswerView> = {};
+  const thoughts = blocks.filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').map((b) => (b.type === 'thinking' ? (b.thinking ?? '') : REDACTED));
+  if (thoughts.length > 0) out.reasoning = thoughts.join('\n');
+  if (stopReason === 'refusal') out.refusal = typeof stopDetails?.explanation === 'string' ? stopDetails.explanation : '';
+  return out;
+}
+
+function usageOf(usage: any): AnswerView['usage'] {
+  if (!usage) return null;
+  const thinking = usage.output_tokens_details?.thinking_tokens;
+  return { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0, ...(typeof thinking === 'number' ? { reasoningTokens: thinking } : {}) };
+}
+
 function answer(body: any): AnswerView {
   if (!body || typeof body !== 'object') return EMPTY_ANSWER;
   const content: any[] = body.content ?? [];
@@ -11,13 +29,16 @@ function answer(body: any): AnswerView {
     text: content.filter((c) => c.type === 'text').map((c) => c.text).join(''),
     toolCalls: content.filter((c) => c.type === 'tool_use').map((c) => ({ id: c.id ?? null, name: c.name, arguments: c.input ?? {} })),
     finishReason: body.stop_reason ?? null,
-    usage: body.usage ? { inputTokens: body.usage.input_tokens ?? 0, outputTokens: body.usage.output_tokens ?? 0 } : null,
+    usage: usageOf(body.usage),
+    ...extras(content, body.stop_reason, body.stop_details),
   };
 }
 
 function streamedAnswer(events: any[]): AnswerView {
-  const blocks = new Map<number, { type: string; text: string; id: string | null; name: string; json: string; input: unknown }>();
+  const blocks = new Map<number, { type: string; text: string; thinking: string; id: string | null; name: string; json: string; input: unknown }>();
   let finishReason: string | null = null;
+  let stopDetails: unknown = null;
+  let reasoningTokens: number | undefined;
   let inputTokens = 0;
   let outputTokens = 0;
   let sawUsage = false;
@@ -31,14 +52,17 @@ function streamedAnswer(events: any[]): AnswerView {
       outputTokens = e.message.usage.output_tokens ?? 0;
     } else if (e.type === 'content_block_start') {
       const b = e.content_block ?? {};
-      blocks.set(e.index, { type: b.type, text: b.text ?? '', id: b.id ?? null, name: b.name ?? '', json: '', input: b.input });
+      blocks.set(e.index, { type: b.type, text: b.text ?? '', thinking: b.thinking ?? '', id: b.id ?? null, name: b.name ?? '', json: '', input: b.input });
     } else if (e.type === 'content_block_delta') {
       const b = blocks.get(e.index);
       if (!b) continue;
       if (e.delta?.type === 'text_delta') b.text += e.delta.text;
       if (e.delta?.type === 'input_json_delta') b.json += e.delta.partial_json;
+      if (e.delta?.type === 'thinking_delta') b.thinking += e.delta.thinking;
     } else if (e.type === 'message_delta') {
       if (e.delta?.stop_reason) finishReason = e.delta.stop_reason;
+      if (e.delta?.stop_details) stopDetails = e.delta.stop_details;
+      if (typeof e.usage?.output_tokens_details?.thinking_tokens === 'number') reasoningTokens = e.usage.output_tokens_details.thinking_tokens;
       if (e.usage) {
         sawUsage = true;
         if (typeof e.usage.input_tokens === 'number') inputTokens = e.usage.input_tokens;
@@ -51,7 +75,8 @@ function streamedAnswer(events: any[]): AnswerView {
     text: ordered.filter((b) => b.type === 'text').map((b) => b.text).join(''),
     toolCalls: ordered.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, arguments: b.json ? parseArgs(b.json) : (b.input ?? {}) })),
     finishReason,
-    usage: sawUsage ? { inputTokens, outputTokens } : null,
+    usage: sawUsage ? { inputTokens, outputTokens, ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) } : null,
+    ...extras(ordered, finishReason, stopDetails),
     ...(error ? { error } : {}),
   };
 }

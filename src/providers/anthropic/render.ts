@@ -6,7 +6,9 @@
 import type { RenderedResponse } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { mintId, withPrefix } from '../common/ids.ts';
+import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
+import { continuesToolLoop, THINKING_PURPOSE, thinkingMode } from './thinking.ts';
 
 const STOP_REASONS: Record<FinishReason, string> = {
   stop: 'end_turn',
@@ -52,22 +54,48 @@ function stopSequence(response: CanonicalResponse, request: CanonicalRequest): s
   return Array.isArray(sequences) && typeof sequences[0] === 'string' ? sequences[0] : null;
 }
 
-function usage(response: CanonicalResponse, outputTokens: number): Record<string, unknown> {
+/** A thinking block as the message carries it (`thinking` with its signature, or `redacted_thinking`). */
+type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+/**
+ * The thinking block an answer opens with: only when the request turns thinking on, and, in a tool
+ * loop already under way, only when thinking is interleaved (otherwise Claude thinks once, at the
+ * start of its turn). Signed (or, redacted, encrypted) with this mock's seal.
+ */
+export function thinkingBlock(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingBlock | null {
+  const mode = thinkingMode(request.params, request.headers);
+  if (!response.reasoning || !seal || !mode.enabled) return null;
+  if (!mode.interleaved && continuesToolLoop(request)) return null;
+  if (response.reasoning.redacted) return { type: 'redacted_thinking', data: seal.encrypt(response.reasoning.text) };
+  const thinking = mode.omitted ? '' : response.reasoning.text;
+  return { type: 'thinking', thinking, signature: seal.sign(THINKING_PURPOSE, thinking) };
+}
+
+function usage(response: CanonicalResponse, outputTokens: number, thinking: ThinkingBlock | null): Record<string, unknown> {
   return {
     input_tokens: response.usage.inputTokens,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
     cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
+    // Of output_tokens, the thinking's (the API counts thinking inside output_tokens).
+    ...(thinking ? { output_tokens_details: { thinking_tokens: response.usage.reasoningTokens ?? 0 } } : {}),
     server_tool_use: null,
     service_tier: 'standard',
   };
 }
 
-/** Whether the message carries a text block: when there is text, or nothing else to say. */
+/** Whether the message carries a text block: when there is text, or nothing else to say (a refusal says it in stop_details). */
 function hasTextBlock(response: CanonicalResponse): boolean {
-  return response.text.length > 0 || response.toolCalls.length === 0;
+  return response.text.length > 0 || (response.toolCalls.length === 0 && response.refusal === undefined);
 }
+
+/** `stop_reason`: a refusal is `refusal` whatever the step's finish reason. */
+const stopReason = (response: CanonicalResponse): string => (response.refusal !== undefined ? 'refusal' : STOP_REASONS[response.finishReason]);
+
+/** `stop_details` of a refusal: its explanation is the step's refusal text. */
+const stopDetails = (response: CanonicalResponse): Record<string, unknown> | null =>
+  response.refusal !== undefined ? { type: 'refusal', category: null, explanation: response.refusal } : null;
 
 function envelope(response: CanonicalResponse, content: unknown[]): Record<string, unknown> {
   return {
@@ -80,7 +108,7 @@ function envelope(response: CanonicalResponse, content: unknown[]): Record<strin
     stop_sequence: null,
     stop_details: null,
     container: null,
-    usage: usage(response, 0),
+    usage: usage(response, 0, null),
   };
 }
 
@@ -89,17 +117,20 @@ function envelope(response: CanonicalResponse, content: unknown[]): Record<strin
  * @example
  *   renderAnthropicMessage(response, request).stop_reason // 'end_turn'
  */
-export function renderAnthropicMessage(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+export function renderAnthropicMessage(response: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Record<string, unknown> {
   const content: unknown[] = [];
+  const thinking = thinkingBlock(response, request, seal);
+  if (thinking) content.push(thinking);
   if (hasTextBlock(response)) content.push({ type: 'text', text: response.text, citations: null });
   for (const call of response.toolCalls) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments ?? {}, caller: { type: 'direct' } });
   }
   return {
     ...envelope(response, content),
-    stop_reason: STOP_REASONS[response.finishReason],
+    stop_reason: stopReason(response),
     stop_sequence: stopSequence(response, request),
-    usage: usage(response, response.usage.outputTokens),
+    stop_details: stopDetails(response),
+    usage: usage(response, response.usage.outputTokens, thinking),
   };
 }
 
@@ -108,13 +139,29 @@ export function renderAnthropicMessage(response: CanonicalResponse, request: Can
  * @example
  *   renderAnthropicStream(response, request)[0] // 'event: message_start\ndata: {...}\n\n'
  */
-export function renderAnthropicStream(response: CanonicalResponse, request: CanonicalRequest): string[] {
+export function renderAnthropicStream(response: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): string[] {
   const frames: string[] = [];
   const emit = (data: { type: string } & Record<string, unknown>) => frames.push(sseFrame(data, data.type));
   // The real API counts the first output token in message_start; message_delta carries the total.
-  emit({ type: 'message_start', message: { ...envelope(response, []), usage: usage(response, Math.min(1, response.usage.outputTokens)) } });
+  emit({ type: 'message_start', message: { ...envelope(response, []), usage: usage(response, Math.min(1, response.usage.outputTokens), null) } });
   frames.push(sseFrame({ type: 'ping' }, 'ping'));
   let index = 0;
+  const thinking = thinkingBlock(response, request, seal);
+  if (thinking?.type === 'redacted_thinking') {
+    // Redacted thinking arrives whole in its content_block_start.
+    emit({ type: 'content_block_start', index, content_block: thinking });
+    emit({ type: 'content_block_stop', index });
+    index += 1;
+  } else if (thinking) {
+    emit({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    for (const piece of thinking.thinking === '' ? [] : chunkText(thinking.thinking, response.stream.chunkSize)) {
+      emit({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+    }
+    // The signature comes last, just before the block's content_block_stop.
+    emit({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: thinking.signature } });
+    emit({ type: 'content_block_stop', index });
+    index += 1;
+  }
   if (hasTextBlock(response)) {
     emit({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } });
     const pieces = response.stream.chunks ?? chunkText(response.text, response.stream.chunkSize);
@@ -137,12 +184,13 @@ export function renderAnthropicStream(response: CanonicalResponse, request: Cano
   }
   emit({
     type: 'message_delta',
-    delta: { stop_reason: STOP_REASONS[response.finishReason], stop_sequence: stopSequence(response, request), stop_details: null, container: null },
+    delta: { stop_reason: stopReason(response), stop_sequence: stopSequence(response, request), stop_details: stopDetails(response), container: null },
     usage: {
       input_tokens: response.usage.inputTokens,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
       output_tokens: response.usage.outputTokens,
+      ...(thinking ? { output_tokens_details: { thinking_tokens: response.usage.reasoningTokens ?? 0 } } : {}),
       server_tool_use: null,
     },
   });

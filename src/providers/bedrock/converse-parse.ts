@@ -6,6 +6,8 @@
 import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool } from '../../scenario/canonical.ts';
+import type { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { converseResponseFormat, converseThinking, converseViolations } from './converse-reasoning.ts';
 
 /** Bedrock's validation wording: `1 validation error detected: Value at 'field' failed to satisfy constraint: …`. */
 export const validation = (field: string, constraint: string): BadRequestError =>
@@ -57,8 +59,20 @@ function tools(config: unknown): CanonicalTool[] {
     const spec = isObject(t) ? t.toolSpec : undefined;
     if (!isObject(spec) || typeof spec.name !== 'string') throw validation(`toolConfig.tools.${i + 1}.member.toolSpec.name`, 'Member must not be null');
     const schema = isObject(spec.inputSchema) ? spec.inputSchema.json : undefined;
-    return { name: spec.name, ...(typeof spec.description === 'string' ? { description: spec.description } : {}), parameters: schema };
+    return {
+      name: spec.name,
+      ...(typeof spec.description === 'string' ? { description: spec.description } : {}),
+      parameters: schema,
+      // Strict tools: Bedrock guarantees the input fits inputSchema.
+      ...(spec.strict === true ? { strict: true } : {}),
+    };
   });
+}
+
+/** `toolConfig.toolChoice.tool.name`: the one tool the request forces. */
+function forcedTool(config: unknown): string | undefined {
+  const choice = isObject(config) && isObject(config.toolChoice) ? config.toolChoice.tool : undefined;
+  return isObject(choice) && typeof choice.name === 'string' ? choice.name : undefined;
 }
 
 /**
@@ -66,7 +80,7 @@ function tools(config: unknown): CanonicalTool[] {
  * @example
  *   parseConverse(req, 'anthropic.claude-3-haiku-20240307-v1:0', false).messages[0].role // 'user'
  */
-export function parseConverse(req: IncomingRequest, modelId: string, stream: boolean): CanonicalRequest {
+export function parseConverse(req: IncomingRequest, modelId: string, stream: boolean, seal?: ReasoningSeal): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
   if (!Array.isArray(body.messages)) throw validation('messages', 'Member must not be null');
   const messages = body.messages.flatMap(message);
@@ -74,7 +88,7 @@ export function parseConverse(req: IncomingRequest, modelId: string, stream: boo
     if (!Array.isArray(body.system)) throw validation('system', `Member must be a list, got ${typeName(body.system)}`);
     messages.unshift({ role: 'system', content: blocksText(body.system, 'system') });
   }
-  return {
+  const canonical: CanonicalRequest = {
     provider: 'bedrock',
     path: req.path,
     model: modelId,
@@ -85,4 +99,11 @@ export function parseConverse(req: IncomingRequest, modelId: string, stream: boo
     params: restParams(body, ['messages', 'system', 'toolConfig']),
     raw: body,
   };
+  const responseFormat = converseResponseFormat(body);
+  if (responseFormat) canonical.responseFormat = responseFormat;
+  const forced = forcedTool(body.toolConfig);
+  if (forced) canonical.forcedTool = forced;
+  const violations = converseViolations(body.messages, modelId, converseThinking(body, modelId), seal);
+  if (violations.length > 0) canonical.violations = violations;
+  return canonical;
 }

@@ -5,7 +5,10 @@
  * messageStop, metadata.
  */
 import { chunkText } from '../common/sse.ts';
-import type { CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import type { ReasoningSeal } from '../common/reasoning-seal.ts';
+import type { CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
+import { THINKING_PURPOSE } from '../anthropic/thinking.ts';
+import { isClaude, requestThinking } from './converse-reasoning.ts';
 import { eventMessage } from './event-stream.ts';
 
 export const STOP_REASONS: Record<FinishReason, string> = {
@@ -22,18 +25,45 @@ const usage = (res: CanonicalResponse) => ({
   totalTokens: res.usage.inputTokens + res.usage.outputTokens,
 });
 
+/** A reasoning block as Converse carries it: text with (Claude's) signature, or redacted bytes (base64 in JSON). */
+type Reasoning = { reasoningText: { text: string; signature?: string } } | { redactedContent: string };
+
+/**
+ * The `reasoningContent` an answer opens with: only when the request asks for it (Claude with
+ * `additionalModelRequestFields.thinking` on; other reasoning models always), and, in a tool loop
+ * already under way, only when Claude's thinking is interleaved.
+ */
+function reasoningOf(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): Reasoning | null {
+  if (!res.reasoning || !request || !seal) return null;
+  const mode = requestThinking(request);
+  if (!mode.enabled) return null;
+  const messages = Array.isArray((request.raw as { messages?: unknown })?.messages) ? (request.raw as { messages: any[] }).messages : [];
+  const last = messages.at(-1);
+  const inLoop = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b?.toolResult);
+  if (inLoop && !mode.interleaved) return null;
+  if (res.reasoning.redacted) return { redactedContent: seal.encrypt(res.reasoning.text) };
+  // Claude signs its reasoning; other models' reasoning carries no signature.
+  const signature = isClaude(request.model) ? seal.sign(THINKING_PURPOSE, res.reasoning.text) : undefined;
+  return { reasoningText: { text: res.reasoning.text, ...(signature ? { signature } : {}) } };
+}
+
+/** Converse has no refusal field: a refusal stops as `content_filtered`. */
+const stopReason = (res: CanonicalResponse): string => (res.refusal !== undefined ? 'content_filtered' : STOP_REASONS[res.finishReason]);
+
 /**
  * The Converse response body.
  * @example
  *   renderConverse(res).output.message.content // [{ text: 'Hello' }]
  */
-export function renderConverse(res: CanonicalResponse): Record<string, unknown> {
+export function renderConverse(res: CanonicalResponse, request?: CanonicalRequest, seal?: ReasoningSeal): Record<string, unknown> {
   const content: unknown[] = [];
+  const reasoning = reasoningOf(res, request, seal);
+  if (reasoning) content.push({ reasoningContent: reasoning });
   if (res.text !== '' || res.toolCalls.length === 0) content.push({ text: res.text });
   for (const call of res.toolCalls) content.push({ toolUse: { toolUseId: call.id, name: call.name, input: call.arguments ?? {} } });
   return {
     output: { message: { role: 'assistant', content } },
-    stopReason: STOP_REASONS[res.finishReason],
+    stopReason: stopReason(res),
     usage: usage(res),
     metrics: { latencyMs: 0 },
   };
@@ -44,9 +74,23 @@ export function renderConverse(res: CanonicalResponse): Record<string, unknown> 
  * @example
  *   renderConverseStream(res).length // messageStart, text block events, messageStop, metadata
  */
-export function renderConverseStream(res: CanonicalResponse): Uint8Array[] {
+export function renderConverseStream(res: CanonicalResponse, request?: CanonicalRequest, seal?: ReasoningSeal): Uint8Array[] {
   const frames = [eventMessage('messageStart', { role: 'assistant' })];
   let index = 0;
+  const reasoning = reasoningOf(res, request, seal);
+  if (reasoning) {
+    const deltas: unknown[] =
+      'redactedContent' in reasoning
+        ? [{ redactedContent: reasoning.redactedContent }]
+        : [
+            ...chunkText(reasoning.reasoningText.text, res.stream.chunkSize).map((text) => ({ text })),
+            // The signature closes the block, after its text.
+            ...(reasoning.reasoningText.signature ? [{ signature: reasoning.reasoningText.signature }] : []),
+          ];
+    for (const delta of deltas) frames.push(eventMessage('contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: delta } }));
+    frames.push(eventMessage('contentBlockStop', { contentBlockIndex: index }));
+    index += 1;
+  }
   if (res.text !== '' || res.toolCalls.length === 0) {
     for (const piece of res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)) {
       frames.push(eventMessage('contentBlockDelta', { contentBlockIndex: index, delta: { text: piece } }));
@@ -63,7 +107,7 @@ export function renderConverseStream(res: CanonicalResponse): Uint8Array[] {
     frames.push(eventMessage('contentBlockStop', { contentBlockIndex: index }));
     index += 1;
   }
-  frames.push(eventMessage('messageStop', { stopReason: STOP_REASONS[res.finishReason] }));
+  frames.push(eventMessage('messageStop', { stopReason: stopReason(res) }));
   frames.push(eventMessage('metadata', { usage: usage(res), metrics: { latencyMs: 0 } }));
   return frames;
 }

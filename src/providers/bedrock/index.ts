@@ -17,6 +17,7 @@ import { bedrockStreamErrorFrame, renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import { ReasoningSeal } from '../common/reasoning-seal.ts';
 
 const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
 const BEARER = /^\s*Bearer\s+\S/i;
@@ -28,13 +29,20 @@ function authenticate(req: IncomingRequest): CanonicalError | null {
   return { status: 403, message: `Authorization header requires 'Credential' parameter.`, type: 'IncompleteSignatureException', headers: {} };
 }
 
-function parse(req: IncomingRequest): CanonicalRequest {
+/** What one mock keeps for Bedrock: the seal of Claude's reasoning signatures and redacted content (Converse and InvokeModel). */
+interface BedrockState {
+  seal: ReasoningSeal;
+}
+
+const sealOf = (state: unknown): ReasoningSeal | undefined => (state as Partial<BedrockState> | undefined)?.seal;
+
+function parse(req: IncomingRequest, state: unknown): CanonicalRequest {
   const match = MODEL_PATH.exec(req.path);
   const modelId = match ? decodeSegment(match[1]) : null;
   if (!match || modelId === null || modelId === '') throw new BadRequestError('1 validation error detected: Value at \'modelId\' failed to satisfy constraint: Member must be a valid model identifier', 'modelId');
   const operation = match[2];
-  if (operation === 'converse' || operation === 'converse-stream') return parseConverse(req, modelId, operation === 'converse-stream');
-  return parseInvoke(req, modelId, operation === 'invoke-with-response-stream');
+  if (operation === 'converse' || operation === 'converse-stream') return parseConverse(req, modelId, operation === 'converse-stream', sealOf(state));
+  return parseInvoke(req, modelId, operation === 'invoke-with-response-stream', sealOf(state));
 }
 
 const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
@@ -47,12 +55,13 @@ const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
 /** InvokeModel (Anthropic's Messages bodies) rather than Converse. */
 const isInvoke = (path: string) => /\/invoke(-with-response-stream)?$/.test(path);
 
-function render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
+function render(response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse {
   const headers = { ...metricHeaders(response), ...response.headers };
   if (request.provider === 'embeddings') return { status: 200, headers, json: renderTitan(response, request) };
   const converse = !isInvoke(request.path);
-  if (!request.stream) return { status: 200, headers, json: converse ? renderConverse(response) : renderInvoke(response, request) };
-  const frames = converse ? renderConverseStream(response) : renderInvokeStream(response, request);
+  const seal = sealOf(state);
+  if (!request.stream) return { status: 200, headers, json: converse ? renderConverse(response, request, seal) : renderInvoke(response, request, seal) };
+  const frames = converse ? renderConverseStream(response, request, seal) : renderInvokeStream(response, request, seal);
   const { chunkDelayMs, disconnectAfterChunks } = response.stream;
   // InvokeModelWithResponseStream names the body's content type in its own header.
   const streamHeaders = converse ? headers : { ...headers, 'x-amzn-bedrock-content-type': 'application/json' };
@@ -94,6 +103,7 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
     authenticate,
     toolCallIds: (request: CanonicalRequest) => (isInvoke(request.path) ? BEDROCK_CLAUDE_TOOL_CALL_IDS : CONVERSE_TOOL_CALL_IDS),
     responseIds: (request: CanonicalRequest) => (isInvoke(request.path) ? BEDROCK_CLAUDE_MESSAGE_IDS : undefined),
+    createState: (): BedrockState => ({ seal: new ReasoningSeal() }),
     parse,
     render,
     renderError: renderBedrockError,

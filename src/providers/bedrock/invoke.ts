@@ -9,6 +9,7 @@ import { parseAnthropicRequest } from '../anthropic/parse.ts';
 import { renderAnthropicMessage, renderAnthropicStream } from '../anthropic/render.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
 import { withPrefix } from '../common/ids.ts';
+import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { ssePayloads } from '../common/views.ts';
 import { headerRecord, parseJsonObject, restParams } from '../common/wire-json.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -25,14 +26,14 @@ export const isTitanEmbed = (modelId: string): boolean => /amazon\.titan-embed-t
  * @example
  *   parseInvoke(req, 'anthropic.claude-3-haiku-20240307-v1:0', false).provider // 'bedrock'
  */
-export function parseInvoke(req: IncomingRequest, modelId: string, stream: boolean): CanonicalRequest {
+export function parseInvoke(req: IncomingRequest, modelId: string, stream: boolean, seal?: ReasoningSeal): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
   if (isTitanEmbed(modelId)) return parseTitan(req, body, modelId);
   if (body.anthropic_version === undefined) {
     throw validation('anthropic_version', 'ghostwire answers InvokeModel with Anthropic Messages bodies (anthropic_version) or Titan embeddings (inputText)');
   }
   // The Anthropic parser wants `model` in the body; on Bedrock it is the path's.
-  const canonical = parseAnthropicRequest({ ...req, bodyText: JSON.stringify({ ...body, model: modelId }) });
+  const canonical = parseAnthropicRequest({ ...req, bodyText: JSON.stringify({ ...body, model: modelId }) }, { seal });
   return { ...canonical, provider: 'bedrock', model: modelId, stream, raw: body };
 }
 
@@ -78,7 +79,8 @@ export const BEDROCK_MESSAGE_ID_PREFIX = 'msg_bdrk_';
 const bedrockIds = (res: CanonicalResponse): CanonicalResponse => ({ ...res, id: withPrefix(BEDROCK_MESSAGE_ID_PREFIX, res.id) });
 
 /** The Anthropic message InvokeModel answers with. */
-export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> => renderAnthropicMessage(bedrockIds(res), request);
+export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Record<string, unknown> =>
+  renderAnthropicMessage(bedrockIds(res), request, seal);
 
 /**
  * The InvokeModelWithResponseStream answer: each Anthropic stream event as a `chunk` event whose
@@ -86,8 +88,8 @@ export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest):
  * @example
  *   renderInvokeStream(res, req)[0] // chunk event of { type: 'message_start', ... }
  */
-export function renderInvokeStream(res: CanonicalResponse, request: CanonicalRequest): Uint8Array[] {
-  const events = ssePayloads(renderAnthropicStream(bedrockIds(res), request)).filter((e) => e.event !== 'ping');
+export function renderInvokeStream(res: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Uint8Array[] {
+  const events = ssePayloads(renderAnthropicStream(bedrockIds(res), request, seal)).filter((e) => e.event !== 'ping');
   return events.map(({ data }) => {
     const payload =
       data.type === 'message_stop'

@@ -28,6 +28,9 @@ function messages(body: any): MessageView[] {
   return out;
 }
 
+/** Redacted reasoning shows as this: its bytes are opaque. */
+const REDACTED = '[redacted thinking]';
+
 const usageView = (u: any): AnswerView['usage'] => (u ? { inputTokens: u.inputTokens ?? 0, outputTokens: u.outputTokens ?? 0 } : null);
 
 function answer(body: any): AnswerView {
@@ -35,7 +38,9 @@ function answer(body: any): AnswerView {
   if (Array.isArray(body?.embedding)) return { ...EMPTY_ANSWER, usage: { inputTokens: body.inputTextTokenCount ?? 0, outputTokens: 0 } };
   const content = body?.output?.message?.content;
   if (!Array.isArray(content)) return EMPTY_ANSWER;
+  const reasoning = content.filter((b: any) => b?.reasoningContent).map((b: any) => b.reasoningContent.reasoningText?.text ?? REDACTED);
   return {
+    ...(reasoning.length > 0 ? { reasoning: reasoning.join('\n') } : {}),
     text: text(content),
     toolCalls: content.filter((b: any) => b?.toolUse).map((b: any) => ({ id: b.toolUse.toolUseId ?? null, name: String(b.toolUse.name ?? ''), arguments: b.toolUse.input ?? {} })),
     finishReason: body.stopReason ?? null,
@@ -62,6 +67,7 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
   }
   const out: AnswerView = { text: '', toolCalls: [], finishReason: null, usage: null, ...failure };
   const inputs = new Map<number, string>();
+  const reasoning = new Map<number, string>();
   for (const { type, payload } of events) {
     const index = payload?.contentBlockIndex ?? 0;
     if (type === 'contentBlockStart' && payload.start?.toolUse) {
@@ -69,11 +75,14 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
       inputs.set(index, '');
     } else if (type === 'contentBlockDelta') {
       if (typeof payload.delta?.text === 'string') out.text += payload.delta.text;
+      const thought = payload.delta?.reasoningContent;
+      if (thought) reasoning.set(index, (reasoning.get(index) ?? '') + (typeof thought.text === 'string' ? thought.text : thought.redactedContent !== undefined ? REDACTED : ''));
       if (typeof payload.delta?.toolUse?.input === 'string') inputs.set(index, (inputs.get(index) ?? '') + payload.delta.toolUse.input);
     } else if (type === 'messageStop') out.finishReason = payload.stopReason ?? null;
     else if (type === 'metadata') out.usage = usageView(payload.usage);
   }
   [...inputs.values()].forEach((json, i) => out.toolCalls[i] && (out.toolCalls[i].arguments = parseArgs(json)));
+  if (reasoning.size > 0) out.reasoning = [...reasoning.values()].join('\n');
   return out;
 }
 

@@ -2,7 +2,7 @@
 // upstream (locally, when missing), replayed from goldens/ on every run after that (and always in CI).
 import { expect, test as base } from 'vitest';
 import { stdioFixture } from '../../fixtures/servers/launch.ts';
-import { scenario } from '../scenario/builder.ts';
+import { openaiResponses, scenario } from '../scenario/builder.ts';
 import { startMockLLMServer } from '../transports/server.ts';
 import { goldenFixture, type GoldenFixture } from '../vitest/golden-fixture.ts';
 import { toMatchGolden } from '../vitest/golden-matcher.ts';
@@ -29,6 +29,19 @@ const recovery = (p: ProviderName) =>
     .expect(on(p)).withLastMessage({ contains: 'The previous approach failed' })
     .then().respondWithText('Retrying once.').respondWithToolCalls([{ id: 'r2', name: 'flaky_fetch_data', arguments: { key: 'sku-1' } }]).withUsage({ inputTokens: 140, outputTokens: 15 })
     .expect(on(p)).then().respondWithText('sku-1 is value-of-sku-1.').withUsage({ inputTokens: 170, outputTokens: 10 });
+
+/** Reasoning on: each provider's reasoning model thinks before its call and its answer. */
+const REASONING_MODELS: Record<CoreProvider, string> = { openai: 'o4-mini', anthropic: 'claude-sonnet-4-6', gemini: 'gemini-3-pro-preview' };
+
+const reasoning = (p: CoreProvider) => {
+  // OpenAI's reasoning mode speaks the Responses API.
+  const match = () => (p === 'openai' ? openaiResponses() : on(p));
+  return scenario(`ghost-reasoning-${p}`)
+    .expect(match()).then().respondWithReasoning('The products table holds the prices; describe it first.')
+    .respondWithToolCalls([{ id: 't1', name: 'db_describe_table', arguments: { table: 'products' } }]).withUsage({ inputTokens: 150, outputTokens: 60, reasoningTokens: 48 })
+    .expect(match()).withToolResults('db_describe_table').then().respondWithReasoning('Three columns: name, price_cents, stock.')
+    .respondWithText('products has 3 columns.').withUsage({ inputTokens: 230, outputTokens: 40, reasoningTokens: 30 });
+};
 
 /** The parts of a result worth pinning (executionTimeMs and friends are masked by the golden compare). */
 function view(result: GhostResult): unknown {
@@ -69,6 +82,16 @@ for (const p of PROVIDERS) {
     });
     expect(result.executionMetadata.backtrackCount).toBe(1);
     expect(result.success).toBe(true);
+    expect(view(result)).toMatchGolden();
+  });
+
+  // Signatures and encrypted reasoning replay byte-exact, so the replayed loop passes them back as recorded.
+  test(`${p} reasoning path golden`, async ({ golden }) => {
+    const options = { serverConfig: { mcpServers: { db: stdioFixture('sqlite') } }, userPrompt: 'Describe products.', model: REASONING_MODELS[p], reasoning: true };
+    const result = await runRecorded(golden, p, reasoning(p), options);
+    expect(result.errors).toEqual([]);
+    expect(result.success).toBe(true);
+    expect(result.conversationHistory.find((m) => m.role === 'assistant')?.reasoning).toBe('The products table holds the prices; describe it first.');
     expect(view(result)).toMatchGolden();
   });
 }

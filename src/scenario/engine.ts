@@ -187,6 +187,7 @@ export class ScenarioEngine {
       headers: responseHeaders(respond.headers, respond.echoHeaders, request),
     };
     if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
+    if (state.step.inputTranscript !== undefined) response.inputTranscript = fillTemplate(state.step.inputTranscript, values);
     return { kind: 'respond', step: state.ref, response, latencyMs };
   }
 

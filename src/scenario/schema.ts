@@ -34,6 +34,8 @@ export const MatchSchema = z
     tools: z.array(z.string()).optional(),
     toolResults: z.union([z.literal(true), z.array(z.string())]).optional(),
     headers: z.record(z.string(), TextMatchSchema).optional(),
+    /** Realtime turns: the last user message came in as audio (true) or as text (false). */
+    audio: z.boolean().optional(),
   })
   .strict();
 
@@ -118,6 +120,11 @@ export const StepSchema = z
     respond: RespondSchema,
     times: z.number().int().positive().optional(),
     consume: z.boolean().optional(),
+    /**
+     * Realtime turns: what the mock "hears" in the user's audio (no speech recognition). It becomes
+     * the user message's text for later turns and is sent as the provider's input transcription.
+     */
+    inputTranscript: z.string().optional(),
   })
   .strict();
 

@@ -33,6 +33,18 @@ export interface JournalEntry {
   durationMs: number;
   /** The request body's length in characters (what a journal's byte limit counts). */
   bodyLength: number;
+  /** Realtime (WebSocket) traffic: the frame this entry journals (turns carry `request` instead). */
+  frame?: RealtimeFrame;
+}
+
+/** One WebSocket frame of a realtime connection, as the journal keeps it. */
+export interface RealtimeFrame {
+  /** The connection it belongs to (one id per WebSocket). */
+  connection: string;
+  /** `client`: the client sent it; `server`: the mock did. */
+  direction: 'client' | 'server';
+  /** The frame's text. */
+  data: string;
 }
 
 /**

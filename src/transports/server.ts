@@ -17,6 +17,7 @@ import { JournalBudget } from './journal.ts';
 import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
+import { plainSocket, realtimeUpgrade } from './ws-upgrade.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter } from '../providers/router.ts';
@@ -69,6 +70,11 @@ export interface MockLLMServer {
   sessions: SessionRegistry;
   /** The session's base URL. */
   sessionUrl(id: string): string;
+  /**
+   * For `ws` clients that insist on `wss://` (the openai SDK's OpenAIRealtimeWS): pass as
+   * `options: { createConnection: server.plainSocket }` and they reach this port in plain TCP.
+   */
+  plainSocket: () => Socket;
   /** Stops listening and ends open connections (streams included). */
   close(): Promise<void>;
 }
@@ -216,6 +222,8 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       fail(res, err);
     }
   }
+  // Realtime APIs (OpenAI Realtime, Gemini Live): WebSocket upgrades on the same port, same sessions and guard.
+  server.on('upgrade', realtimeUpgrade(sessions, guard, () => origin));
   server.keepAliveTimeout = 10_000;
   // One port for HTTP/1.1 and HTTP/2 cleartext (the AWS SDK's default handler speaks the latter).
   const listener = dualProtocolServer(server, onRequest, (socket) => {
@@ -247,6 +255,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     token,
     sessions,
     sessionUrl: (id: string) => `${origin}/s/${id}`,
+    plainSocket: plainSocket(port, host),
     close() {
       closing ??= new Promise<void>((resolve) => {
         announceListener('close', origin);

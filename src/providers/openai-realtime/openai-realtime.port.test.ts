@@ -112,4 +112,156 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
     expect(events.find((e) => e.type === 'response.output_audio_transcript.done')).toMatchObject({ transcript: 'It is sunny.' });
     rt.close();
   });
+
+  test('a function-call round trip: arguments streamed, function_call_output answered with the next step', async () => {
+    const { rt, until, mock } = await connect(
+      scenario('weather')
+        .expect().withTools(['get_weather']).withLastMessage({ contains: 'Paris' })
+        .then().respondWithToolCalls([{ name: 'get_weather', arguments: { city: 'Paris' } }]).expectToolResults()
+        .expect().withToolResults(['get_weather'])
+        .then().respondWithText('It is 21 degrees in Paris.'),
+    );
+    const tool = { type: 'function' as const, name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [tool] } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] } });
+    rt.send({ type: 'response.create' });
+    const first = await until('response.done');
+    const call = first.find((e) => e.type === 'response.function_call_arguments.done');
+    if (call?.type !== 'response.function_call_arguments.done') throw new Error('no function call');
+    expect(call.name).toBe('get_weather');
+    expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
+    expect(call.call_id).toMatch(/^call_[A-Za-z0-9]{16}$/);
+    const argDeltas = first.flatMap((e) => (e.type === 'response.function_call_arguments.delta' ? [e.delta] : [])).join('');
+    expect(argDeltas).toBe(call.arguments);
+    const done = first.findLast((e) => e.type === 'response.done');
+    expect(done?.type === 'response.done' && done.response.output?.[0]).toMatchObject({ type: 'function_call', name: 'get_weather', call_id: call.call_id, status: 'completed' });
+    rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id, output: JSON.stringify({ temperature: 21 }) } });
+    rt.send({ type: 'response.create' });
+    const second = await until('response.done', 2);
+    expect(second.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['It is 21 degrees in Paris.']);
+    const turns = mock.requests.filter((r) => r.request !== null);
+    expect(turns.at(-1)!.request!.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: '', toolCalls: [{ id: call.call_id, name: 'get_weather', arguments: { city: 'Paris' } }] },
+      { role: 'tool', content: '{"temperature":21}', toolCallId: call.call_id },
+    ]);
+    expect(mock.unconsumed()).toEqual([]);
+    rt.close();
+  });
+
+  test('invalid and unknown client events get an error event naming the fault; the connection stays open', async () => {
+    const { rt, until, errors } = await connect(scenario('hi').respondWithText('still here'));
+    rt.socket.send('{not json');
+    rt.send({ type: 'no.such.event', event_id: 'evt_client_1' } as never);
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user' } } as never);
+    rt.send({ type: 'session.update', session: { instructions: 'x' } } as never);
+    rt.send({ type: 'response.cancel' });
+    const events = await until('error', 5);
+    const errorEvents = events.filter((e) => e.type === 'error').map((e) => (e.type === 'error' ? e.error : null));
+    expect(errorEvents.map((e) => [e?.code, e?.param])).toEqual([
+      ['invalid_json', null],
+      ['invalid_value', 'type'],
+      ['missing_required_parameter', 'item.content'],
+      ['missing_required_parameter', 'session.type'],
+      ['response_cancel_not_active', null],
+    ]);
+    expect(errorEvents[1]).toMatchObject({ type: 'invalid_request_error', event_id: 'evt_client_1' });
+    expect(errorEvents[1]?.message).toContain("'response.create'");
+    // The SDK surfaces them as OpenAIRealtimeError on its `error` listener.
+    expect(errors).toHaveLength(5);
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ok?' }] } });
+    rt.send({ type: 'response.create' });
+    const after = await until('response.done');
+    expect(after.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['still here']);
+    rt.close();
+  });
+
+  test("a step's respond.error and a turn no step matches arrive as error events", async () => {
+    const { rt, until } = await connect([
+      scenario('limited').expect().withLastMessage({ contains: 'limit' }).then().respondWithError(429, 'Rate limit reached for gpt-realtime').build(),
+    ]);
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hit the limit' }] } });
+    rt.send({ type: 'response.create', event_id: 'evt_rc' });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'something else' }] } });
+    rt.send({ type: 'response.create' });
+    const events = await until('error', 2);
+    const [limited, unmatched] = events.flatMap((e) => (e.type === 'error' ? [e.error] : []));
+    expect(limited).toMatchObject({ message: 'Rate limit reached for gpt-realtime', event_id: 'evt_rc' });
+    expect(unmatched.code).toBe('no_matching_step');
+    expect(unmatched.message).toContain('lastMessage.content');
+    expect(events.some((e) => e.type === 'response.created')).toBe(false);
+    rt.close();
+  });
+
+  test('response.cancel stops a paced response: response.done says cancelled, client_cancelled', async () => {
+    const { rt, until, events } = await connect({ name: 'slow', steps: [{ respond: { text: 'A long answer that takes a while to say out loud.', stream: { chunkDelayMs: 30 } } }] });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'talk' }] } });
+    rt.send({ type: 'response.create' });
+    await until('response.output_audio.delta', 2);
+    rt.send({ type: 'response.cancel' });
+    await until('response.done');
+    const done = events.find((e) => e.type === 'response.done');
+    if (done?.type !== 'response.done') throw new Error('no response.done');
+    expect(done.response.status).toBe('cancelled');
+    expect(done.response.status_details).toEqual({ type: 'cancelled', reason: 'client_cancelled' });
+    expect(done.response.output?.[0]).toMatchObject({ status: 'incomplete' });
+    const deltas = events.filter((e) => e.type === 'response.output_audio.delta').length;
+    expect(deltas).toBeLessThan(speechSamples('A long answer that takes a while to say out loud.', 24_000) / 2400);
+    expect(events.some((e) => e.type === 'response.output_audio.done')).toBe(false);
+    rt.close();
+  });
+
+  test('conversation.item.truncate and .delete answer with their events; unknown ids are errors', async () => {
+    const { rt, until } = await connect(scenario('hi').respondWithText('Hello!'));
+    rt.send({ type: 'conversation.item.create', item: { id: 'item_user1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    rt.send({ type: 'response.create' });
+    const events = await until('response.done');
+    const done = events.find((e) => e.type === 'response.done');
+    const assistantId = done?.type === 'response.done' ? done.response.output![0].id! : '';
+    rt.send({ type: 'conversation.item.truncate', item_id: assistantId, content_index: 0, audio_end_ms: 120 });
+    rt.send({ type: 'conversation.item.delete', item_id: 'item_user1' });
+    rt.send({ type: 'conversation.item.delete', item_id: 'item_user1' });
+    const later = await until('error');
+    expect(later.find((e) => e.type === 'conversation.item.truncated')).toMatchObject({ item_id: assistantId, content_index: 0, audio_end_ms: 120 });
+    expect(later.find((e) => e.type === 'conversation.item.deleted')).toMatchObject({ item_id: 'item_user1' });
+    expect(later.find((e) => e.type === 'error')).toMatchObject({ error: { code: 'item_delete_invalid_item_id', param: 'item_id' } });
+    rt.close();
+  });
+
+  test("Azure's realtime path (AzureOpenAI client, OpenAIRealtimeWS.azure) reaches the same sessions", async () => {
+    const { AzureOpenAI } = await import('openai');
+    const id = 'azurert';
+    server.sessions.create({ id, scenarios: scenario('az').respondWithText('from azure') });
+    const azure = new AzureOpenAI({ apiKey: 'azure-key', endpoint: server.sessionUrl(id), apiVersion: '2025-04-01-preview', deployment: 'my-realtime' });
+    const rt = await OpenAIRealtimeWS.azure(azure, { options: { createConnection: server.plainSocket } });
+    const events: RealtimeServerEvent[] = [];
+    rt.on('event', (e) => events.push(e));
+    await new Promise<void>((resolve) => rt.socket.once('open', () => resolve()));
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    rt.send({ type: 'response.create' });
+    await new Promise<void>((resolve) => rt.on('response.done', () => resolve()));
+    expect(events[0]).toMatchObject({ type: 'session.created', session: { model: 'my-realtime' } });
+    expect(events.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['from azure']);
+    const turn = server.sessions.get(id)!.mock.requests.find((r) => r.request)!;
+    expect(turn.path).toBe('/openai/v1/realtime');
+    expect(turn.request!.headers['api-key']).toBe('[REDACTED]');
+    rt.close();
+  });
+
+  test('upgrades are guarded like HTTP: a foreign Origin, an unknown session or a path without a realtime API get no socket', async () => {
+    const { WebSocket } = await import('ws');
+    const refusal = (url: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url, { headers });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => reject(new Error(`${url} opened`)));
+        ws.on('error', () => undefined);
+      });
+    const base = server.url.replace('http', 'ws');
+    expect(await refusal(`${base}/v1/realtime?model=gpt-realtime`, { origin: 'https://evil.example' })).toBe(403);
+    expect(await refusal(`${base}/v1/realtime?model=gpt-realtime`, { host: 'evil.example' })).toBe(403);
+    expect(await refusal(`${base}/s/nosuch/v1/realtime?model=gpt-realtime`)).toBe(404);
+    expect(await refusal(`${base}/v1/chat/completions`)).toBe(404);
+  });
 });

@@ -197,7 +197,7 @@ export class OpenAIRealtimeSession implements RealtimeSession {
     const selection = this.#link.select(request, { toolCallId: () => this.#ids.call(), responseId: () => undefined });
     if (selection.kind !== 'respond') {
       const e = selection.error;
-      this.#send(errorEvent(this.#ids, { type: e.type ?? (e.status >= 500 ? 'server_error' : 'invalid_request_error'), code: e.code ?? (selection.kind === 'no-match' ? 'ghostwire_no_match' : null), message: e.message, param: e.param ?? null }, clientEventId));
+      this.#send(errorEvent(this.#ids, { type: e.type ?? (e.status >= 500 ? 'server_error' : 'invalid_request_error'), code: e.code ?? null, message: e.message, param: e.param ?? null }, clientEventId));
       return;
     }
     const response = selection.response;

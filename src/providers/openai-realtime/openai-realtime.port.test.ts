@@ -188,7 +188,7 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
     const [limited, unmatched] = events.flatMap((e) => (e.type === 'error' ? [e.error] : []));
     expect(limited).toMatchObject({ message: 'Rate limit reached for gpt-realtime', event_id: 'evt_rc' });
     expect(unmatched.code).toBe('no_matching_step');
-    expect(unmatched.message).toContain('lastMessage.content');
+    expect(unmatched.message).toContain('no scenario step matched this openai-realtime request');
     expect(events.some((e) => e.type === 'response.created')).toBe(false);
     rt.close();
   });

@@ -68,3 +68,6 @@ export function mockLLMHandlers(mock: HandlesRequests, options: MockLLMHandlersO
   const route = mockLLMRoute(mock, options);
   return [http.all(({ request }) => route.claims(request), ({ request }) => route.handle(request))];
 }
+
+export { mockLLMRealtimeHandlers, realtimeRoute } from './msw-realtime.ts';
+export type { RealtimeRoute } from './msw-realtime.ts';

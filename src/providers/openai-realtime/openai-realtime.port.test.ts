@@ -4,6 +4,7 @@ import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import type { ScenarioList } from '../../transports/mock-llm.ts';
 import { scenario } from '../../scenario/builder.ts';
 import { speechSamples } from '../common/pcm.ts';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Opens a connection on `sessionId` (a fresh session with `scenarios`) and collects every server event. */
-async function connect(scenarios: Parameters<MockLLMServer['sessions']['create']>[0]['scenarios'], path = '') {
+async function connect(scenarios: ScenarioList, path = '') {
   const id = `rt${Math.random().toString(36).slice(2, 10)}`;
   server.sessions.create({ id, scenarios });
   const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${server.sessionUrl(id)}${path}/v1` });

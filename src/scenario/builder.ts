@@ -28,7 +28,7 @@ export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLi
  * match: a catch-all.
  */
 
-type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean };
+type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean; inputTranscript?: string };
 
 interface BuilderState {
   name: string;
@@ -173,6 +173,18 @@ export class MatchBuilder extends Stage {
   /** A request header (name case-insensitive) must match. */
   withHeader(name: string, value: TextMatchLike): this {
     this.match.headers = { ...this.match.headers, [name.toLowerCase()]: toTextMatch(value) };
+    return this;
+  }
+
+  /**
+   * Realtime turns: the user spoke (the last user message came in as audio). `transcript` is what
+   * the mock hears in it (`inputTranscript`): the message's text for later turns, and the
+   * provider's input transcription event.
+   * @example scenario('voice').expect().withAudioInput('what is the weather').then().respondWithText('Sunny.')
+   */
+  withAudioInput(transcript?: string): this {
+    this.match.audio = true;
+    if (transcript !== undefined) this.state.steps[this.state.steps.length - 1].inputTranscript = transcript;
     return this;
   }
 

@@ -1,16 +1,13 @@
 /**
- * The input audio buffer of one connection (`input_audio_buffer.*`). No bytes are kept: only how
- * much audio came and where speech starts and stops, so memory stays flat however long a client
- * streams. Server VAD is deterministic: a sample louder than SILENCE_LEVEL is speech; speech
- * followed by the session's `silence_duration_ms` of quieter samples ends the turn (committed,
- * and a response when `create_response` is on), as the API does with `turn_detection.type: server_vad`.
- * What was said is never recognised: a step's `inputTranscript` says it (docs/scenario-format.md).
+ * The input audio buffer of one connection (`input_audio_buffer.*`). No bytes are kept (common/vad.ts).
+ * Server VAD is deterministic: speech followed by the session's `silence_duration_ms` of silence ends
+ * the turn (committed, and a response when `create_response` is on), as the API does with
+ * `turn_detection.type: server_vad`. What was said is never recognised: a step's `inputTranscript`
+ * says it (docs/realtime.md).
  */
+import { VoiceActivity } from '../common/vad.ts';
 import { invalidType, missing, RealtimeClientError, type RealtimeIds } from './wire.ts';
 import type { Item } from './conversation.ts';
-
-/** Absolute sample value below which PCM16 input counts as silence (about -50 dBFS). */
-export const SILENCE_LEVEL = 100;
 /** The API refuses to commit less (`input_audio_buffer_commit_empty`). */
 const MIN_COMMIT_MS = 100;
 
@@ -32,11 +29,7 @@ export interface InputAudioHost {
 
 export class InputAudio {
   readonly #host: InputAudioHost;
-  /** Samples in the buffer now, and appended since the connection opened (for `audio_*_ms`). */
-  #samples = 0;
-  #sessionSamples = 0;
-  #speechStart: number | null = null;
-  #trailingSilence = 0;
+  readonly #vad = new VoiceActivity();
   #itemId: string | null = null;
 
   constructor(host: InputAudioHost) {
@@ -52,32 +45,19 @@ export class InputAudio {
     if (typeof audio !== 'string') throw invalidType('audio', 'a base64-encoded string', audio);
     const bytes = Buffer.from(audio, 'base64');
     const { bytesPerSample, vad } = this.#host.settings();
-    const count = Math.floor(bytes.length / bytesPerSample);
     this.#itemId ??= this.#host.ids.next('item');
-    for (let i = 0; i < count; i++) {
-      const level = bytesPerSample === 2 ? Math.abs(bytes.readInt16LE(i * 2)) : SILENCE_LEVEL + 1;
-      if (level > SILENCE_LEVEL) {
-        if (this.#speechStart === null && vad) {
-          this.#speechStart = this.#sessionSamples + i;
-          this.#host.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: this.#ms(this.#speechStart), item_id: this.#itemId });
-        }
-        this.#trailingSilence = 0;
-      } else {
-        this.#trailingSilence += 1;
-      }
-    }
-    this.#samples += count;
-    this.#sessionSamples += count;
-    const silenceMs = typeof vad?.silence_duration_ms === 'number' ? vad.silence_duration_ms : 200;
-    if (vad && this.#speechStart !== null && this.#ms(this.#trailingSilence) >= silenceMs) {
-      this.#host.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: this.#ms(this.#sessionSamples - this.#trailingSilence), item_id: this.#itemId });
+    const silenceMs = vad ? (typeof vad.silence_duration_ms === 'number' ? vad.silence_duration_ms : 200) : null;
+    const change = this.#vad.feed(bytes, bytesPerSample, this.#host.settings().rate, silenceMs);
+    if (change.started !== undefined) this.#host.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: this.#ms(change.started), item_id: this.#itemId });
+    if (change.stopped !== undefined) {
+      this.#host.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: this.#ms(change.stopped), item_id: this.#itemId });
       this.#commit();
       this.#host.committed();
     }
   }
 
   commit(): void {
-    const ms = this.#ms(this.#samples);
+    const ms = this.#ms(this.#vad.pending);
     if (ms < MIN_COMMIT_MS) {
       throw new RealtimeClientError(
         `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
@@ -102,9 +82,7 @@ export class InputAudio {
   }
 
   #reset(): void {
-    this.#samples = 0;
-    this.#speechStart = null;
-    this.#trailingSilence = 0;
+    this.#vad.reset();
     this.#itemId = null;
   }
 

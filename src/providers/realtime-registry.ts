@@ -4,13 +4,14 @@
  */
 import type { RealtimeAdapter } from './realtime-adapter.ts';
 import { openAIRealtimeAdapter } from './openai-realtime/index.ts';
+import { geminiLiveAdapter } from './gemini-live/index.ts';
 
 /**
  * A fresh list of the built-in realtime adapters (they keep no state; each connection is a session).
  * @example realtimeAdapters().find((a) => a.claims('/v1/realtime'))?.id // 'openai-realtime'
  */
 export function realtimeAdapters(): RealtimeAdapter[] {
-  return [openAIRealtimeAdapter()];
+  return [openAIRealtimeAdapter(), geminiLiveAdapter()];
 }
 
 /**

@@ -283,6 +283,15 @@ export class ResponseBuilder extends Stage {
     return this;
   }
 
+  /**
+   * Gemini Live: after this turn the server announces it will disconnect (`goAway.timeLeft`).
+   * @example scenario('bye').respondWithText('Hi').withGoAway('10s')
+   */
+  withGoAway(timeLeft: string): this {
+    this.respond.goAway = timeLeft;
+    return this;
+  }
+
   /** The next request must carry results for the tool calls this step produced. */
   expectToolResults(expect = true): this {
     this.respond.expectToolResults = expect;

@@ -120,6 +120,8 @@ export interface CanonicalResponse {
   headers: Record<string, string>;
   /** Realtime turns: the step's `inputTranscript` (what the mock heard in the user's audio). */
   inputTranscript?: string;
+  /** Gemini Live: the step's `goAway` (time left before the server disconnects). */
+  goAway?: string;
 }
 
 /** An error to render in the provider's own error shape. */

@@ -188,6 +188,7 @@ export class ScenarioEngine {
     };
     if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
     if (state.step.inputTranscript !== undefined) response.inputTranscript = fillTemplate(state.step.inputTranscript, values);
+    if (respond.goAway !== undefined) response.goAway = respond.goAway;
     return { kind: 'respond', step: state.ref, response, latencyMs };
   }
 

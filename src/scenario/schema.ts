@@ -111,6 +111,8 @@ export const RespondSchema = z
     embeddings: z.array(z.array(z.number())).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     echoHeaders: z.array(z.string()).optional(),
+    /** Gemini Live: after this turn the server says it will disconnect (`goAway.timeLeft`, a duration such as "10s"). */
+    goAway: z.string().regex(/^\d+(\.\d+)?s$/, 'a duration in seconds, such as "10s"').optional(),
   })
   .strict();
 

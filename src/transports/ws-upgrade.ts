@@ -32,7 +32,8 @@ export function realtimeUpgrade(sessions: SessionRegistry, guard: RequestGuard, 
       const refused = guard.checkRequest(req.headers.host, req.headers.origin);
       if (refused) return refuse(socket, refused.status, refused.message);
       if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(socket, 400, `ghostwire: cannot upgrade to ${JSON.stringify(req.headers.upgrade)}; only websocket`);
-      const url = new URL(req.url ?? '/', origin());
+      // Joined, not resolved: the genai SDK's path starts with '//', which URL() would read as a host.
+      const url = new URL(origin() + (req.url ?? '/'));
       const { id, path } = SessionRegistry.route(url.pathname);
       const session = sessions.get(id);
       if (!session) return refuse(socket, 404, `ghostwire: no session ${JSON.stringify(id)}`);

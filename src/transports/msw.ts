@@ -5,6 +5,21 @@
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
 import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { isRealtimePath } from './realtime.ts';
+
+/**
+ * What a WebSocket upgrade MSW hands over as an HTTP request gets: msw 3 completes the handshake
+ * of clients on the `ws` package (the openai SDK's OpenAIRealtimeWS, @google/genai on Node) but
+ * carries none of their frames, so instead of a socket that never answers, a 501 naming the ways
+ * that work (docs/realtime.md).
+ */
+export function realtimeUpgradeRefusal(request: Request): string | undefined {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket' || !isRealtimePath(new URL(request.url).pathname)) return undefined;
+  return (
+    `ghostwire: ${request.url.split('?')[0]} was opened with a WebSocket client on the \`ws\` package, whose frames MSW does not carry in-process. ` +
+    "Use the SDK's global-WebSocket client (openai's OpenAIRealtimeWebSocket, @google/genai/web), or startMockLLMServer() from 'ghostwire/server' (see docs/realtime.md)."
+  );
+}
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -52,7 +67,11 @@ export function mockLLMRoute(mock: HandlesRequests, options: MockLLMHandlersOpti
   };
   return {
     claims: (request) => find(request) !== undefined,
-    handle: (request) => mock.handle(request, { path: find(request) ?? new URL(request.url).pathname }),
+    handle: (request) => {
+      const refusal = realtimeUpgradeRefusal(request);
+      if (refusal) return Promise.resolve(Response.json({ error: { message: refusal, type: 'invalid_request_error', param: null, code: 'ghostwire_ws_package' } }, { status: 501 }));
+      return mock.handle(request, { path: find(request) ?? new URL(request.url).pathname });
+    },
   };
 }
 

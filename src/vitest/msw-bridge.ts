@@ -14,6 +14,7 @@
 import { http, passthrough, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { HttpNetworkFrame, WebSocketNetworkFrame } from 'msw/experimental';
 import { realtimeHandler } from '../transports/msw-realtime.ts';
+import { realtimeUpgradeRefusal } from '../transports/msw.ts';
 import { defaultNetworkOptions, setupServer, type SetupServer } from 'msw/node';
 import type { InProcessLayer } from './in-process.ts';
 
@@ -39,6 +40,9 @@ export class MswBridge {
         if (layer.isOwnServer(request)) return passthrough();
         const route = layer.routeFor(request);
         if (!route) throw new Error(`ghostwire: the mock for ${request.method} ${request.url} is gone (its test has finished)`);
+        // The SDK reports only "Unexpected server response: 501": the test fails with the reason.
+        const refusal = realtimeUpgradeRefusal(request);
+        if (refusal) layer.slot()?.failures.push(new Error(refusal));
         return route.handle(request);
       },
     );

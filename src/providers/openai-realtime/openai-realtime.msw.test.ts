@@ -64,3 +64,14 @@ test("a voice agent's tool loop over MSW: the SDK's WebSocket client, ghostwire'
   expect(reply).toBe('echo:hi');
   echo.close();
 });
+
+test('a client on the `ws` package (OpenAIRealtimeWS), whose frames MSW does not carry, is refused with a 501 naming what works', async () => {
+  const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
+  const journaled = mock.requests.length;
+  const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
+  const status = await new Promise<number>((resolve) => rt.socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+  rt.on('error', () => undefined);
+  expect(status).toBe(501);
+  // Refused before the mock: nothing journaled, no session opened.
+  expect(mock.requests.length).toBe(journaled);
+});

@@ -15,7 +15,7 @@ import {
 import { parseScenario } from './validate.ts';
 
 export { openai, openaiResponses, anthropic, gemini, embeddings, azureOpenAI, vertexGemini, vertexAnthropic, anyProvider } from './builder-helpers.ts';
-export { bedrock, cohere, mistral, ollama } from './builder-helpers.ts';
+export { bedrock, cohere, mistral, ollama, openaiRealtime, geminiLive } from './builder-helpers.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder-helpers.ts';
 
 /**

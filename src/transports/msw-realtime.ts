@@ -25,7 +25,8 @@ export interface MswRealtimeClient {
 export interface RealtimeRoute {
   /** The path under the mock's base for a URL it answers, else undefined. */
   pathFor(url: URL): string | undefined;
-  connect(client: MswRealtimeClient, path: string): void;
+  /** Takes the connection over; `protocols` are the subprotocols the client asked for. */
+  connect(client: MswRealtimeClient, path: string, protocols: readonly string[]): void;
 }
 
 const asHttp = (origin: string) => origin.replace(/^ws/, 'http');
@@ -68,9 +69,10 @@ export function realtimeRoute(mock: MockLLM, options: MockLLMHandlersOptions = {
  * @example setupServer(realtimeHandler((url) => route.pathFor(url) && route))
  */
 export function realtimeHandler(find: (url: URL) => { route: RealtimeRoute; path: string } | undefined): WebSocketHandler {
-  const handler = ws.link(/^wss?:\/\//).addEventListener('connection', ({ client }) => {
+  const handler = ws.link(/^wss?:\/\//).addEventListener('connection', ({ client, info }) => {
     const found = find(new URL(client.url));
-    if (found) found.route.connect(client as unknown as MswRealtimeClient, found.path);
+    const protocols = info.protocols === undefined ? [] : typeof info.protocols === 'string' ? [info.protocols] : [...info.protocols];
+    if (found) found.route.connect(client as unknown as MswRealtimeClient, found.path, protocols);
   });
   // Instance-level predicate: `ws.link` matches by URL pattern only; this one asks the route.
   (handler as unknown as { predicate: (args: { url: URL | string }) => boolean }).predicate = ({ url }) => find(new URL(url)) !== undefined;

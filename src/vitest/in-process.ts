@@ -172,6 +172,10 @@ export class InProcessLayer {
   realtimeRouteFor(url: URL): { route: RealtimeRoute; path: string } | undefined {
     const slot = this.slot();
     if (!slot) return undefined;
+    // The golden first, as for HTTP: it records or replays the test's realtime conversations.
+    const golden = slot.golden?.realtime;
+    const goldenPath = golden?.pathFor(url);
+    if (golden && goldenPath !== undefined) return { route: golden, path: goldenPath };
     for (let i = slot.mocks.length - 1; i >= 0; i--) {
       const route = slot.mocks[i].realtime;
       const path = route?.pathFor(url);

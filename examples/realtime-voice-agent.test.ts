@@ -1,26 +1,31 @@
 /**
  * A voice agent's tool loop over OpenAI Realtime, answered by ghostwire: in-process through MSW
- * (`useMockLLM`, with the SDK's OpenAIRealtimeWebSocket on the global WebSocket) and on a real port
- * (`startMockLLMServer`, with the SDK's OpenAIRealtimeWS on the `ws` package). The user's speech is
- * audio the test makes up; the scenario says what the mock "hears" in it (`withAudioInput`).
+ * (`useMockLLM`, with the SDK's OpenAIRealtimeWebSocket on the global WebSocket), on a real port
+ * (`startMockLLMServer`, with the SDK's OpenAIRealtimeWS on the `ws` package), and from a golden
+ * (every frame of the conversation recorded once, replayed since). The user's speech is audio the
+ * test makes up; the scenario says what the mock "hears" in it (`withAudioInput`).
+ *
+ *   npx ghostwire test --record-goldens examples/realtime-voice-agent.test.ts -t golden   # re-record (against a local mock)
  */
 import OpenAI from 'openai';
 import { OpenAIRealtimeWebSocket } from 'openai/realtime/websocket';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
-import { describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { scenario } from 'ghostwire';
 import { startMockLLMServer } from 'ghostwire/server';
 import { test, useMockLLM } from 'ghostwire/vitest';
+import type { MockLLMServer } from 'ghostwire/server';
 
 type Realtime = OpenAIRealtimeWebSocket | OpenAIRealtimeWS;
 
 // The code under test: speaks the user's audio, runs the tools the model calls, returns what the model said.
-async function voiceAgent(rt: Realtime, speech: Buffer, tools: Record<string, (args: Record<string, unknown>) => unknown>): Promise<string> {
+async function voiceAgent(rt: Realtime, speech: Buffer, tools: Record<string, (args: Record<string, unknown>) => unknown>, output: 'audio' | 'text' = 'audio'): Promise<string> {
   const said: string[] = [];
   const done = new Promise<void>((resolve, reject) => {
     rt.on('error', reject);
     rt.on('response.output_audio_transcript.done', (e) => said.push(e.transcript));
+    rt.on('response.output_text.done', (e) => said.push(e.text));
     rt.on('response.done', (e) => {
       const calls = (e.response.output ?? []).flatMap((item) => (item.type === 'function_call' ? [item] : []));
       if (calls.length === 0) return resolve();
@@ -34,18 +39,18 @@ async function voiceAgent(rt: Realtime, speech: Buffer, tools: Record<string, (a
   await new Promise<void>((resolve) => rt.on('session.created', () => resolve()));
   rt.send({
     type: 'session.update',
-    session: { type: 'realtime', instructions: 'You are a shop assistant.', tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { id: { type: 'string' } } } }] },
+    session: { type: 'realtime', output_modalities: [output], instructions: 'You are a shop assistant.', tools: [{ type: 'function', name: 'lookup_order', parameters: { type: 'object', properties: { id: { type: 'string' } } } }] },
   });
-  // Speech, then half a second of silence: the server's voice activity detection ends the turn.
+  // Speech, then 200 ms of silence: the server's voice activity detection ends the turn.
   rt.send({ type: 'input_audio_buffer.append', audio: speech.toString('base64') });
-  rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(24_000).toString('base64') });
+  rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(24_000 * 2 * 0.2).toString('base64') });
   await done;
   rt.close();
   return said.join(' ');
 }
 
-/** 0.4 s of "speech" at 24 kHz PCM16: any sound louder than silence will do. */
-const speech = Buffer.alloc(24_000 * 2 * 0.4, Buffer.from([0x00, 0x10]));
+/** 0.1 s of "speech" at 24 kHz PCM16: any sound louder than silence will do. */
+const speech = Buffer.alloc(24_000 * 2 * 0.1, Buffer.from([0x00, 0x10]));
 
 const orderStatus = () =>
   scenario('order status by voice')
@@ -83,10 +88,29 @@ describe('a voice agent with a tool', () => {
       rt.on('event', (e) => events.push(e));
       const answer = await voiceAgent(rt, speech, { lookup_order: () => ({ status: 'ships tomorrow' }) });
       expect(answer).toBe('Order 42 ships tomorrow.');
-      expect(events.find((e) => e.type === 'input_audio_buffer.speech_stopped')).toMatchObject({ audio_end_ms: 400 });
+      expect(events.find((e) => e.type === 'input_audio_buffer.speech_stopped')).toMatchObject({ audio_end_ms: 100 });
       server.mock.assertAllConsumed();
     } finally {
       await server.close();
     }
+  });
+
+  describe('from a golden', () => {
+    let upstream: MockLLMServer | null = null;
+    afterAll(async () => upstream?.close());
+
+    test('golden: the voice agent answers from the recorded conversation', async ({ golden }) => {
+      if (golden.mode === 'record') {
+        // A real provider would answer for itself; this example records against the local mock.
+        upstream = await startMockLLMServer({ scenarios: orderStatus() });
+        golden.upstream(upstream.url);
+      }
+      const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: process.env.OPENAI_API_KEY ?? 'sk-example' }));
+      const lookups: unknown[] = [];
+      const answer = await voiceAgent(rt, speech, { lookup_order: (args) => (lookups.push(args), { status: 'ships tomorrow' }) }, 'text');
+      expect({ answer, lookups }).toMatchGolden();
+      // In replay, the golden holds the conversation: every frame both ways, with its offset.
+      if (golden.mode === 'replay') expect(golden.read()!.realtime![0].frames.length).toBeGreaterThan(10);
+    });
   });
 });

@@ -22,6 +22,8 @@ const INPUT_RATE = 16_000;
 /** Silence that ends a spoken turn under automatic activity detection when the setup names none. */
 const DEFAULT_SILENCE_MS = 500;
 const CLIENT_MESSAGES = ['setup', 'clientContent', 'realtimeInput', 'toolResponse'];
+/** Messages one connection's history may hold: memory stays bounded however long a client talks. */
+export const MAX_HISTORY = 4096;
 
 /** A close code and reason for an error status (the reason cut to the 123 bytes a close frame allows). */
 function closeFor(status: number, message: string): [number, string] {
@@ -67,6 +69,7 @@ export class GeminiLiveSession implements RealtimeSession {
     if (unknown) return this.#refuse(`Invalid JSON payload received. Unknown name "${unknown}": Cannot find field.`);
     if (keys.length !== 1) return this.#refuse('Invalid JSON payload received. A message holds exactly one of setup, clientContent, realtimeInput, toolResponse.');
     if (!this.#setup && !message.setup) return this.#refuse('The first message must be setup.');
+    if (this.#history.length >= MAX_HISTORY) return this.#link.close(1008, `ghostwire: the conversation reached ${MAX_HISTORY} messages, the mock's limit`);
     if (message.setup) return this.#onSetup(message.setup);
     if (message.clientContent) return this.#onClientContent(message.clientContent);
     if (message.realtimeInput) return this.#onRealtimeInput(message.realtimeInput);

@@ -49,12 +49,18 @@ export function checkItem(raw: unknown, ids: RealtimeIds, param = 'item'): Item 
   return { ...raw, id, object: 'realtime.item', status: 'completed', type: type as string };
 }
 
+/** Items one connection may hold: memory stays bounded however long a client keeps adding (far past a real context window). */
+export const MAX_ITEMS = 4096;
+
 /** The items of one connection, in conversation order. */
 export class Conversation {
   readonly items: Item[] = [];
 
   /** Adds `item` after `previousId` (the end when absent); returns the id it follows (null: first). */
   add(item: Item, previousId?: string): string | null {
+    if (this.items.length >= MAX_ITEMS) {
+      throw new RealtimeClientError(`ghostwire: this conversation already holds ${MAX_ITEMS} items, the mock's limit; delete some (conversation.item.delete) or open a new connection.`, 'ghostwire_conversation_limit');
+    }
     if (this.items.some((i) => i.id === item.id)) {
       throw new RealtimeClientError(`Item with item_id '${item.id}' already exists.`, 'item_create_invalid_item_id', 'item.id');
     }

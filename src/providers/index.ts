@@ -29,3 +29,7 @@ export { vertexGeminiAdapter } from './vertex-gemini/index.ts';
 export { vertexAnthropicAdapter } from './vertex-anthropic/index.ts';
 export { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 export { PROVIDER_ORIGINS, PROVIDER_HOST_PATTERNS } from './origins.ts';
+export { openAIRealtimeAdapter } from './openai-realtime/index.ts';
+export { geminiLiveAdapter } from './gemini-live/index.ts';
+export { realtimeAdapters, realtimeAdapterFor, realtimeUrls } from './realtime-registry.ts';
+export type { RealtimeAdapter, RealtimeLink, RealtimeOpen, RealtimeSession } from './realtime-adapter.ts';

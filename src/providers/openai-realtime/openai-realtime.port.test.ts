@@ -152,23 +152,25 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
   test('invalid and unknown client events get an error event naming the fault; the connection stays open', async () => {
     const { rt, until, errors } = await connect(scenario('hi').respondWithText('still here'));
     rt.socket.send('{not json');
+    rt.socket.send(Buffer.from([0xff, 0xfe, 0x00]), { binary: true });
     rt.send({ type: 'no.such.event', event_id: 'evt_client_1' } as never);
     rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user' } } as never);
     rt.send({ type: 'session.update', session: { instructions: 'x' } } as never);
     rt.send({ type: 'response.cancel' });
-    const events = await until('error', 5);
+    const events = await until('error', 6);
     const errorEvents = events.filter((e) => e.type === 'error').map((e) => (e.type === 'error' ? e.error : null));
     expect(errorEvents.map((e) => [e?.code, e?.param])).toEqual([
+      ['invalid_json', null],
       ['invalid_json', null],
       ['invalid_value', 'type'],
       ['missing_required_parameter', 'item.content'],
       ['missing_required_parameter', 'session.type'],
       ['response_cancel_not_active', null],
     ]);
-    expect(errorEvents[1]).toMatchObject({ type: 'invalid_request_error', event_id: 'evt_client_1' });
-    expect(errorEvents[1]?.message).toContain("'response.create'");
+    expect(errorEvents[2]).toMatchObject({ type: 'invalid_request_error', event_id: 'evt_client_1' });
+    expect(errorEvents[2]?.message).toContain("'response.create'");
     // The SDK surfaces them as OpenAIRealtimeError on its `error` listener.
-    expect(errors).toHaveLength(5);
+    expect(errors).toHaveLength(6);
     rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
     rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ok?' }] } });
     rt.send({ type: 'response.create' });
@@ -264,5 +266,21 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
     expect(await refusal(`${base}/v1/realtime?model=gpt-realtime`, { host: 'evil.example' })).toBe(403);
     expect(await refusal(`${base}/s/nosuch/v1/realtime?model=gpt-realtime`)).toBe(404);
     expect(await refusal(`${base}/v1/chat/completions`)).toBe(404);
+  });
+
+  test('frames are journaled with the configured secrets redacted', async () => {
+    const redacting = await startMockLLMServer({ scenarios: scenario('hi').respondWithText('ok'), redact: { values: ['hunter2-secret'] } });
+    try {
+      const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime', options: { createConnection: redacting.plainSocket } }, new OpenAI({ apiKey: 'sk-test', baseURL: `${redacting.url}/v1` }));
+      await new Promise<void>((resolve) => rt.socket.once('open', () => resolve()));
+      rt.send({ type: 'session.update', session: { type: 'realtime', instructions: 'the password is hunter2-secret' } });
+      await new Promise<void>((resolve) => rt.on('session.updated', () => resolve()));
+      const frames = redacting.mock.requests.flatMap((r) => (r.frame ? [r.frame.data] : []));
+      expect(frames.some((f) => f.includes('the password is [REDACTED]'))).toBe(true);
+      expect(frames.join('\n')).not.toContain('hunter2-secret');
+      rt.close();
+    } finally {
+      await redacting.close();
+    }
   });
 });

@@ -23,6 +23,8 @@ export interface InputAudioHost {
   send(event: Record<string, unknown>): void;
   settings(): Settings;
   addItem(item: Item): string | null;
+  /** Server VAD heard speech start. */
+  speaking(): void;
   /** A turn ended by server VAD was committed. */
   committed(): void;
 }
@@ -48,7 +50,10 @@ export class InputAudio {
     this.#itemId ??= this.#host.ids.next('item');
     const silenceMs = vad ? (typeof vad.silence_duration_ms === 'number' ? vad.silence_duration_ms : 200) : null;
     const change = this.#vad.feed(bytes, bytesPerSample, this.#host.settings().rate, silenceMs);
-    if (change.started !== undefined) this.#host.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: this.#ms(change.started), item_id: this.#itemId });
+    if (change.started !== undefined) {
+      this.#host.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: this.#ms(change.started), item_id: this.#itemId });
+      this.#host.speaking();
+    }
     if (change.stopped !== undefined) {
       this.#host.send({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: this.#ms(change.stopped), item_id: this.#itemId });
       this.#commit();

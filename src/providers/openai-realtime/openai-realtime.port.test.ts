@@ -283,4 +283,67 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
       await redacting.close();
     }
   });
+
+  test('manual turns (turn_detection: null): append, clear, commit (at least 100 ms), then response.create', async () => {
+    const { rt, until } = await connect({ name: 'manual', steps: [{ match: { audio: true }, inputTranscript: 'hello by voice', respond: { text: 'Heard you.' } }] });
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+    const loud = Buffer.alloc(24_000 * 2 * 0.2, Buffer.from([0x00, 0x10]));
+    rt.send({ type: 'input_audio_buffer.append', audio: loud.subarray(0, 2400).toString('base64') });
+    rt.send({ type: 'input_audio_buffer.commit' });
+    rt.send({ type: 'input_audio_buffer.clear' });
+    rt.send({ type: 'input_audio_buffer.append', audio: loud.toString('base64') });
+    rt.send({ type: 'input_audio_buffer.commit' });
+    const committed = await until('input_audio_buffer.committed');
+    const tooShort = committed.find((e) => e.type === 'error');
+    expect(tooShort).toMatchObject({ error: { code: 'input_audio_buffer_commit_empty' } });
+    expect(tooShort?.type === 'error' && tooShort.error.message).toContain('buffer only has 50.00ms of audio');
+    expect(types(committed)).toContain('input_audio_buffer.cleared');
+    expect(types(committed).some((t) => t.startsWith('input_audio_buffer.speech'))).toBe(false);
+    const item = committed.find((e) => e.type === 'input_audio_buffer.committed');
+    rt.send({ type: 'response.create' });
+    const events = await until('response.done');
+    expect(events.find((e) => e.type === 'conversation.item.added' && e.item.id === (item?.type === 'input_audio_buffer.committed' ? item.item_id : ''))).toMatchObject({ item: { role: 'user', content: [{ type: 'input_audio', transcript: null }] } });
+    expect(events.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['Heard you.']);
+    rt.close();
+  });
+
+  test('speech over a paced response cancels it (turn_detected), then the new turn is answered', async () => {
+    const { rt, until, events } = await connect({
+      name: 'barge-in',
+      steps: [
+        { match: { audio: false }, respond: { text: 'A long story that goes on and on and on for quite a while.', stream: { chunkDelayMs: 20 } } },
+        { match: { audio: true }, inputTranscript: 'stop', respond: { text: 'Okay.' } },
+      ],
+    });
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['audio'] } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'tell me a story' }] } });
+    rt.send({ type: 'response.create' });
+    await until('response.output_audio.delta', 2);
+    rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(4800, Buffer.from([0x00, 0x10])).toString('base64') });
+    rt.send({ type: 'input_audio_buffer.append', audio: Buffer.alloc(24_000 * 2 * 0.3).toString('base64') });
+    await until('response.done', 2);
+    const dones = events.flatMap((e) => (e.type === 'response.done' ? [e.response] : []));
+    expect(dones.map((r) => [r.status, r.status_details?.reason ?? null])).toEqual([
+      ['cancelled', 'turn_detected'],
+      ['completed', null],
+    ]);
+    // The new turn's response starts only after the interrupted one is done.
+    const order = types(events);
+    expect(order.indexOf('response.done')).toBeLessThan(order.lastIndexOf('response.created'));
+    expect(events.flatMap((e) => (e.type === 'response.output_audio_transcript.done' ? [e.transcript] : []))).toEqual(['Okay.']);
+    rt.close();
+  });
+
+  test("response.create with conversation: 'none' answers out of band: no conversation.item events, nothing added", async () => {
+    const { rt, until, mock } = await connect({ name: 'oob', steps: [{ respond: { text: 'side answer' }, consume: false }] });
+    rt.send({ type: 'response.create', response: { conversation: 'none', output_modalities: ['text'], input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'classify this' }] }] } });
+    const events = await until('response.done');
+    expect(types(events).filter((t) => t.startsWith('conversation.item'))).toEqual([]);
+    expect(mock.requests.find((r) => r.request)!.request!.messages).toEqual([{ role: 'user', content: 'classify this' }]);
+    rt.send({ type: 'response.create', response: { output_modalities: ['text'] } });
+    await until('response.done', 2);
+    // The out-of-band input and answer never joined the conversation.
+    expect(mock.requests.filter((r) => r.request).at(-1)!.request!.messages).toEqual([]);
+    rt.close();
+  });
 });

@@ -17,8 +17,8 @@ type Event = Record<string, unknown>;
 export interface RenderTarget {
   ids: RealtimeIds;
   send(event: Event): void;
-  /** Adds an output item to the conversation (it becomes part of later turns). */
-  addItem(item: Item): string | null;
+  /** Adds an output item to the conversation (it becomes part of later turns); undefined for an out-of-band response (`conversation: 'none'`). */
+  addItem(item: Item): string | null | undefined;
 }
 
 function chunksOf(text: string, response: CanonicalResponse): string[] {
@@ -45,13 +45,15 @@ function usageOf(response: CanonicalResponse, audioOut: boolean): Record<string,
 /** A response being sent; `cancel()` ends it as `cancelled` at the next event boundary. */
 export class ResponseRun {
   readonly id: string;
-  #cancelled = false;
+  #cancelled: 'client_cancelled' | 'turn_detected' | null = null;
   #done = false;
   readonly #target: RenderTarget;
   readonly #response: CanonicalResponse;
   readonly #modalities: string[];
   readonly #shell: Event;
   readonly #output: Item[] = [];
+  /** `conversation: 'none'`: the output stays out of the conversation and no conversation.item.* events go out. */
+  #outOfBand = false;
 
   constructor(target: RenderTarget, response: CanonicalResponse, settings: { modalities: string[]; audio: unknown; conversationId: string; metadata: unknown }) {
     this.#target = target;
@@ -77,8 +79,14 @@ export class ResponseRun {
     return this.#done;
   }
 
-  cancel(): void {
-    this.#cancelled = true;
+  /** Cancelled, and ending at its next event boundary. */
+  get cancelled(): boolean {
+    return this.#cancelled !== null;
+  }
+
+  /** `client_cancelled` (response.cancel) or `turn_detected` (the user spoke over it, server VAD). */
+  cancel(reason: 'client_cancelled' | 'turn_detected' = 'client_cancelled'): void {
+    this.#cancelled ??= reason;
   }
 
   #send(event: Event): void {
@@ -103,7 +111,7 @@ export class ResponseRun {
       response: {
         ...this.#shell,
         status: cancelled ? 'cancelled' : 'completed',
-        status_details: cancelled ? { type: 'cancelled', reason: 'client_cancelled' } : null,
+        status_details: cancelled ? { type: 'cancelled', reason: cancelled } : null,
         output: this.#output.map((i) => ({ ...i })),
         usage: usageOf(r, this.#modalities.includes('audio') && r.text !== ''),
       },
@@ -122,15 +130,16 @@ export class ResponseRun {
     const outputIndex = this.#output.length;
     this.#output.push(item);
     const previous = this.#target.addItem(item);
+    this.#outOfBand = previous === undefined;
     this.#send({ type: 'response.output_item.added', response_id: this.id, output_index: outputIndex, item: { ...item } });
-    this.#send({ type: 'conversation.item.added', previous_item_id: previous, item: { ...item } });
+    if (previous !== undefined) this.#send({ type: 'conversation.item.added', previous_item_id: previous, item: { ...item } });
     return { output_index: outputIndex };
   }
 
   #close(item: Item, outputIndex: number): void {
     item.status = 'completed';
     this.#send({ type: 'response.output_item.done', response_id: this.id, output_index: outputIndex, item: { ...item } });
-    this.#send({ type: 'conversation.item.done', previous_item_id: null, item: { ...item } });
+    if (!this.#outOfBand) this.#send({ type: 'conversation.item.done', previous_item_id: null, item: { ...item } });
   }
 
   async #message(text: string): Promise<void> {

@@ -41,6 +41,8 @@ export class OpenAIRealtimeSession implements RealtimeSession {
   #session: Record<string, unknown>;
   readonly #audio: InputAudio;
   #active: ResponseRun | null = null;
+  /** Settles when the active response has sent response.done. */
+  #finishing: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(info: RealtimeOpen, link: RealtimeLink) {
@@ -54,6 +56,11 @@ export class OpenAIRealtimeSession implements RealtimeSession {
       send: (event) => this.#send(event),
       settings: () => inputAudio(this.#session),
       addItem: (item) => this.#conversation.add(item),
+      speaking: () => {
+        // interrupt_response (default on): the user talking over the model cancels its response.
+        const vad = inputAudio(this.#session).vad;
+        if (vad && vad.interrupt_response !== false && this.#active && !this.#active.done) this.#active.cancel('turn_detected');
+      },
       committed: () => {
         const vad = inputAudio(this.#session).vad;
         if (vad && vad.create_response !== false) this.#respond(null, {});
@@ -188,6 +195,11 @@ export class OpenAIRealtimeSession implements RealtimeSession {
   #respond(event: Event | null, params: Event): void {
     const clientEventId = (event?.event_id as string | undefined) ?? null;
     if (this.#active && !this.#active.done) {
+      if (this.#active.cancelled && event === null) {
+        // A turn the user spoke over the model: its response follows the interrupted one's response.done.
+        void this.#finishing.then(() => this.#respondOrFail(params));
+        return;
+      }
       throw new RealtimeClientError(
         `Conversation already has an active response in progress: ${this.#active.id}. Wait until the response is finished before creating a new one.`,
         'conversation_already_has_active_response',
@@ -205,11 +217,20 @@ export class OpenAIRealtimeSession implements RealtimeSession {
     const modalities = Array.isArray(params.output_modalities) ? (params.output_modalities as string[]) : (this.#session.output_modalities as string[]);
     const output = isObject(this.#session.audio) ? (this.#session.audio.output as Record<string, unknown>) : {};
     const run = new ResponseRun(
-      { ids: this.#ids, send: (e) => this.#send(e), addItem: (item) => (params.conversation === 'none' ? null : this.#conversation.add(item)) },
+      { ids: this.#ids, send: (e) => this.#send(e), addItem: (item) => (params.conversation === 'none' ? undefined : this.#conversation.add(item)) },
       response,
       { modalities, audio: { output: { format: output.format, voice: output.voice } }, conversationId: this.#conversationId, metadata: params.metadata },
     );
     this.#active = run;
-    run.run(selection.latencyMs).catch((err: unknown) => this.#link.close(1011, `ghostwire: ${(err as Error).message}`));
+    this.#finishing = run.run(selection.latencyMs).catch((err: unknown) => this.#link.close(1011, `ghostwire: ${(err as Error).message}`));
+  }
+
+  #respondOrFail(params: Event): void {
+    try {
+      this.#respond(null, params);
+    } catch (err) {
+      if (!(err instanceof RealtimeClientError)) throw err;
+      this.#fail(err, null);
+    }
   }
 }

@@ -131,4 +131,46 @@ describe('Gemini Live over the real port (@google/genai ai.live.connect)', () =>
     await limited.until(() => false);
     expect(limited.closed()).toEqual({ code: 1011, reason: 'Resource has been exhausted (e.g. check quota).' });
   });
+
+  test('barge-in: speech while the model talks interrupts it (interrupted, turnComplete), then the spoken turn is answered', async () => {
+    const { session, turnsComplete, messages } = await connect(
+      {
+        name: 'barge-in',
+        steps: [
+          { match: { audio: false }, respond: { text: 'A long answer that keeps going and going.', stream: { chunkSize: 2, chunkDelayMs: 15 } } },
+          { match: { audio: true }, inputTranscript: 'stop', respond: { text: 'Stopped.' } },
+        ],
+      },
+      { responseModalities: [Modality.TEXT] },
+    );
+    session.sendClientContent({ turns: 'talk to me' });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    session.sendRealtimeInput({ audio: { data: Buffer.alloc(3200, Buffer.from([0x00, 0x20])).toString('base64'), mimeType: 'audio/pcm;rate=16000' } });
+    session.sendRealtimeInput({ audio: { data: Buffer.alloc(16_000 * 2 * 0.6).toString('base64'), mimeType: 'audio/pcm;rate=16000' } });
+    await turnsComplete(2);
+    const interrupted = messages.findIndex((m) => m.serverContent?.interrupted);
+    expect(interrupted).toBeGreaterThan(0);
+    expect(messages[interrupted + 1].serverContent?.turnComplete).toBe(true);
+    const before = messages.slice(0, interrupted).map((m) => m.text ?? '').join('');
+    expect(before.length).toBeGreaterThan(0);
+    expect('A long answer that keeps going and going.'.startsWith(before)).toBe(true);
+    expect(before).not.toBe('A long answer that keeps going and going.');
+    expect(messages.slice(interrupted).map((m) => m.text ?? '').join('')).toBe('Stopped.');
+    session.close();
+  });
+
+  test('manual activity detection: activityStart, audio, activityEnd make one spoken turn', async () => {
+    const { session, turnsComplete, mock } = await connect(scenario('manual').expect().withAudioInput('hello').then().respondWithText('Hi!'), {
+      responseModalities: [Modality.TEXT],
+      realtimeInputConfig: { automaticActivityDetection: { disabled: true } },
+    });
+    session.sendRealtimeInput({ activityStart: {} });
+    session.sendRealtimeInput({ audio: { data: Buffer.alloc(6400, Buffer.from([0x00, 0x20])).toString('base64'), mimeType: 'audio/pcm;rate=16000' } });
+    session.sendRealtimeInput({ activityEnd: {} });
+    const messages = await turnsComplete(1);
+    expect(messages.map((m) => m.text ?? '').join('')).toBe('Hi!');
+    // Matching saw a spoken message with no text yet; the step's inputTranscript gives it its text from then on.
+    expect(mock.requests.find((r) => r.request)!.request!.messages.at(-1)).toEqual({ role: 'user', content: '', audio: true });
+    session.close();
+  });
 });

@@ -152,7 +152,8 @@ export class GeminiLiveSession implements RealtimeSession {
         path: this.#info.path,
         model: String(setup.model).replace(/^models\//, ''),
         stream: true,
-        messages: [...(instructions ? [{ role: 'system' as const, content: instructions }] : []), ...this.#history],
+        // Copies: the journal keeps what matching saw (a transcript assigned later does not rewrite it).
+        messages: [...(instructions ? [{ role: 'system' as const, content: instructions }] : []), ...this.#history.map((m) => ({ ...m }))],
         tools: toolsOf(setup.tools),
         headers: this.#info.headers,
         params: {},

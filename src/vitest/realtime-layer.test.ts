@@ -5,6 +5,7 @@ import { OpenAIRealtimeWebSocket } from 'openai/realtime/websocket';
 import { describe, expect, test } from 'vitest';
 import { inProcessLayer } from './in-process.ts';
 import { useMockLLM } from './use-mock-llm.ts';
+import { test as withFixtures } from './test.ts';
 
 describe('realtime in the Vitest layer', () => {
   test('a realtime connection to a provider host nothing answers is closed, and fails the test naming it', async () => {
@@ -67,5 +68,15 @@ describe('realtime in the Vitest layer', () => {
     expect(status).toBe(501);
     const failures = inProcessLayer().slot()!.failures.splice(0);
     expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/`ws` package, whose frames MSW does not carry in-process.*startMockLLMServer/)]);
+  });
+
+  withFixtures('the mockLLM fixture answers realtime connections too', async ({ mockLLM }) => {
+    mockLLM.use({ name: 'fixture', steps: [{ respond: { text: 'from the fixture' } }] });
+    const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
+    const text = new Promise<string>((resolve) => rt.on('response.output_audio_transcript.done', (e) => resolve(e.transcript)));
+    rt.on('session.created', () => rt.send({ type: 'response.create' }));
+    expect(await text).toBe('from the fixture');
+    rt.close();
+    expect(mockLLM.requests.some((r) => r.frame?.direction === 'client')).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { realtimeHandler, type RealtimeRoute } from '../transports/msw-realtime.ts';
+import { realtimeUpgrade } from '../transports/msw.ts';
+import { enableWsClientBridge } from '../transports/ws-client-bridge.ts';
 
 /**
  * A golden session's side of interception. `claims` is synchronous and reads no body (a request it
@@ -34,8 +36,9 @@ export function ownMswServer(): Interceptor {
   return {
     install(handler) {
       const realtime = handler.realtime;
+      if (realtime) enableWsClientBridge();
       const server = setupServer(
-        http.all(({ request }) => handler.claims(request), ({ request }) => handler.handle(request)),
+        http.all(({ request }) => handler.claims(request), ({ request }) => realtimeUpgrade(request, realtime) ?? handler.handle(request)),
         ...(realtime ? [realtimeHandler((url) => {
           const path = realtime.pathFor(url);
           return path === undefined ? undefined : { route: realtime, path };

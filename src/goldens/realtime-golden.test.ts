@@ -13,9 +13,10 @@ import { tempRuntime } from './testing/runtime.ts';
 
 const KEY = 'sk-realtime-key-not-secret';
 
-/** A voice tool loop over OpenAI Realtime (text output, so the run is easy to read). */
-async function openaiRun(): Promise<{ said: string[]; calls: unknown[] }> {
-  const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+/** A voice tool loop over OpenAI Realtime (text output, so the run is easy to read), on either SDK client. */
+async function openaiRun(client: 'websocket' | 'ws' = 'websocket'): Promise<{ said: string[]; calls: unknown[] }> {
+  const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
+  const rt = client === 'ws' ? new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY })) : new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
   const run = { said: [] as string[], calls: [] as unknown[] };
   await new Promise<void>((resolve, reject) => {
     rt.on('error', reject);
@@ -144,5 +145,29 @@ describe('realtime goldens', () => {
     await replay.intercept();
     expect(await run()).toBe('Hello from Live');
     expect((await replayRuntime.finish(testFile, 'live > hi', true))?.action).toBe('replayed');
+  });
+
+  it('records and replays a ws-package client (OpenAIRealtimeWS); its Authorization header never reaches the golden', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice-ws.test.ts');
+    const recording = runtime.session(testFile, 'voice > ws');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await openaiRun('ws');
+    expect(recorded).toEqual({ said: ['Sunny, 21 degrees.'], calls: [{ city: 'Paris' }] });
+    expect((await runtime.finish(testFile, 'voice > ws', true))?.action).toBe('written');
+    // The upstream saw the client's Authorization header (passed on), redacted in its journal.
+    expect(server.mock.requests.find((r) => r.request)!.request!.headers.authorization).toBe('[REDACTED]');
+    await server.close();
+    const text = readFileSync(recording.file, 'utf8');
+    expect(text).not.toContain(KEY);
+    expect(parseGolden(text, recording.file).realtime![0].protocols).toEqual([]);
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    const replay = replayRuntime.session(testFile, 'voice > ws');
+    await replay.intercept();
+    expect(await openaiRun('ws')).toEqual(recorded);
+    expect((await replayRuntime.finish(testFile, 'voice > ws', true))?.action).toBe('replayed');
   });
 });

@@ -48,7 +48,7 @@ export class RealtimeRecorder implements RealtimeRoute {
     return realtimeSuffix(url.pathname);
   }
 
-  connect(client: MswRealtimeClient, path: string, protocols: readonly string[]): void {
+  connect(client: MswRealtimeClient, path: string, protocols: readonly string[], headers: Record<string, string> = {}): void {
     const started = performance.now();
     const original = new URL(client.url);
     const conversation: RealtimeConversation = {
@@ -62,7 +62,8 @@ export class RealtimeRecorder implements RealtimeRoute {
     const base = this.#upstream();
     const target = base ? `${new URL(base).origin.replace(/^http/, 'ws')}${new URL(base).pathname.replace(/\/$/, '')}${original.pathname}${original.search}` : original.toString();
     // `accept: msw/passthrough` lets this connection past MSW (it is the recording's own way out).
-    const upstream = new WebSocket(target, [...protocols], { headers: { accept: 'msw/passthrough' }, perMessageDeflate: false });
+    // The client's own headers (its Authorization, a `ws`-package client's) go to the provider; none reach the golden.
+    const upstream = new WebSocket(target, [...protocols], { headers: { ...headers, accept: 'msw/passthrough' }, perMessageDeflate: false });
     this.#sockets.add(upstream);
     const queued: string[] = [];
     upstream.on('open', () => {

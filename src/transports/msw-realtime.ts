@@ -11,6 +11,7 @@ import { realtimeUrls } from '../providers/realtime-registry.ts';
 import type { MockLLM } from './mock-llm.ts';
 import type { MockLLMHandlersOptions } from './msw.ts';
 import { isRealtimePath, openRealtime } from './realtime.ts';
+import { enableWsClientBridge } from './ws-client-bridge.ts';
 
 /** MSW's view of the client side of an intercepted connection (the part used here). */
 export interface MswRealtimeClient {
@@ -25,8 +26,11 @@ export interface MswRealtimeClient {
 export interface RealtimeRoute {
   /** The path under the mock's base for a URL it answers, else undefined. */
   pathFor(url: URL): string | undefined;
-  /** Takes the connection over; `protocols` are the subprotocols the client asked for. */
-  connect(client: MswRealtimeClient, path: string, protocols: readonly string[]): void;
+  /**
+   * Takes the connection over; `protocols` are the subprotocols the client asked for, `headers` its
+   * upgrade request's (lower-cased; none for clients on the global WebSocket, which sends no custom ones).
+   */
+  connect(client: MswRealtimeClient, path: string, protocols: readonly string[], headers?: Record<string, string>): void;
 }
 
 const asHttp = (origin: string) => origin.replace(/^ws/, 'http');
@@ -36,6 +40,7 @@ const asHttp = (origin: string) => origin.replace(/^ws/, 'http');
  * @example const route = realtimeRoute(mock); route.pathFor(new URL('wss://api.openai.com/v1/realtime')) // '/v1/realtime'
  */
 export function realtimeRoute(mock: MockLLM, options: MockLLMHandlersOptions = {}): RealtimeRoute {
+  enableWsClientBridge();
   const defaults = options.defaultHosts === false ? [] : realtimeUrls().map((u) => new URL(u));
   const bases = [...defaults.map((u) => ({ origin: asHttp(u.origin), prefix: '' })), ...(options.baseUrls ?? []).map((b) => {
     const url = new URL(b);
@@ -48,8 +53,8 @@ export function realtimeRoute(mock: MockLLM, options: MockLLMHandlersOptions = {
       const path = base ? url.pathname.slice(base.prefix.length) : options.defaultHosts !== false && isProviderPatternHost(url.host) ? url.pathname : undefined;
       return path !== undefined && isRealtimePath(path) ? path : undefined;
     },
-    connect(client, path) {
-      const conn = openRealtime(mock, { url: new URL(client.url), path, headers: {} }, {
+    connect(client, path, _protocols, headers = {}) {
+      const conn = openRealtime(mock, { url: new URL(client.url), path, headers }, {
         send: (data) => client.send(data),
         // MSW's client takes the application close codes (1000, 3000-4999) only.
         close: (code, reason) => client.close(code === 1000 ? 1000 : 4000 + (code % 1000), reason),

@@ -5,20 +5,20 @@
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
 import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
-import { isRealtimePath } from './realtime.ts';
+import { MockLLM } from './mock-llm.ts';
+import { realtimeRoute, type RealtimeRoute } from './msw-realtime.ts';
+import { answerUpgrade, isWsPackageUpgrade } from './ws-client-bridge.ts';
 
 /**
- * What a WebSocket upgrade MSW hands over as an HTTP request gets: msw 3 completes the handshake
- * of clients on the `ws` package (the openai SDK's OpenAIRealtimeWS, @google/genai on Node) but
- * carries none of their frames, so instead of a socket that never answers, a 501 naming the ways
- * that work (docs/realtime.md).
+ * A WebSocket upgrade made through node:http (clients on the `ws` package: the openai SDK's
+ * OpenAIRealtimeWS, @google/genai on Node) arrives at MSW as an HTTP request: answered with a 101 and
+ * carried by ws-client-bridge.ts when `realtime` answers its URL, undefined otherwise.
+ * @example const upgraded = realtimeUpgrade(request, route.realtime); if (upgraded) return upgraded;
  */
-export function realtimeUpgradeRefusal(request: Request): string | undefined {
-  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket' || !isRealtimePath(new URL(request.url).pathname)) return undefined;
-  return (
-    `ghostwire: ${request.url.split('?')[0]} was opened with a WebSocket client on the \`ws\` package, whose frames MSW does not carry in-process. ` +
-    "Use the SDK's global-WebSocket client (openai's OpenAIRealtimeWebSocket, @google/genai/web), or startMockLLMServer() from 'ghostwire/server' (see docs/realtime.md)."
-  );
+export function realtimeUpgrade(request: Request, realtime: RealtimeRoute | undefined): Response | undefined {
+  if (!realtime || !isWsPackageUpgrade(request)) return undefined;
+  const path = realtime.pathFor(new URL(request.url));
+  return path === undefined ? undefined : answerUpgrade(request, realtime, path);
 }
 
 /** Anything that answers Fetch requests like a MockLLM. */
@@ -40,6 +40,8 @@ export interface MockLLMHandlersOptions {
 export interface MockRoute {
   claims(request: Request): boolean;
   handle(request: Request): Promise<Response>;
+  /** Its realtime (WebSocket) side, when the mock is a MockLLM. */
+  realtime?: RealtimeRoute;
 }
 
 /** The base URLs a mock answers, as origin + path prefix. */
@@ -65,13 +67,16 @@ export function mockLLMRoute(mock: HandlesRequests, options: MockLLMHandlersOpti
     // Hosts named by a resource or region (`contoso.openai.azure.com`) have no single origin.
     return patterned && isProviderPatternHost(url.host) ? url.pathname : undefined;
   };
+  // HTTP and realtime (WebSocket) traffic of the same hosts: one route.
+  const realtime = mock instanceof MockLLM ? realtimeRoute(mock, options) : undefined;
   return {
     claims: (request) => find(request) !== undefined,
     handle: (request) => {
-      const refusal = realtimeUpgradeRefusal(request);
-      if (refusal) return Promise.resolve(Response.json({ error: { message: refusal, type: 'invalid_request_error', param: null, code: 'ghostwire_ws_package' } }, { status: 501 }));
+      const upgraded = realtimeUpgrade(request, realtime);
+      if (upgraded) return Promise.resolve(upgraded);
       return mock.handle(request, { path: find(request) ?? new URL(request.url).pathname });
     },
+    ...(realtime ? { realtime } : {}),
   };
 }
 
@@ -88,5 +93,6 @@ export function mockLLMHandlers(mock: HandlesRequests, options: MockLLMHandlersO
   return [http.all(({ request }) => route.claims(request), ({ request }) => route.handle(request))];
 }
 
-export { mockLLMRealtimeHandlers, realtimeRoute } from './msw-realtime.ts';
+export { mockLLMRealtimeHandlers } from './msw-realtime.ts';
+export { realtimeRoute };
 export type { RealtimeRoute } from './msw-realtime.ts';

@@ -14,7 +14,8 @@
 import { http, passthrough, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { HttpNetworkFrame, WebSocketNetworkFrame } from 'msw/experimental';
 import { realtimeHandler } from '../transports/msw-realtime.ts';
-import { realtimeUpgradeRefusal } from '../transports/msw.ts';
+import { realtimeUpgrade } from '../transports/msw.ts';
+import { enableWsClientBridge } from '../transports/ws-client-bridge.ts';
 import { defaultNetworkOptions, setupServer, type SetupServer } from 'msw/node';
 import type { InProcessLayer } from './in-process.ts';
 
@@ -40,9 +41,10 @@ export class MswBridge {
         if (layer.isOwnServer(request)) return passthrough();
         const route = layer.routeFor(request);
         if (!route) throw new Error(`ghostwire: the mock for ${request.method} ${request.url} is gone (its test has finished)`);
-        // The SDK reports only "Unexpected server response: 501": the test fails with the reason.
-        const refusal = realtimeUpgradeRefusal(request);
-        if (refusal) layer.slot()?.failures.push(new Error(refusal));
+        // A `ws`-package client's realtime upgrade: the test's golden or mock takes the connection over.
+        const realtime = layer.realtimeRouteFor(new URL(request.url));
+        const upgraded = realtimeUpgrade(request, realtime?.route);
+        if (upgraded) return upgraded;
         return route.handle(request);
       },
     );
@@ -55,6 +57,7 @@ export class MswBridge {
       },
     );
     this.wsFront = realtimeHandler((url) => layer.realtimeRouteFor(url));
+    enableWsClientBridge();
     const sealedSocket = (url: URL | string) => {
       const http = new URL(String(url).replace(/^ws/, 'http'));
       return !LOOPBACK.has(http.hostname) && layer.isSealed(new Request(http));

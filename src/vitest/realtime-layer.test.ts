@@ -59,15 +59,49 @@ describe('realtime in the Vitest layer', () => {
     expect(new Set(mock.requests.filter((r) => r.request).map((r) => r.provider))).toEqual(new Set(['openai-realtime', 'gemini-live']));
   });
 
-  test('a ws-package client (OpenAIRealtimeWS) is refused with 501 and the test is told why', async () => {
-    useMockLLM({ name: 'x', steps: [] });
+  test('ws-package clients (OpenAIRealtimeWS, @google/genai on Node) are answered in-process too', async () => {
+    const mock = useMockLLM([
+      { name: 'openai', steps: [{ match: { provider: 'openai-realtime', lastMessage: { content: 'ping' } }, respond: { text: 'pong over ws' } }] },
+      { name: 'gemini', steps: [{ match: { provider: 'gemini-live' }, respond: { text: 'live over ws' } }] },
+    ]);
+    const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
+    const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
+    const text = new Promise<string>((resolve) => rt.on('response.output_text.done', (e) => resolve(e.text)));
+    rt.on('session.created', () => {
+      rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+      rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ping' }] } });
+      rt.send({ type: 'response.create' });
+    });
+    expect(await text).toBe('pong over ws');
+    rt.close();
+    // A ws-package client's upgrade headers reach the turn (redacted in the journal), as on the real port.
+    expect(mock.requests.find((r) => r.request)!.request!.headers.authorization).toBe('[REDACTED]');
+
+    const { GoogleGenAI: NodeGenAI } = await import('@google/genai');
+    const messages: LiveServerMessage[] = [];
+    let done = () => {};
+    const turn = new Promise<void>((resolve) => (done = resolve));
+    const session = await new NodeGenAI({ apiKey: 'k' }).live.connect({
+      model: 'gemini-live-2.5-flash-preview',
+      config: { responseModalities: [Modality.TEXT] },
+      callbacks: { onmessage: (m) => (messages.push(m as LiveServerMessage), m.serverContent?.turnComplete && done()) },
+    });
+    session.sendClientContent({ turns: 'hi' });
+    await turn;
+    expect(messages.map((m) => m.text ?? '').join('')).toBe('live over ws');
+    session.close();
+    mock.assertAllConsumed();
+    expect(inProcessLayer().slot()!.failures).toEqual([]);
+  });
+
+  test('a ws-package connection to a provider host nothing answers is refused and fails the test', async () => {
     const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
     const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
     rt.on('error', () => undefined);
     const status = await new Promise<number>((resolve) => rt.socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
-    expect(status).toBe(501);
+    expect(status).toBe(404);
     const failures = inProcessLayer().slot()!.failures.splice(0);
-    expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/`ws` package, whose frames MSW does not carry in-process.*startMockLLMServer/)]);
+    expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/GET https:\/\/api\.openai\.com\/v1\/realtime reached a provider host and nothing answers it/)]);
   });
 
   withFixtures('the mockLLM fixture answers realtime connections too', async ({ mockLLM }) => {

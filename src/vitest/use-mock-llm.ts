@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import { loadScenarios } from '../scenario/loader.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { createMockLLM, MockLLM, type ScenarioList } from '../transports/mock-llm.ts';
-import { mockLLMRoute, realtimeRoute } from '../transports/msw.ts';
+import { mockLLMRoute } from '../transports/msw.ts';
 import { inProcessLayer, type TestSlot } from './in-process.ts';
 import './setup.ts';
 
@@ -58,8 +58,7 @@ export function useMockLLM(scenarios: ScenarioList | string, options: UseMockLLM
   const slot = currentSlot('useMockLLM()');
   const mock = createMockLLM({ scenarios: toScenarios(scenarios) });
   inProcessLayer().intercept();
-  // HTTP and realtime (WebSocket) traffic of the same hosts: one route.
-  slot.mocks.push({ ...mockLLMRoute(mock, { baseUrls: options.baseUrls }), realtime: realtimeRoute(mock, { baseUrls: options.baseUrls }) });
+  slot.mocks.push(mockLLMRoute(mock, { baseUrls: options.baseUrls }));
   return mock;
 }
 
@@ -85,7 +84,7 @@ function pluginScenarios(): Scenario[] {
 export async function mockLLMFixture({}: object, use: (mock: MockLLM) => Promise<void>): Promise<void> {
   const slot = currentSlot('the mockLLM fixture');
   const mock = createMockLLM({ scenarios: pluginScenarios() });
-  const route = { ...mockLLMRoute(mock), realtime: realtimeRoute(mock) };
+  const route = mockLLMRoute(mock);
   inProcessLayer().intercept();
   slot.mocks.push(route);
   try {

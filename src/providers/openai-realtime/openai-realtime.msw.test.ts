@@ -65,13 +65,22 @@ test("a voice agent's tool loop over MSW: the SDK's WebSocket client, ghostwire'
   echo.close();
 });
 
-test('a client on the `ws` package (OpenAIRealtimeWS), whose frames MSW does not carry, is refused with a 501 naming what works', async () => {
+test('a client on the `ws` package (OpenAIRealtimeWS) is carried too: its upgrade is answered and its socket taken over', async () => {
   const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
-  const journaled = mock.requests.length;
-  const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
-  const status = await new Promise<number>((resolve) => rt.socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
-  rt.on('error', () => undefined);
-  expect(status).toBe(501);
-  // Refused before the mock: nothing journaled, no session opened.
-  expect(mock.requests.length).toBe(journaled);
+  const local = createMockLLM({ scenarios: { name: 'ws', steps: [{ respond: { text: 'over the ws package' } }] } });
+  // A base URL without the API version, as mockLLMHandlers takes them: the client's is `${base}/v1`.
+  server.use(...mockLLMHandlers(local, { baseUrls: ['https://llm.internal.test'] }));
+  const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test', baseURL: 'https://llm.internal.test/v1' }));
+  const events: RealtimeServerEvent[] = [];
+  rt.on('event', (e) => events.push(e));
+  const done = new Promise<void>((resolve) => rt.on('response.done', () => resolve()));
+  rt.on('session.created', () => {
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    rt.send({ type: 'response.create' });
+  });
+  await done;
+  expect(events.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['over the ws package']);
+  expect(local.requests.filter((r) => r.frame?.direction === 'client').map((r) => JSON.parse(r.frame!.data).type)).toEqual(['session.update', 'response.create']);
+  rt.close();
+  server.resetHandlers();
 });

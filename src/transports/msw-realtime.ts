@@ -2,8 +2,8 @@
  * Realtime WebSockets in-process, through MSW's WebSocket interception (`ws` handlers): connections
  * to the providers' realtime URLs (and the realtime paths under any `baseUrls`) become sessions of a
  * MockLLM. MSW intercepts clients built on the global `WebSocket` (the openai SDK's
- * OpenAIRealtimeWebSocket, browser code, @google/genai's web build); see docs/realtime.md for
- * clients on the `ws` package.
+ * OpenAIRealtimeWebSocket, browser code, @google/genai's web build); clients on the `ws` package
+ * reach `mockLLMHandlers` as an upgrade request instead (ws-client-bridge.ts).
  */
 import { ws, type WebSocketHandler } from 'msw';
 import { isProviderPatternHost } from '../providers/origins.ts';

@@ -1,7 +1,7 @@
 /**
- * A voice agent's tool loop over OpenAI Realtime, answered by ghostwire: in-process through MSW
- * (`useMockLLM`, with the SDK's OpenAIRealtimeWebSocket on the global WebSocket), on a real port
- * (`startMockLLMServer`, with the SDK's OpenAIRealtimeWS on the `ws` package), and from a golden
+ * A voice agent's tool loop over OpenAI Realtime, answered by ghostwire: in-process (`useMockLLM`,
+ * with the SDK's Node client OpenAIRealtimeWS or its global-WebSocket client OpenAIRealtimeWebSocket),
+ * on a real port (`startMockLLMServer`, for code outside the test's process), and from a golden
  * (every frame of the conversation recorded once, replayed since). The user's speech is audio the
  * test makes up; the scenario says what the mock "hears" in it (`withAudioInput`).
  *
@@ -76,6 +76,13 @@ describe('a voice agent with a tool', () => {
       ['assistant', ''],
       ['tool', '{"status":"ships tomorrow"}'],
     ]);
+  });
+
+  test("in-process: the SDK's Node client (OpenAIRealtimeWS, on the ws package) the same way", async () => {
+    const mock = useMockLLM(orderStatus());
+    const rt = new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: 'sk-test' }));
+    expect(await voiceAgent(rt, speech, { lookup_order: () => ({ status: 'ships tomorrow' }) })).toBe('Order 42 ships tomorrow.');
+    mock.assertAllConsumed();
   });
 
   test('on a real port: the SDK OpenAIRealtimeWS client (the ws package)', async () => {

@@ -40,3 +40,24 @@ test('a tool loop over Gemini Live, answered in-process', async () => {
   mock.assertAllConsumed();
   session.close();
 });
+
+test("@google/genai's Node build (the ws package) in-process: mockLLMHandlers answers its upgrade and carries the socket", async () => {
+  const { GoogleGenAI: NodeGenAI } = await import('@google/genai');
+  const local = createMockLLM({ scenarios: { name: 'node', steps: [{ match: { provider: 'gemini-live', model: 'gemini-live-2.5-flash-preview' }, respond: { text: 'from the Node build' } }] } });
+  server.use(...mockLLMHandlers(local, { baseUrls: ['https://gemini-gateway.test'] }));
+  const messages: LiveServerMessage[] = [];
+  let done = () => {};
+  const turn = new Promise<void>((resolve) => (done = resolve));
+  const session = await new NodeGenAI({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: 'https://gemini-gateway.test' } }).live.connect({
+    model: 'gemini-live-2.5-flash-preview',
+    config: { responseModalities: [Modality.TEXT] },
+    callbacks: { onmessage: (m) => (messages.push(m as LiveServerMessage), m.serverContent?.turnComplete && done()) },
+  });
+  session.sendClientContent({ turns: 'hello' });
+  await turn;
+  expect(messages.map((m) => m.text ?? '').join('')).toBe('from the Node build');
+  // The upgrade's headers reach the turn; the key rides in the URL, which the journal does not keep.
+  expect(local.requests.find((r) => r.request)!.request!.headers['x-goog-api-client']).toMatch(/google-genai-sdk/);
+  session.close();
+  server.resetHandlers();
+});

@@ -28,6 +28,17 @@ export interface RealtimeConnection {
 export const MAX_FRAME_BYTES = 16 * 2 ** 20;
 
 /**
+ * A close frame's reason cut to the 123 bytes RFC 6455 allows (a longer one makes `ws` throw).
+ * @example closeReason('x'.repeat(200)).length // 123
+ */
+export function closeReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= 123) return reason;
+  let cut = reason.slice(0, 123);
+  while (Buffer.byteLength(cut) > 123) cut = cut.slice(0, -1);
+  return cut;
+}
+
+/**
  * Is there a realtime API at `path` (session prefix removed)?
  * @example isRealtimePath('/v1/realtime') // true
  */
@@ -70,7 +81,7 @@ export function openRealtime(mock: MockLLM, info: RealtimeOpen, socket: Realtime
     close(code, reason) {
       if (ended) return;
       ended = true;
-      socket.close(code, reason);
+      socket.close(code, closeReason(reason));
     },
     select(request, ids) {
       const selection = mock.engine.select(request, ids);
@@ -90,7 +101,7 @@ export function openRealtime(mock: MockLLM, info: RealtimeOpen, socket: Realtime
         // A bug of ours must not take the process down: the client sees an internal-error close.
         ended = true;
         session.closed();
-        socket.close(1011, `ghostwire: ${(err as Error).message}`.slice(0, 120));
+        socket.close(1011, closeReason(`ghostwire: ${(err as Error).message}`));
       }
     },
     closed() {

@@ -25,12 +25,10 @@ const CLIENT_MESSAGES = ['setup', 'clientContent', 'realtimeInput', 'toolRespons
 /** Messages one connection's history may hold: memory stays bounded however long a client talks. */
 export const MAX_HISTORY = 4096;
 
-/** A close code and reason for an error status (the reason cut to the 123 bytes a close frame allows). */
+/** A close code for an error status (the transport cuts the reason to what a close frame holds). */
 function closeFor(status: number, message: string): [number, string] {
   const code = status === 401 || status === 403 ? 1008 : status >= 400 && status < 500 && status !== 429 ? 1007 : 1011;
-  let reason = message;
-  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
-  return [code, reason];
+  return [code, message];
 }
 
 export class GeminiLiveSession implements RealtimeSession {
@@ -164,7 +162,7 @@ export class GeminiLiveSession implements RealtimeSession {
     if (selection.kind !== 'respond') return this.#link.close(...closeFor(selection.error.status, selection.error.message));
     const run = { stop: false };
     this.#active = run;
-    this.#answer(selection.response, selection.latencyMs, run).catch((err: unknown) => this.#link.close(1011, `ghostwire: ${(err as Error).message}`.slice(0, 120)));
+    this.#answer(selection.response, selection.latencyMs, run).catch((err: unknown) => this.#link.close(1011, `ghostwire: ${(err as Error).message}`));
   }
 
   async #answer(r: CanonicalResponse, latencyMs: number, run: { stop: boolean }): Promise<void> {

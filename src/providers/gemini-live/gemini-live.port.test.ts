@@ -130,6 +130,14 @@ describe('Gemini Live over the real port (@google/genai ai.live.connect)', () =>
     limited.session.sendClientContent({ turns: 'hi' });
     await limited.until(() => false);
     expect(limited.closed()).toEqual({ code: 1011, reason: 'Resource has been exhausted (e.g. check quota).' });
+    // No step matches: the near-miss message, cut to the 123 bytes a close frame holds (the journal has it whole).
+    const unmatched = await connect(scenario('only weather').expect().withLastMessage({ contains: 'weather' }).then().respondWithText('x'));
+    unmatched.session.sendClientContent({ turns: 'something else entirely' });
+    await unmatched.until(() => false);
+    const closed = unmatched.closed() as unknown as { code: number; reason: string };
+    expect(closed.code).toBe(1007);
+    expect(closed.reason).toMatch(/^ghostwire: no scenario step matched this gemini-live request/);
+    expect(Buffer.byteLength(closed.reason)).toBeLessThanOrEqual(123);
   });
 
   test('barge-in: speech while the model talks interrupts it (interrupted, turnComplete), then the spoken turn is answered', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
 import { scenario } from '../scenario/builder.ts';
 import { parseGolden } from './store.ts';
+import { inspectGolden } from './inspect.ts';
 import { tempRuntime } from './testing/runtime.ts';
 
 const KEY = 'sk-realtime-key-not-secret';
@@ -139,6 +140,12 @@ describe('realtime goldens', () => {
     const text = readFileSync(recording.file, 'utf8');
     expect(text).not.toContain('gemini-key-not-secret');
     expect(parseGolden(text, recording.file).realtime![0].provider).toBe('gemini-live');
+    expect(parseGolden(text, recording.file).model).toBe('gemini-live-2.5-flash-preview');
+    // `ghostwire inspect` shows the conversation frame by frame, Gemini's message kinds as labels.
+    const shown = inspectGolden(parseGolden(text, recording.file));
+    expect(shown).toMatch(/── realtime 1 · gemini-live · \/\/?ws\/google\.ai\.generativelanguage\.v1\w*\.GenerativeService\.BidiGenerateContent/);
+    expect(shown).toMatch(/→ setup {2}\(\d+ ms\)\n {2}← setupComplete {2}\(\d+ ms\)\n {2}→ clientContent\.turns/);
+    expect(shown).toContain('← serverContent.turnComplete');
 
     const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
     const replay = replayRuntime.session(testFile, 'live > hi');

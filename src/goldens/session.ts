@@ -321,11 +321,24 @@ export class GoldenSession {
       test: { file: this.testFile, name: this.testName },
       recordedAt: new Date().toISOString(),
       provider: first?.provider ?? realtime[0]?.provider ?? null,
-      model: model ?? (realtime[0] ? new URL(realtime[0].url).searchParams.get('model') : null),
+      model: model ?? (realtime[0] ? realtimeModel(realtime[0]) : null),
       input,
       interactions,
       ...(realtime.length > 0 ? { realtime } : {}),
       expected,
     };
+  }
+}
+
+/** A realtime conversation's model: OpenAI's `?model=`, else Gemini Live's `setup.model` (first client frame). */
+function realtimeModel(conversation: RealtimeConversation): string | null {
+  const fromUrl = new URL(conversation.url).searchParams.get('model');
+  if (fromUrl) return fromUrl;
+  const first = conversation.frames.find((f) => f.direction === 'client');
+  try {
+    const model = (JSON.parse(first?.data ?? '') as { setup?: { model?: unknown } }).setup?.model;
+    return typeof model === 'string' ? model.replace(/^models\//, '') : null;
+  } catch {
+    return null;
   }
 }

@@ -154,7 +154,11 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     // Provider traffic catches its own failures: no derived promise and closure per request.
     else serveSession(req, res, pathname);
   };
-  const server: Server = createServer(onRequest);
+  // Only WebSocket upgrades reach the realtime upgrade listener; any other `Upgrade:` (an h2c attempt
+  // from an HTTP/1.1 client) stays a plain request, as it was before a listener existed. Node versions
+  // without the option send every upgrade to the listener, which refuses the non-WebSocket ones.
+  const wantsWebSocket = (req: IncomingMessage) => req.headers.upgrade?.toLowerCase() === 'websocket';
+  const server: Server = createServer({ shouldUpgradeCallback: wantsWebSocket } as Parameters<typeof createServer>[0], onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);
     if (refused) {

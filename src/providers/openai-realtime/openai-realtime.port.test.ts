@@ -268,6 +268,27 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
     expect(await refusal(`${base}/v1/chat/completions`)).toBe(404);
   });
 
+  test('a non-WebSocket upgrade (an h2c attempt) stays a plain HTTP request', async () => {
+    const { connect: dial } = await import('node:net');
+    const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await new Promise<string>((resolve) => {
+      const socket = dial(server.port, '127.0.0.1', () =>
+        socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\nauthorization: Bearer sk-test\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`),
+      );
+      let out = '';
+      socket.on('data', (d) => {
+        out += d;
+        if (out.includes('no scenario step matched')) {
+          socket.destroy();
+          resolve(out);
+        }
+      });
+    });
+    // Answered by the chat adapter (this server's default session has no steps: its 404 in OpenAI's shape), not refused as an upgrade.
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(answer).toContain('"code":"no_matching_step"');
+  });
+
   test('frames are journaled with the configured secrets redacted', async () => {
     const redacting = await startMockLLMServer({ scenarios: scenario('hi').respondWithText('ok'), redact: { values: ['hunter2-secret'] } });
     try {

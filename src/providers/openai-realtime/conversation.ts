@@ -46,7 +46,16 @@ export function checkItem(raw: unknown, ids: RealtimeIds, param = 'item'): Item 
     if (typeof raw.call_id !== 'string') throw raw.call_id === undefined ? missing(`${param}.call_id`) : invalidType(`${param}.call_id`, 'a string', raw.call_id);
     if (typeof raw.output !== 'string') throw raw.output === undefined ? missing(`${param}.output`) : invalidType(`${param}.output`, 'a string', raw.output);
   }
-  return { ...raw, id, object: 'realtime.item', status: 'completed', type: type as string };
+  const item: Item = { ...raw, id, object: 'realtime.item', status: 'completed', type: type as string };
+  // Audio bytes are not kept (the API's item events leave them out too): memory follows the text, not the audio.
+  if (Array.isArray(item.content)) {
+    item.content = (item.content as Record<string, unknown>[]).map((part) => {
+      if (part.type !== 'input_audio' && part.type !== 'output_audio') return part;
+      const { audio: _audio, ...kept } = part;
+      return { ...kept, transcript: kept.transcript ?? null };
+    });
+  }
+  return item;
 }
 
 /** Items one connection may hold: memory stays bounded however long a client keeps adding (far past a real context window). */

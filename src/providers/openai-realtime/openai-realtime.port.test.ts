@@ -367,4 +367,19 @@ describe('OpenAI Realtime over the real port (OpenAIRealtimeWS)', () => {
     expect(mock.requests.filter((r) => r.request).at(-1)!.request!.messages).toEqual([]);
     rt.close();
   });
+
+  test("conversation.item.create with input_audio: the client's transcript is matched, the audio bytes are not echoed or kept", async () => {
+    const { rt, until, mock } = await connect(scenario('spoken').expect().withAudioInput().withLastMessage({ contains: 'refund' }).then().respondWithText('Refund started.'));
+    rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'] } });
+    const audio = Buffer.alloc(48_000, 7).toString('base64');
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_audio', audio, transcript: 'I want a refund' }] } });
+    rt.send({ type: 'response.create' });
+    const events = await until('response.done');
+    const added = events.find((e) => e.type === 'conversation.item.added');
+    expect(added?.type === 'conversation.item.added' && added.item).toMatchObject({ role: 'user', content: [{ type: 'input_audio', transcript: 'I want a refund' }] });
+    expect(JSON.stringify(added)).not.toContain(audio.slice(0, 64));
+    expect(events.flatMap((e) => (e.type === 'response.output_text.done' ? [e.text] : []))).toEqual(['Refund started.']);
+    expect(mock.requests.find((r) => r.request)!.request!.messages.at(-1)).toEqual({ role: 'user', content: 'I want a refund', audio: true });
+    rt.close();
+  });
 });

@@ -23,6 +23,8 @@ export {
   cohere,
   mistral,
   ollama,
+  openaiRealtime,
+  geminiLive,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

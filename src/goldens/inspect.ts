@@ -1,5 +1,6 @@
 import { errorMessage, RecordedWires, type MessageView } from '../providers/index.ts';
 import type { GoldenFile, Interaction } from './schema.ts';
+import { inspectRealtime } from './inspect-realtime.ts';
 
 export interface InspectOptions {
   /** ANSI colours (a terminal); plain text otherwise. */
@@ -83,6 +84,7 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
     if (response.interrupted) out.push(p.red('  ✗ the stream was cut before it completed'));
     out.push(...renderAnswer(interaction, p));
   });
+  out.push(...inspectRealtime(golden.realtime ?? []).map((line) => (line.startsWith('──') ? p.cyan(line) : line)));
   out.push('');
   out.push(`${p.bold('total')}    ${golden.interactions.length} call(s) · tokens ${inputTokens} in / ${outputTokens} out (${inputTokens + outputTokens}) · ${Math.round(totalMs)} ms`);
   const names = Object.keys(golden.expected);

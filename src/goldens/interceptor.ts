@@ -1,5 +1,8 @@
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
+import { realtimeHandler, type RealtimeRoute } from '../transports/msw-realtime.ts';
+import { realtimeUpgrade } from '../transports/msw.ts';
+import { enableWsClientBridge } from '../transports/ws-client-bridge.ts';
 
 /**
  * A golden session's side of interception. `claims` is synchronous and reads no body (a request it
@@ -10,6 +13,8 @@ export interface GoldenHandler {
   handle(request: Request): Promise<Response>;
   /** During a replay every non-loopback request nothing else answers must fail rather than leave. */
   readonly sealsAll: boolean;
+  /** Realtime (WebSocket) conversations: recorded or replayed. */
+  readonly realtime?: RealtimeRoute;
 }
 
 /**
@@ -30,7 +35,15 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 export function ownMswServer(): Interceptor {
   return {
     install(handler) {
-      const server = setupServer(http.all(({ request }) => handler.claims(request), ({ request }) => handler.handle(request)));
+      const realtime = handler.realtime;
+      if (realtime) enableWsClientBridge();
+      const server = setupServer(
+        http.all(({ request }) => handler.claims(request), ({ request }) => realtimeUpgrade(request, realtime) ?? handler.handle(request)),
+        ...(realtime ? [realtimeHandler((url) => {
+          const path = realtime.pathFor(url);
+          return path === undefined ? undefined : { route: realtime, path };
+        })] : []),
+      );
       server.listen({
         // Local servers are part of the test; during a replay nothing else may leave the process.
         onUnhandledFrame({ frame, defaults }) {

@@ -90,6 +90,31 @@ export const InteractionSchema = z
   })
   .strict();
 
+/** One WebSocket frame of a realtime conversation: who sent it, when, and its text. */
+export const RealtimeFrameSchema = z
+  .object({
+    direction: z.enum(['client', 'server']),
+    /** Milliseconds since the connection opened. */
+    offsetMs: z.number().nonnegative(),
+    data: z.string(),
+  })
+  .strict();
+
+/** One realtime (WebSocket) connection, every frame in order: OpenAI Realtime, Gemini Live. */
+export const RealtimeConversationSchema = z
+  .object({
+    /** `openai-realtime`, `gemini-live`. */
+    provider: z.string(),
+    /** The URL the client opened (secret query values redacted). */
+    url: z.string(),
+    /** The subprotocols it asked for (secret ones redacted). */
+    protocols: z.array(z.string()),
+    frames: z.array(RealtimeFrameSchema),
+    /** How the server side closed it, when it did. */
+    close: z.object({ code: z.number().int(), reason: z.string() }).strict().optional(),
+  })
+  .strict();
+
 export const GoldenFileSchema = z
   .object({
     formatVersion: z.literal(GOLDEN_FORMAT_VERSION),
@@ -101,6 +126,8 @@ export const GoldenFileSchema = z
     /** What went in, as the test declared it with `golden.input(...)` (null when not declared). */
     input: z.unknown(),
     interactions: z.array(InteractionSchema),
+    /** Realtime WebSocket conversations, in the order they were opened (absent when there were none). */
+    realtime: z.array(RealtimeConversationSchema).optional(),
     /** Expected outputs by name (`toMatchGolden(name?)`; the default name is `output`). */
     expected: z.record(z.string(), z.unknown()),
   })
@@ -114,3 +141,5 @@ export type RecordedRequest = z.infer<typeof RecordedRequestSchema>;
 export type RecordedResponse = z.infer<typeof RecordedResponseSchema>;
 export type Interaction = z.infer<typeof InteractionSchema>;
 export type GoldenFile = z.infer<typeof GoldenFileSchema>;
+export type RealtimeFrameRecord = z.infer<typeof RealtimeFrameSchema>;
+export type RealtimeConversation = z.infer<typeof RealtimeConversationSchema>;

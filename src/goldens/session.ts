@@ -12,7 +12,9 @@ import { goldenPathFor, relativeTestFile } from './paths.ts';
 import type { Redactor } from './redact.ts';
 import { Recorder } from './recorder.ts';
 import { Replayer } from './replayer.ts';
-import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction } from './schema.ts';
+import { RealtimeRecorder } from './realtime-recorder.ts';
+import { RealtimeReplayer } from './realtime-replayer.ts';
+import { GOLDEN_FORMAT_VERSION, type GoldenFile, type Interaction, type RealtimeConversation } from './schema.ts';
 import { readGoldenSync, writeGolden } from './store.ts';
 import { isProviderPatternHost } from '../providers/origins.ts';
 import { RecordedWires } from '../providers/recorded.ts';
@@ -70,6 +72,8 @@ export class GoldenSession {
   private readonly wires = new RecordedWires();
   private recorder: Recorder | null = null;
   private replayer: Replayer | null = null;
+  private realtimeRecorder: RealtimeRecorder | null = null;
+  private realtimeReplayer: RealtimeReplayer | null = null;
   private readonly failures: Error[] = [];
   private expectedChanged = false;
   private intercepted = false;
@@ -133,14 +137,17 @@ export class GoldenSession {
       claims: (request) => this.claims(request),
       handle: (request) => this.handle(request),
       sealsAll: this.mode !== 'record',
+      realtime: this.realtimeRecorder ?? this.realtimeReplayer ?? undefined,
     });
   }
 
-  /** Makes the recorder (record) or loads the golden into a replayer (replay); once. */
+  /** Makes the recorders (record) or loads the golden into replayers (replay); once. */
   open(): void {
     if (this.recorder || this.replayer) return;
-    if (this.mode === 'record') this.recorder = new Recorder(this.ctx.redactor);
-    else {
+    if (this.mode === 'record') {
+      this.recorder = new Recorder(this.ctx.redactor);
+      this.realtimeRecorder = new RealtimeRecorder(this.ctx.redactor, () => this.upstreamUrl);
+    } else {
       const golden = this.golden();
       this.replayer = new Replayer(golden?.interactions ?? [], {
         file: this.relativeFile,
@@ -148,6 +155,12 @@ export class GoldenSession {
         ignorePaths: this.ctx.config.ignorePaths,
         timing: this.timing,
         wires: this.wires,
+      });
+      this.realtimeReplayer = new RealtimeReplayer(golden?.realtime ?? [], {
+        file: this.relativeFile,
+        redactor: this.ctx.redactor,
+        timing: () => this.timing,
+        fail: (error) => this.failures.push(error),
       });
       // Replay also answers whatever the golden recorded elsewhere (a base URL, a gateway).
       for (const i of golden?.interactions ?? []) this.origins.add(new URL(i.request.url).origin);
@@ -275,6 +288,7 @@ export class GoldenSession {
   async close(): Promise<Interaction[]> {
     this.intercepted ||= this.uninstall !== null || this.touched;
     const recorded = this.recorder ? await this.recorder.settled() : [];
+    this.realtimeRecorder?.close();
     this.uninstall?.();
     this.uninstall = null;
     return recorded;
@@ -294,7 +308,8 @@ export class GoldenSession {
     }
     if (!passed) return outcome;
     if (this.mode === 'record') {
-      if (this.intercepted && recorded.length === 0) {
+      const realtime = this.realtimeRecorder?.conversations ?? [];
+      if (this.intercepted && recorded.length === 0 && realtime.length === 0) {
         const hosts = [...this.origins].join(', ');
         throw new GoldenMismatchError(
           this.relativeFile,
@@ -304,7 +319,7 @@ export class GoldenSession {
         );
       }
       const previous = existsSync(this.file) ? this.golden() : null;
-      const next = this.build(recorded, { ...this.expected }, this.inputValue);
+      const next = this.build(recorded, { ...this.expected }, this.inputValue, realtime);
       await writeGolden(this.file, next, this.ctx.secrets);
       return { ...outcome, action: 'written', drift: previous ? describeDrift(previous, next) : [] };
     }
@@ -319,7 +334,7 @@ export class GoldenSession {
     if (unused.length > 0 && this.ctx.config.strict) {
       throw new GoldenMismatchError(this.relativeFile, `strict: ${unused.length} recorded interaction(s) of ${this.relativeFile} were never used by this replay (the code made fewer calls):`, unused.map((u) => `  ${u}`).join('\n'));
     }
-    const replayed = golden && (this.replayer?.servedCount || this.seen.size > 0) ? { ...outcome, action: 'replayed' as const } : outcome;
+    const replayed = golden && (this.replayer?.servedCount || this.realtimeReplayer?.servedCount || this.seen.size > 0) ? { ...outcome, action: 'replayed' as const } : outcome;
     return unused.length > 0 ? { ...replayed, unusedInteractions: unused } : replayed;
   }
 
@@ -327,10 +342,11 @@ export class GoldenSession {
   private unusedInteractions(): string[] {
     const golden = this.previous;
     if (!this.replayer || !golden) return [];
-    return this.replayer.unused().map((i) => {
+    const http = this.replayer.unused().map((i) => {
       const { method, url } = golden.interactions[i].request;
       return `${i}: ${method} ${new URL(url).pathname}`;
     });
+    return [...http, ...(this.realtimeReplayer?.unused() ?? [])];
   }
 
   /** `-u`: the outputs seen in this run replace the stored ones; names no longer asserted are dropped. */
@@ -338,7 +354,7 @@ export class GoldenSession {
     return this.seen.size === 0 ? stored : Object.fromEntries([...this.seen].map((n) => [n, n in this.expected ? this.expected[n] : stored[n]]));
   }
 
-  private build(interactions: Interaction[], expected: Record<string, unknown>, input: unknown): GoldenFile {
+  private build(interactions: Interaction[], expected: Record<string, unknown>, input: unknown, realtime: RealtimeConversation[] = []): GoldenFile {
     const first = interactions.find((i) => i.provider !== null);
     const reader = first ? this.wires.of(first.request.method, first.request.url, first.request.headers, first.provider).reader : null;
     const model = first && reader ? reader.model(new URL(first.request.url).pathname, first.request.body) : null;
@@ -346,11 +362,25 @@ export class GoldenSession {
       formatVersion: GOLDEN_FORMAT_VERSION,
       test: { file: this.testFile, name: this.testName },
       recordedAt: new Date().toISOString(),
-      provider: first?.provider ?? null,
-      model,
+      provider: first?.provider ?? realtime[0]?.provider ?? null,
+      model: model ?? (realtime[0] ? realtimeModel(realtime[0]) : null),
       input,
       interactions,
+      ...(realtime.length > 0 ? { realtime } : {}),
       expected,
     };
+  }
+}
+
+/** A realtime conversation's model: OpenAI's `?model=`, else Gemini Live's `setup.model` (first client frame). */
+function realtimeModel(conversation: RealtimeConversation): string | null {
+  const fromUrl = new URL(conversation.url).searchParams.get('model');
+  if (fromUrl) return fromUrl;
+  const first = conversation.frames.find((f) => f.direction === 'client');
+  try {
+    const model = (JSON.parse(first?.data ?? '') as { setup?: { model?: unknown } }).setup?.model;
+    return typeof model === 'string' ? model.replace(/^models\//, '') : null;
+  } catch {
+    return null;
   }
 }

@@ -31,3 +31,7 @@ export { vertexEmbeddingsAdapter } from './vertex-embeddings/index.ts';
 export { PROVIDER_ORIGINS, PROVIDER_HOST_PATTERNS } from './origins.ts';
 export { ProviderUpstreams, baseUrlEnv } from './upstream.ts';
 export type { ProviderUpstream } from './upstream.ts';
+export { openAIRealtimeAdapter } from './openai-realtime/index.ts';
+export { geminiLiveAdapter } from './gemini-live/index.ts';
+export { realtimeAdapters, realtimeAdapterFor, realtimeUrls } from './realtime-registry.ts';
+export type { RealtimeAdapter, RealtimeLink, RealtimeOpen, RealtimeSession } from './realtime-adapter.ts';

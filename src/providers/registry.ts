@@ -40,11 +40,14 @@ const REGISTERED = [
   { id: 'bedrock', create: bedrockMantleAdapter },
 ] as const;
 
-/** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
-export type ProviderId = (typeof REGISTERED)[number]['id'];
+/** The realtime (WebSocket) APIs: their sessions live in src/providers/realtime-registry.ts. */
+const REALTIME_IDS = ['openai-realtime', 'gemini-live'] as const;
 
-/** Every provider id, in registry order, once each. */
-export const PROVIDER_IDS: readonly ProviderId[] = [...new Set(REGISTERED.map((r) => r.id))];
+/** Which wire API a request came in on (`embeddings` covers OpenAI embeddings and Gemini embedContent). */
+export type ProviderId = (typeof REGISTERED)[number]['id'] | (typeof REALTIME_IDS)[number];
+
+/** Every provider id, in registry order, once each (the realtime APIs last). */
+export const PROVIDER_IDS: readonly ProviderId[] = [...new Set<ProviderId>([...REGISTERED.map((r) => r.id), ...REALTIME_IDS])];
 
 /**
  * A fresh list of every built-in adapter. Adapters keep no per-mock state (each mock makes its own

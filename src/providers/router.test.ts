@@ -90,7 +90,7 @@ describe('ProviderRouter', () => {
   });
 
   it('derives ids and default origins from the registry', () => {
-    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama', 'azure-openai', 'vertex-gemini', 'vertex-anthropic', 'cohere', 'bedrock']);
+    expect(PROVIDER_IDS).toEqual(['openai', 'openai-responses', 'anthropic', 'gemini', 'embeddings', 'mistral', 'ollama', 'azure-openai', 'vertex-gemini', 'vertex-anthropic', 'cohere', 'bedrock', 'openai-realtime', 'gemini-live']);
     expect(providerOrigins()).toEqual([
       'https://api.openai.com',
       'https://api.anthropic.com',

@@ -103,5 +103,9 @@ export const cohere = (extra?: MatchLike): MatchLike => providerMatch('cohere', 
 export const mistral = (extra?: MatchLike): MatchLike => providerMatch('mistral', extra);
 /** Matches Ollama `/api/chat` and `/api/generate` requests (`ollama`). @example scenario('x').expect(ollama()) */
 export const ollama = (extra?: MatchLike): MatchLike => providerMatch('ollama', extra);
+/** Matches OpenAI Realtime turns (WebSocket, Azure's included). @example scenario('x').expect(openaiRealtime()).withAudioInput('hi') */
+export const openaiRealtime = (extra?: MatchLike): MatchLike => providerMatch('openai-realtime', extra);
+/** Matches Gemini Live turns (BidiGenerateContent over WebSocket). @example scenario('x').expect(geminiLive()) */
+export const geminiLive = (extra?: MatchLike): MatchLike => providerMatch('gemini-live', extra);
 /** Matches any provider; add constraints with the with* methods. @example scenario('x').expect(anyProvider()).withModel(/^gpt/) */
 export const anyProvider = (extra: MatchLike = {}): MatchLike => ({ ...extra });

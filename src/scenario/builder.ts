@@ -15,7 +15,7 @@ import {
 import { parseScenario } from './validate.ts';
 
 export { openai, openaiResponses, anthropic, gemini, embeddings, azureOpenAI, vertexGemini, vertexAnthropic, anyProvider } from './builder-helpers.ts';
-export { bedrock, cohere, mistral, ollama } from './builder-helpers.ts';
+export { bedrock, cohere, mistral, ollama, openaiRealtime, geminiLive } from './builder-helpers.ts';
 export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLike, ErrorOptions } from './builder-helpers.ts';
 
 /**
@@ -28,7 +28,7 @@ export type { TextMatchLike, MessageMatchLike, MatchLike, ToolCallLike, StreamLi
  * match: a catch-all.
  */
 
-type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean };
+type MutableStep = { match?: Match; respond: Respond; times?: number; consume?: boolean; inputTranscript?: string };
 
 interface BuilderState {
   name: string;
@@ -207,6 +207,18 @@ export class MatchBuilder extends Stage {
     return this;
   }
 
+  /**
+   * Realtime turns: the user spoke (the last user message came in as audio). `transcript` is what
+   * the mock hears in it (`inputTranscript`): the message's text for later turns, and the
+   * provider's input transcription event.
+   * @example scenario('voice').expect().withAudioInput('what is the weather').then().respondWithText('Sunny.')
+   */
+  withAudioInput(transcript?: string): this {
+    this.match.audio = true;
+    if (transcript !== undefined) this.state.steps[this.state.steps.length - 1].inputTranscript = transcript;
+    return this;
+  }
+
   /** The URL path the request arrived on (after any session prefix), e.g. `/v1/chat/completions`. */
   withPath(path: string): this {
     this.match.path = path;
@@ -341,6 +353,15 @@ export class ResponseBuilder extends Stage {
   /** Wait this long before the first byte. */
   withLatency(ms: number): this {
     this.respond.latencyMs = ms;
+    return this;
+  }
+
+  /**
+   * Gemini Live: after this turn the server announces it will disconnect (`goAway.timeLeft`).
+   * @example scenario('bye').respondWithText('Hi').withGoAway('10s')
+   */
+  withGoAway(timeLeft: string): this {
+    this.respond.goAway = timeLeft;
     return this;
   }
 

@@ -35,6 +35,8 @@ export interface CanonicalMessage {
   toolName?: string;
   /** Tool messages: the provider marked the result as an error. */
   isError?: boolean;
+  /** Realtime user messages that came in as audio (their `content` is the transcript, if any yet). */
+  audio?: boolean;
 }
 
 /** A tool the request offers the model. */
@@ -169,6 +171,10 @@ export interface CanonicalResponse {
   embeddings?: number[][];
   /** Extra response headers from the step (`headers`, `echoHeaders`). */
   headers: Record<string, string>;
+  /** Realtime turns: the step's `inputTranscript` (what the mock heard in the user's audio). */
+  inputTranscript?: string;
+  /** Gemini Live: the step's `goAway` (time left before the server disconnects). */
+  goAway?: string;
 }
 
 /** An error to render in the provider's own error shape. */

@@ -227,6 +227,8 @@ export class ScenarioEngine {
     if (refusal !== undefined) response.refusal = refusal;
     if (json !== undefined) response.json = json;
     if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
+    if (state.step.inputTranscript !== undefined) response.inputTranscript = fillTemplate(state.step.inputTranscript, values);
+    if (respond.goAway !== undefined) response.goAway = respond.goAway;
     return response;
   }
 

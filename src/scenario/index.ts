@@ -44,6 +44,8 @@ export {
   cohere,
   mistral,
   ollama,
+  openaiRealtime,
+  geminiLive,
   anyProvider,
   ScenarioBuilder,
   MatchBuilder,

@@ -164,7 +164,7 @@ describe('loadScenarios: errors', () => {
       '  fixtures/scenarios-bad/wrong-fields.json:5:40: steps[0].match.model: expected a string, { equals }, { contains } or { regex, flags? }, got an object with "regx" (did you mean "regex"?)',
       '  fixtures/scenarios-bad/wrong-fields.json:10:7: steps[1].times: expected an integer >= 1, got 0',
       '  fixtures/scenarios-bad/wrong-fields.json:13:48: steps[2].match.lastMessage.content.regex: expected a valid regular expression: Invalid regular expression: /(unclosed/: Unterminated group',
-      '  fixtures/scenarios-bad/wrong-fields.json:15:9: steps[2].respond.txt: unknown key (did you mean "text"?); allowed here: text, json, refusal, reasoning, toolCalls, expectToolResults, usage, finishReason, stream, latencyMs, error, embeddings, headers, echoHeaders',
+      '  fixtures/scenarios-bad/wrong-fields.json:15:9: steps[2].respond.txt: unknown key (did you mean "text"?); allowed here: text, json, refusal, reasoning, toolCalls, expectToolResults, usage, finishReason, stream, latencyMs, error, embeddings, headers, echoHeaders, goAway',
       '  fixtures/scenarios-bad/wrong-fields.json:16:68: steps[2].respond.toolCalls[1].name: expected a non-empty string, got ""',
     ]);
     expect(err.message).not.toMatch(/\n\s+at /); // no stack frames in the message

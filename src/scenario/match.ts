@@ -129,6 +129,11 @@ export function matchFailures(match: Match | undefined, request: CanonicalReques
       }
     }
   }
+  if (match.audio !== undefined) {
+    const lastUser = request.messages.findLast((m) => m.role === 'user');
+    const audio = lastUser?.audio === true;
+    if (audio !== match.audio) failed.push(`audio: expected the last user message ${match.audio ? 'as audio' : 'as text'}, got ${lastUser ? (audio ? 'audio' : 'text') : 'none'}`);
+  }
   if (match.headers) {
     for (const [name, wanted] of Object.entries(match.headers)) {
       if ((f = textFailure(`headers.${name}`, wanted, request.headers[name.toLowerCase()]))) failed.push(f);

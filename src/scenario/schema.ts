@@ -39,6 +39,8 @@ export const MatchSchema = z
      * JSON mode or a forced tool), or the name of the schema it sends (`weather_report`).
      */
     responseFormat: z.union([z.literal(true), z.string()]).optional(),
+    /** Realtime turns: the last user message came in as audio (true) or as text (false). */
+    audio: z.boolean().optional(),
   })
   .strict();
 
@@ -142,6 +144,8 @@ export const RespondSchema = z
     embeddings: z.array(z.array(z.number())).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     echoHeaders: z.array(z.string()).optional(),
+    /** Gemini Live: after this turn the server says it will disconnect (`goAway.timeLeft`, a duration such as "10s"). */
+    goAway: z.string().regex(/^\d+(\.\d+)?s$/, 'a duration in seconds, such as "10s"').optional(),
   })
   .strict()
   .superRefine((respond, ctx) => {
@@ -167,6 +171,11 @@ export const StepSchema = z
     respond: RespondSchema,
     times: z.number().int().positive().optional(),
     consume: z.boolean().optional(),
+    /**
+     * Realtime turns: what the mock "hears" in the user's audio (no speech recognition). It becomes
+     * the user message's text for later turns and is sent as the provider's input transcription.
+     */
+    inputTranscript: z.string().optional(),
   })
   .strict();
 

@@ -46,6 +46,18 @@ export interface JournalEntry {
   violation?: { rule: string; doc: string };
   /** A scenario that promised an answer the request's schema rules out: the message that names the step and path. */
   authoringError?: string;
+  /** Realtime (WebSocket) traffic: the frame this entry journals (turns carry `request` instead). */
+  frame?: RealtimeFrame;
+}
+
+/** One WebSocket frame of a realtime connection, as the journal keeps it. */
+export interface RealtimeFrame {
+  /** The connection it belongs to (one id per WebSocket). */
+  connection: string;
+  /** `client`: the client sent it; `server`: the mock did. */
+  direction: 'client' | 'server';
+  /** The frame's text. */
+  data: string;
 }
 
 /**

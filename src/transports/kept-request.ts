@@ -68,6 +68,7 @@ export class RequestKeeper {
     entry.path = this.#memo.shared(entry.path);
     if (entry.request) entry.request = this.keep(entry.request);
     if (entry.nearMisses.length === 0) entry.nearMisses = NO_NEAR_MISSES;
+    if (entry.frame && this.#redactor.values.length > 0) entry.frame = { ...entry.frame, data: this.#redactor.deep(entry.frame.data) };
     return entry;
   }
 

@@ -119,6 +119,14 @@ export class MockLLM {
   }
 
   /**
+   * Journals an entry a transport built itself (a realtime frame or turn), redacted like any other.
+   * @example mock.journal({ requestId, method: 'WS', path, provider, request: null, status: 101, step: null, nearMisses: [], startedAt, durationMs: 0, bodyLength: data.length, frame })
+   */
+  journal(entry: JournalEntry): void {
+    this.#record(entry);
+  }
+
+  /**
    * Answers a request the transport refused before the core saw it (a body past the limit, a
    * foreign origin) in the routed provider's own error shape, and journals it.
    * @example

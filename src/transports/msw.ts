@@ -5,6 +5,21 @@
 import { http, type RequestHandler } from 'msw';
 import type { HandleOptions } from './handle.ts';
 import { isProviderPatternHost, PROVIDER_ORIGINS } from '../providers/origins.ts';
+import { MockLLM } from './mock-llm.ts';
+import { realtimeRoute, type RealtimeRoute } from './msw-realtime.ts';
+import { answerUpgrade, isWsPackageUpgrade } from './ws-client-bridge.ts';
+
+/**
+ * A WebSocket upgrade made through node:http (clients on the `ws` package: the openai SDK's
+ * OpenAIRealtimeWS, @google/genai on Node) arrives at MSW as an HTTP request: answered with a 101 and
+ * carried by ws-client-bridge.ts when `realtime` answers its URL, undefined otherwise.
+ * @example const upgraded = realtimeUpgrade(request, route.realtime); if (upgraded) return upgraded;
+ */
+export function realtimeUpgrade(request: Request, realtime: RealtimeRoute | undefined): Response | undefined {
+  if (!realtime || !isWsPackageUpgrade(request)) return undefined;
+  const path = realtime.pathFor(new URL(request.url));
+  return path === undefined ? undefined : answerUpgrade(request, realtime, path);
+}
 
 /** Anything that answers Fetch requests like a MockLLM. */
 export interface HandlesRequests {
@@ -25,6 +40,8 @@ export interface MockLLMHandlersOptions {
 export interface MockRoute {
   claims(request: Request): boolean;
   handle(request: Request): Promise<Response>;
+  /** Its realtime (WebSocket) side, when the mock is a MockLLM. */
+  realtime?: RealtimeRoute;
 }
 
 /** The base URLs a mock answers, as origin + path prefix. */
@@ -50,9 +67,16 @@ export function mockLLMRoute(mock: HandlesRequests, options: MockLLMHandlersOpti
     // Hosts named by a resource or region (`contoso.openai.azure.com`) have no single origin.
     return patterned && isProviderPatternHost(url.host) ? url.pathname : undefined;
   };
+  // HTTP and realtime (WebSocket) traffic of the same hosts: one route.
+  const realtime = mock instanceof MockLLM ? realtimeRoute(mock, options) : undefined;
   return {
     claims: (request) => find(request) !== undefined,
-    handle: (request) => mock.handle(request, { path: find(request) ?? new URL(request.url).pathname }),
+    handle: (request) => {
+      const upgraded = realtimeUpgrade(request, realtime);
+      if (upgraded) return Promise.resolve(upgraded);
+      return mock.handle(request, { path: find(request) ?? new URL(request.url).pathname });
+    },
+    ...(realtime ? { realtime } : {}),
   };
 }
 
@@ -68,3 +92,7 @@ export function mockLLMHandlers(mock: HandlesRequests, options: MockLLMHandlersO
   const route = mockLLMRoute(mock, options);
   return [http.all(({ request }) => route.claims(request), ({ request }) => route.handle(request))];
 }
+
+export { mockLLMRealtimeHandlers } from './msw-realtime.ts';
+export { realtimeRoute };
+export type { RealtimeRoute } from './msw-realtime.ts';

@@ -17,6 +17,7 @@ import { JournalBudget } from './journal.ts';
 import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
+import { plainSocket, realtimeUpgrade } from './ws-upgrade.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter } from '../providers/router.ts';
@@ -74,6 +75,11 @@ export interface MockLLMServer {
   sessions: SessionRegistry;
   /** The session's base URL. */
   sessionUrl(id: string): string;
+  /**
+   * For `ws` clients that insist on `wss://` (the openai SDK's OpenAIRealtimeWS): pass as
+   * `options: { createConnection: server.plainSocket }` and they reach this port in plain TCP.
+   */
+  plainSocket: () => Socket;
   /** Stops listening and ends open connections (streams included). */
   close(): Promise<void>;
 }
@@ -158,7 +164,11 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     // Provider traffic catches its own failures: no derived promise and closure per request.
     else serveSession(req, res, pathname);
   };
-  const server: Server = createServer(onRequest);
+  // Only WebSocket upgrades reach the realtime upgrade listener; any other `Upgrade:` (an h2c attempt
+  // from an HTTP/1.1 client) stays a plain request, as it was before a listener existed. Node versions
+  // without the option send every upgrade to the listener, which refuses the non-WebSocket ones.
+  const wantsWebSocket = (req: IncomingMessage) => req.headers.upgrade?.toLowerCase() === 'websocket';
+  const server: Server = createServer({ shouldUpgradeCallback: wantsWebSocket } as Parameters<typeof createServer>[0], onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);
     if (refused) {
@@ -228,6 +238,8 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       fail(res, err);
     }
   }
+  // Realtime APIs (OpenAI Realtime, Gemini Live): WebSocket upgrades on the same port, same sessions and guard.
+  server.on('upgrade', realtimeUpgrade(sessions, guard, () => origin));
   server.keepAliveTimeout = 10_000;
   // One port for HTTP/1.1 and HTTP/2 cleartext (the AWS SDK's default handler speaks the latter).
   const listener = dualProtocolServer(server, onRequest, (socket) => {
@@ -259,6 +271,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
     token,
     sessions,
     sessionUrl: (id: string) => `${origin}/s/${id}`,
+    plainSocket: plainSocket(port, host),
     close() {
       closing ??= (options.front?.close?.() ?? Promise.resolve()).catch(() => {}).then(() => new Promise<void>((resolve) => {
         announceListener('close', origin);

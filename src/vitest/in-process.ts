@@ -14,6 +14,7 @@ import type { MswBridge } from './msw-bridge.ts';
 import { hostPattern, type HostMatcher } from '../providers/common/host-pattern.ts';
 import { LISTENER_CHANNEL, type ListenerMessage } from '../net/index.ts';
 import { OwnServers } from './own-servers.ts';
+import type { RealtimeRoute } from '../transports/msw-realtime.ts';
 
 /** Something that answers some requests of one test: a mock LLM or the test's golden session. */
 export interface Route {
@@ -22,6 +23,8 @@ export interface Route {
   handle(request: Request): Promise<Response>;
   /** While true, every non-loopback request of the test that no handler answers fails (golden replay). */
   readonly sealsAll?: boolean;
+  /** The realtime (WebSocket) connections it answers, if any. */
+  readonly realtime?: RealtimeRoute;
 }
 
 /** One test's state, visible from the test body, its hooks, its fixtures and anything they await. */
@@ -162,6 +165,22 @@ export class InProcessLayer {
       for (let i = slot.mocks.length - 1; i >= 0; i--) if (slot.mocks[i].claims(request)) return slot.mocks[i];
     }
     for (const route of this.processRoutes) if (route.claims(request)) return route;
+    return undefined;
+  }
+
+  /** The calling test's mock that answers a realtime connection to `url` (latest first), with the path it sees. */
+  realtimeRouteFor(url: URL): { route: RealtimeRoute; path: string } | undefined {
+    const slot = this.slot();
+    if (!slot) return undefined;
+    // The golden first, as for HTTP: it records or replays the test's realtime conversations.
+    const golden = slot.golden?.realtime;
+    const goldenPath = golden?.pathFor(url);
+    if (golden && goldenPath !== undefined) return { route: golden, path: goldenPath };
+    for (let i = slot.mocks.length - 1; i >= 0; i--) {
+      const route = slot.mocks[i].realtime;
+      const path = route?.pathFor(url);
+      if (route && path !== undefined) return { route, path };
+    }
     return undefined;
   }
 

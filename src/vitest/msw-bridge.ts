@@ -11,8 +11,11 @@
  * - `seal` (last): a request to a provider host (or any non-loopback request during a golden replay)
  *   that no handler answered fails its test, naming the request and how to mock it; it never leaves.
  */
-import { http, passthrough, type HttpHandler } from 'msw';
-import { HttpNetworkFrame } from 'msw/experimental';
+import { http, passthrough, ws, type HttpHandler, type WebSocketHandler } from 'msw';
+import { HttpNetworkFrame, WebSocketNetworkFrame } from 'msw/experimental';
+import { realtimeHandler } from '../transports/msw-realtime.ts';
+import { realtimeUpgrade } from '../transports/msw.ts';
+import { enableWsClientBridge } from '../transports/ws-client-bridge.ts';
 import { defaultNetworkOptions, setupServer, type SetupServer } from 'msw/node';
 import type { InProcessLayer } from './in-process.ts';
 
@@ -24,6 +27,9 @@ const BRIDGE = Symbol.for('ghostwire.mswBridge');
 export class MswBridge {
   readonly front: HttpHandler;
   readonly seal: HttpHandler;
+  /** The same two for WebSocket connections (realtime APIs): a test's mock first, a sealed host refused last. */
+  readonly wsFront: WebSocketHandler;
+  readonly wsSeal: WebSocketHandler;
   private own: SetupServer | null = null;
   private readonly layer: InProcessLayer;
 
@@ -35,6 +41,10 @@ export class MswBridge {
         if (layer.isOwnServer(request)) return passthrough();
         const route = layer.routeFor(request);
         if (!route) throw new Error(`ghostwire: the mock for ${request.method} ${request.url} is gone (its test has finished)`);
+        // A `ws`-package client's realtime upgrade: the test's golden or mock takes the connection over.
+        const realtime = layer.realtimeRouteFor(new URL(request.url));
+        const upgraded = realtimeUpgrade(request, realtime?.route);
+        if (upgraded) return upgraded;
         return route.handle(request);
       },
     );
@@ -46,6 +56,23 @@ export class MswBridge {
         return Response.json({ error: { message, type: 'invalid_request_error', param: null, code: 'ghostwire_unhandled' } }, { status: 404, headers: { 'x-should-retry': 'false' } });
       },
     );
+    this.wsFront = realtimeHandler((url) => layer.realtimeRouteFor(url));
+    enableWsClientBridge();
+    const sealedSocket = (url: URL | string) => {
+      const http = new URL(String(url).replace(/^ws/, 'http'));
+      return !LOOPBACK.has(http.hostname) && layer.isSealed(new Request(http));
+    };
+    this.wsSeal = ws.link(/^wss?:\/\//).addEventListener('connection', ({ client }) => {
+      const message = layer.refuse(new Request(String(client.url).replace(/^ws/, 'http')));
+      // An application close code (MSW's client takes 1000 and 3000-4999): 4004, nothing answers here.
+      client.close(4004, message.slice(0, 120));
+    });
+    // Only connections to sealed hosts: the rest stay the user's handlers' (or `onUnhandledFrame`'s).
+    (this.wsSeal as unknown as { predicate: (args: { url: URL | string }) => boolean }).predicate = ({ url }) => !this.wsFrontClaims(url) && sealedSocket(url);
+  }
+
+  private wsFrontClaims(url: URL | string): boolean {
+    return this.layer.realtimeRouteFor(new URL(String(url))) !== undefined;
   }
 
   /**
@@ -97,7 +124,8 @@ function currentBridge(): MswBridge | undefined {
 
 /**
  * Two adjustments to MSW 3 (measured on msw 3.0.5), applied once per process:
- * - every HTTP frame, whichever server resolves it, gets ghostwire's `front` first and `seal` last;
+ * - every HTTP frame, whichever server resolves it, gets ghostwire's `front` first and `seal` last
+ *   (every WebSocket frame the same with `wsFront` and `wsSeal`);
  * - the interceptor source all `setupServer()`s share is enabled once: a second `listen()` while another
  *   server listens otherwise subscribes the source twice, and every request is handled twice (the
  *   second run reading a body already read: "Body is unusable"). Before it enables, the layer's sealed
@@ -113,6 +141,16 @@ function patchMsw(): void {
       return bridge ? [bridge.front, ...handlers, bridge.seal] : handlers;
     };
     proto[PATCHED] = true;
+  }
+  const wsProto = WebSocketNetworkFrame.prototype as unknown as Record<symbol, boolean> & { getHandlers: (this: unknown, controller: unknown) => unknown[] };
+  if (!wsProto[PATCHED]) {
+    const original = wsProto.getHandlers;
+    wsProto.getHandlers = function getHandlers(this: unknown, controller: unknown) {
+      const handlers = original.call(this, controller);
+      const bridge = currentBridge();
+      return bridge ? [bridge.wsFront, ...handlers, bridge.wsSeal] : handlers;
+    };
+    wsProto[PATCHED] = true;
   }
   const source = defaultNetworkOptions.sources[0] as unknown as Source & Record<symbol, boolean>;
   if (!source[PATCHED]) {

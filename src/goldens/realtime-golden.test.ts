@@ -1,0 +1,180 @@
+// Realtime goldens: an OpenAI Realtime and a Gemini Live conversation recorded (every frame, both ways,
+// with its offset) against the mock server as upstream, then replayed with the upstream stopped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GoogleGenAI, Modality, type LiveServerMessage } from '@google/genai/web';
+import OpenAI from 'openai';
+import { OpenAIRealtimeWebSocket } from 'openai/realtime/websocket';
+import { describe, expect, it } from 'vitest';
+import { startMockLLMServer } from '../transports/server.ts';
+import { scenario } from '../scenario/builder.ts';
+import { parseGolden } from './store.ts';
+import { inspectGolden } from './inspect.ts';
+import { tempRuntime } from './testing/runtime.ts';
+
+const KEY = 'sk-realtime-key-not-secret';
+
+/** A voice tool loop over OpenAI Realtime (text output, so the run is easy to read), on either SDK client. */
+async function openaiRun(client: 'websocket' | 'ws' = 'websocket'): Promise<{ said: string[]; calls: unknown[] }> {
+  const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
+  const rt = client === 'ws' ? new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY })) : new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+  const run = { said: [] as string[], calls: [] as unknown[] };
+  await new Promise<void>((resolve, reject) => {
+    rt.on('error', reject);
+    rt.on('response.output_text.done', (e) => run.said.push(e.text));
+    rt.on('response.done', (e) => {
+      const calls = (e.response.output ?? []).flatMap((i) => (i.type === 'function_call' ? [i] : []));
+      if (calls.length === 0) return resolve();
+      for (const call of calls) {
+        run.calls.push(JSON.parse(call.arguments));
+        rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id!, output: '{"tempC":21}' } });
+      }
+      rt.send({ type: 'response.create' });
+    });
+    rt.on('session.created', () => {
+      rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object' } }] } });
+      rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'weather in Paris?' }] } });
+      rt.send({ type: 'response.create' });
+    });
+  });
+  rt.close();
+  return run;
+}
+
+const weather = scenario('weather')
+  .expect().withLastMessage({ contains: 'weather' })
+  .then().respondWithToolCalls([{ id: 'call_weather_1', name: 'get_weather', arguments: { city: 'Paris' } }])
+  .expect().withToolResults(['get_weather'])
+  .then().respondWithText('Sunny, 21 degrees.');
+
+describe('realtime goldens', () => {
+  it('records an OpenAI Realtime conversation frame by frame and replays it with the upstream stopped', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice.test.ts');
+    const recording = runtime.session(testFile, 'voice > weather');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await openaiRun();
+    expect(recorded).toEqual({ said: ['Sunny, 21 degrees.'], calls: [{ city: 'Paris' }] });
+    expect(recording.expect('output', recorded, { equals: Object.is }).pass).toBe(true);
+    expect((await runtime.finish(testFile, 'voice > weather', true))?.action).toBe('written');
+    await server.close();
+
+    const text = readFileSync(recording.file, 'utf8');
+    expect(text).not.toContain(KEY);
+    const golden = parseGolden(text, recording.file);
+    expect(golden.interactions).toEqual([]);
+    expect(golden.provider).toBe('openai-realtime');
+    expect(golden.model).toBe('gpt-realtime');
+    const [conversation] = golden.realtime!;
+    expect(conversation.url).toBe('wss://api.openai.com/v1/realtime?model=gpt-realtime');
+    expect(conversation.protocols).toEqual(['realtime', 'openai-insecure-api-key.[REDACTED]']);
+    const types = conversation.frames.map((f) => `${f.direction}:${JSON.parse(f.data).type}`);
+    expect(types[0]).toBe('server:session.created');
+    expect(types.filter((t) => t.startsWith('client:'))).toEqual([
+      'client:session.update',
+      'client:conversation.item.create',
+      'client:response.create',
+      'client:conversation.item.create',
+      'client:response.create',
+    ]);
+    expect(types.filter((t) => t === 'server:response.done')).toHaveLength(2);
+    const offsets = conversation.frames.map((f) => f.offsetMs);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    const replay = replayRuntime.session(testFile, 'voice > weather');
+    await replay.intercept();
+    const replayed = await openaiRun();
+    expect(replayed).toEqual(recorded);
+    expect(replay.expect('output', replayed, { equals: Object.is }).pass).toBe(true);
+    expect((await replayRuntime.finish(testFile, 'voice > weather', true))?.action).toBe('replayed');
+  });
+
+  it('a replay whose client diverges from the recording fails, naming the frame', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice.test.ts');
+    const recording = runtime.session(testFile, 'voice > diverges');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    await openaiRun();
+    await runtime.finish(testFile, 'voice > diverges', true);
+    await server.close();
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    const replay = replayRuntime.session(testFile, 'voice > diverges');
+    await replay.intercept();
+    const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+    const closed = new Promise<void>((resolve) => rt.socket.addEventListener('close', () => resolve()));
+    rt.on('session.created', () => rt.send({ type: 'session.update', session: { type: 'realtime', instructions: 'something else' } }));
+    await closed;
+    await expect(replayRuntime.finish(testFile, 'voice > diverges', true)).rejects.toThrow(/realtime 0, frame 1: the client sent .*something else/);
+  });
+
+  it('records and replays a Gemini Live conversation (the API key in the URL redacted)', async () => {
+    const server = await startMockLLMServer({ scenarios: scenario('hi').respondWithText('Hello from Live') });
+    const run = async () => {
+      const messages: LiveServerMessage[] = [];
+      let done = () => {};
+      const turn = new Promise<void>((resolve) => (done = resolve));
+      const session = await new GoogleGenAI({ apiKey: 'gemini-key-not-secret' }).live.connect({
+        model: 'gemini-live-2.5-flash-preview',
+        config: { responseModalities: [Modality.TEXT] },
+        callbacks: { onmessage: (m) => (messages.push(m), m.serverContent?.turnComplete && done()) },
+      });
+      session.sendClientContent({ turns: 'hi' });
+      await turn;
+      session.close();
+      return messages.map((m) => m.text ?? '').join('');
+    };
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'live.test.ts');
+    const recording = runtime.session(testFile, 'live > hi');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    expect(await run()).toBe('Hello from Live');
+    await runtime.finish(testFile, 'live > hi', true);
+    await server.close();
+    const text = readFileSync(recording.file, 'utf8');
+    expect(text).not.toContain('gemini-key-not-secret');
+    expect(parseGolden(text, recording.file).realtime![0].provider).toBe('gemini-live');
+    expect(parseGolden(text, recording.file).model).toBe('gemini-live-2.5-flash-preview');
+    // `ghostwire inspect` shows the conversation frame by frame, Gemini's message kinds as labels.
+    const shown = inspectGolden(parseGolden(text, recording.file));
+    expect(shown).toMatch(/── realtime 1 · gemini-live · \/\/?ws\/google\.ai\.generativelanguage\.v1\w*\.GenerativeService\.BidiGenerateContent/);
+    expect(shown).toMatch(/→ setup {2}\(\d+ ms\)\n {2}← setupComplete {2}\(\d+ ms\)\n {2}→ clientContent\.turns/);
+    expect(shown).toContain('← serverContent.turnComplete');
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    const replay = replayRuntime.session(testFile, 'live > hi');
+    await replay.intercept();
+    expect(await run()).toBe('Hello from Live');
+    expect((await replayRuntime.finish(testFile, 'live > hi', true))?.action).toBe('replayed');
+  });
+
+  it('records and replays a ws-package client (OpenAIRealtimeWS); its Authorization header never reaches the golden', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice-ws.test.ts');
+    const recording = runtime.session(testFile, 'voice > ws');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await openaiRun('ws');
+    expect(recorded).toEqual({ said: ['Sunny, 21 degrees.'], calls: [{ city: 'Paris' }] });
+    expect((await runtime.finish(testFile, 'voice > ws', true))?.action).toBe('written');
+    // The upstream saw the client's Authorization header (passed on), redacted in its journal.
+    expect(server.mock.requests.find((r) => r.request)!.request!.headers.authorization).toBe('[REDACTED]');
+    await server.close();
+    const text = readFileSync(recording.file, 'utf8');
+    expect(text).not.toContain(KEY);
+    expect(parseGolden(text, recording.file).realtime![0].protocols).toEqual([]);
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    const replay = replayRuntime.session(testFile, 'voice > ws');
+    await replay.intercept();
+    expect(await openaiRun('ws')).toEqual(recorded);
+    expect((await replayRuntime.finish(testFile, 'voice > ws', true))?.action).toBe('replayed');
+  });
+});

@@ -15,7 +15,8 @@ import { manualClock, mockFetch } from './test-helpers.ts';
 const BASE = 'https://api.openai.com/v1';
 
 const tools = [
-  { name: 'read_file', description: 'Read the complete contents of a file from disk.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+  // "as text": read_text does the same job (a text file's contents), as server-filesystem's read_file and read_text_file.
+  { name: 'read_file', description: 'Read the complete contents of a file from disk as text.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
   { name: 'write_file', description: 'Write content to a file on disk, replacing it.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
   { name: 'read_text', description: 'Read a text file from disk as UTF-8.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
   { name: 'list_tables', description: 'List the tables of the database.', inputSchema: { type: 'object', properties: {} } },
@@ -130,7 +131,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
     // The short list the LLM saw carries the task, the candidates and their reliability.
     const prompt = chat[0].request?.messages.at(-1)?.content ?? '';
     expect(prompt).toContain('Task: read a text file');
-    expect(prompt).toContain('- fs/read_file: Read the complete contents of a file from disk. [success rate 100% over 1 calls]');
+    expect(prompt).toContain('- fs/read_file: Read the complete contents of a file from disk as text. [success rate 100% over 1 calls]');
     const llmMode = await recommendTools(deps, 'read a text file', { search_mode: 'llm', top_k: 1 });
     expect(llmMode).toMatchObject({ ranking: 'llm', recommendations: [{ tool: 'read_text' }] });
     const semantic = await recommendTools(deps, 'list database tables', { search_mode: 'semantic', top_k: 1 });

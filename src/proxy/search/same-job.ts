@@ -53,8 +53,12 @@ const STOP = new Set(['stop', 'end', 'halt', 'abort', 'close', 'kill', 'terminat
  *   jobOf({ server: 'fs', name: 'list_directory_with_sizes', description: 'List a directory', params: ['path'] }, new Synonyms()).object; // Set { 'directori' }
  */
 export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
+  // Leading words naming the server or the family ("brave_web_search", "browser_click") say whose tool it
+  // is; later ones are its own ("get_library_docs" on a server named docs).
   const drop = new Set([...words(tool.server), ...(tool.family ?? [])]);
-  const ws = words(tool.name).filter((w) => !drop.has(w));
+  const ws = words(tool.name);
+  while (ws.length > 1 && drop.has(ws[0])) ws.shift();
+  if (ws.length === 1 && drop.has(ws[0])) ws.shift();
   // The name's verb: its first word the verb table or WordNet knows as one ("push_files", not "files").
   // A name's verb is a base form: "files" and "checks" in a name are nouns ("push_files", "monitor_checks").
   const base = (w: string): boolean => verbOf(w) !== undefined && !(/[^s]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined);

@@ -3,7 +3,7 @@
  * measured over the fallback set (fixtures/fallback: real servers' tools with labelled same-job groups)
  * for the pairs the same-job rule (search/same-job.ts) lets through. Labelled same-job pairs are
  * alternatives, acceptable pairs are left out, every other pair counts as unrelated. The threshold is the
- * one (in hundredths) with the best F1 at telling the two apart.
+ * one (in hundredths) with the best F1 at telling the two apart (the highest of equals).
  */
 import type { FallbackSet } from './fallback-eval.ts';
 import { ToolCatalog, type CatalogInput } from './catalog.ts';
@@ -13,7 +13,7 @@ import { ToolSearch } from './search.ts';
 import { openStore } from './store.ts';
 
 /** Lexical (BM25) similarity a fallback needs: calibrateFallbackThreshold() on fixtures/fallback (its test keeps this true). */
-export const LEXICAL_FALLBACK_MIN_SIMILARITY = 0.02;
+export const LEXICAL_FALLBACK_MIN_SIMILARITY = 0.03;
 /**
  * Embedding (cosine) similarity a fallback needs. Not measured here (that needs an embeddings API):
  * a conservative value for OpenAI's text-embedding-3 models, where unrelated short texts mostly score below it.
@@ -65,7 +65,8 @@ export async function calibrateFallbackThreshold(set: FallbackSet): Promise<Cali
       const precision = tp + fp ? tp / (tp + fp) : 0;
       const recall = same.size ? tp / same.size : 0;
       const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-      if (f1 > best.f1) best = { ...best, threshold, recall, precision, f1 };
+      // Ties go to the stricter threshold: the same measured F1 with fewer suggestions nobody labelled.
+      if (f1 >= best.f1 && f1 > 0) best = { ...best, threshold, recall, precision, f1 };
     }
     return best;
   } finally {

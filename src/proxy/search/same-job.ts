@@ -27,6 +27,8 @@ export interface JobTool {
 export interface Job {
   /** Actions of the verb table, or `v:<stem>` for a verb the table does not know ("navigate", "click"). */
   actions: ReadonlySet<string>;
+  /** The stem of the name's own verb when the verb table does not know it ("navigate", "force"). */
+  verb?: string;
   /** What the name acts on; empty when the name says only the server and the verb (`tavily_search`). */
   object: ReadonlySet<string>;
   /** Whether the name's object is plural ("checks"), singular ("check"), or it has none. */
@@ -46,6 +48,12 @@ const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id
 /** Verbs that start or stop something: starting never stands in for stopping. */
 const START = new Set(['start', 'begin', 'launch', 'spawn']);
 const STOP = new Set(['stop', 'end', 'halt', 'abort', 'close', 'kill', 'terminate', 'cancel']);
+/**
+ * Verbs that read a page's or a file's content, besides the verb table's: search leaves them out of its
+ * table so that the words of a name like `firecrawl_scrape` still count for what it does ("pull the text
+ * out of this page" meets them through the lexicon).
+ */
+const READING = new Set(['scrape', 'extract']);
 
 /**
  * Reads a tool's job.
@@ -68,7 +76,7 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // Starting and stopping anywhere in the name ("interact_stop", "stop_search") are actions of their own.
   const starts = ws.find((w) => START.has(w) || STOP.has(w));
   if (starts) actions.add(START.has(starts) ? 'start' : 'stop');
-  else if (verb) for (const a of verbOf(verb) ?? [`v:${stem(verb)}`]) actions.add(a);
+  else if (verb) for (const a of verbOf(verb) ?? (READING.has(verb) ? ['read'] : [`v:${stem(verb)}`])) actions.add(a);
   // A name without a verb ("directory_tree", "fetch" on the fetch server) does what its description says first.
   if (actions.size === 0) for (const a of toolActions('', tool.description)) actions.add(a);
   if (actions.size === 0 && tool.annotations?.readOnlyHint === true) actions.add('read');
@@ -83,6 +91,7 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const take = (list: string[]): void => {
     for (const w of list) {
       if (OPTION.has(w) || OBJECT_END.has(w)) break;
+      if (START.has(w) || STOP.has(w)) continue;
       if (w.length > 1 && !STOPWORDS.has(w) && !NOISE.has(w) && !/^\d+$/.test(w)) { object.add(stem(w)); last = w; }
     }
   };
@@ -100,7 +109,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
   // "monitor_checks" lists them, "monitor_check" gets one.
   const plural = last === undefined ? undefined : /[^s]s$/.test(last);
-  return { actions, object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
+  // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
+  const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
+  return { actions, verb: verb === undefined || known ? undefined : stem(verb), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
 }
 
 /**
@@ -125,6 +136,9 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
   if ((a.actions.size === 0 || b.actions.size === 0) && (a.object.size === 0 || b.object.size === 0)) return 'object';
   if (a.actions.has('start') !== b.actions.has('start') || a.actions.has('stop') !== b.actions.has('stop')) return 'action';
+  // Two names that are only verbs ("tavily_search", "firecrawl_search") do the same when the verb is the same
+  // ("force_terminate" and "interact_stop" both stop, but not the same thing).
+  if (a.object.size === 0 && b.object.size === 0 && (a.verb !== undefined || b.verb !== undefined) && a.verb !== b.verb) return 'object';
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").
   for (const x of a.object) if (!b.reach.has(x)) return 'object';
   for (const x of b.object) if (!a.reach.has(x)) return 'object';

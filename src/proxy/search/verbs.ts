@@ -21,7 +21,7 @@ export function verbOf(word: string): Action[] | undefined {
   return undefined;
 }
 
-define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview scrape extract');
+define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
 define(['list'], 'list enumerate browse');
 define(['search'], 'search find query lookup grep locate');
 define(['create'], 'create add new make insert generate init initialize write file start register save store');

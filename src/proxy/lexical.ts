@@ -6,10 +6,11 @@
  * destructive tools kept off the top unless their action is asked on their object.
  */
 import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, directObject, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
 import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
+import { KEEPS_COPY } from './search/verbs.ts';
 import { detachment, toolSource } from './search/detach.ts';
-import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
+import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, writtenInto, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
 
@@ -44,6 +45,8 @@ const DESCRIPTION_TERMS = 80;
 /** Score factors for the action a query asks for against the tool's. */
 const ACTION_MATCH = 1.3;
 const ACTION_CLASH = 0.75;
+/** A tool of the asked action scoring at least this share of another action's tool ranks above it. */
+const ACTION_LEAD = 0.5;
 const UNASKED_DESTRUCTIVE = 0.5;
 /** Related words of a query word the catalog itself uses count this much of their weight. */
 const OWN_WORD_EXPANSION = 0.5;
@@ -61,6 +64,34 @@ const VALUE_WEIGHT = 0.3;
 /** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
 const PHRASAL_VERB_WEIGHT = 0.5;
 const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
+/** A scored document while ranking. */
+interface Hit { d: number; score: number; held: boolean; sim: number; fit: 'match' | 'clash' | 'unknown'; looks: boolean; onObject: boolean }
+
+/** Actions that only look at something. */
+const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
+const CHANGING: ReadonlySet<Action> = new Set(['create', 'update', 'move', 'archive', 'delete', 'send', 'restore']);
+const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((x) => b.has(x));
+const onlyLooks = (actions: ReadonlySet<Action>): boolean => actions.size > 0 && [...actions].every((a) => LOOKING.has(a));
+
+/**
+ * The query's action leads: when it asks to change something, a tool that only looks ("read_text_file" for
+ * "write text to a file") never stays above a tool of the asked action that scores at least ACTION_LEAD of
+ * it and acts on what the query names ("file" of "write text to a file", "folder" of "make a folder" for
+ * `create_directory`), however many more words it shares with the query. Held-back tools are not moved.
+ * A query that only looks is left alone: "show the drop-off from visit to purchase" may well want a tool
+ * that makes a chart.
+ */
+function actionLeads(top: Hit[]): void {
+  for (let i = 0; i < top.length; i++) {
+    if (top[i].fit !== 'clash' || !top[i].looks) continue;
+    const floor = top[i].score * ACTION_LEAD;
+    const up: Hit[] = [];
+    for (let j = top.length - 1; j > i; j--) if (top[j].fit === 'match' && top[j].onObject && !top[j].held && top[j].score >= floor) up.unshift(...top.splice(j, 1));
+    top.splice(i, 0, ...up);
+    i += up.length;
+  }
+}
+
 /** Higher score first; equal scores keep index order, so results are deterministic. */
 function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
   return a.score > b.score || (a.score === b.score && a.d < b.d);
@@ -246,12 +277,23 @@ export class LexicalIndex {
     // Detaching a label or a person from something updates that thing.
     if (detachment(query)) { asked.add('update'); askedHold = new Set([...askedHold, 'update']); }
     const lead = words(withoutRequestFrame(query))[0];
+    // What the query acts on, in its own words and what the software lexicon calls them (WordNet's senses are
+    // too loose to move a tool up: a disk is also a phonograph record).
+    const acted = new Set<string>();
+    for (const w of [...directObject(query) ?? [], ...writtenInto(query) ?? []]) {
+      for (const t of tokenize(w)) acted.add(t);
+      for (const t of this.synonyms.lexiconTerms(w)) acted.add(t);
+    }
+    if (FILE_NAME.test(query)) acted.add('file');
+    // A query asking to change something (write, create, delete, send…) is not answered by a tool that only
+    // looks. Running is left out: a query run may only read.
+    const changes = [...asked].some((a) => CHANGING.has(a));
     // What the query acts on: a destructive tool must act on one of these to lead.
     const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
-    const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];
-    let free: { d: number; score: number; held: boolean; sim: number } | undefined;
+    const top: Hit[] = [];
+    let free: Hit | undefined;
     for (const d of scored) {
       const raw = totals[d];
       totals[d] = 0;
@@ -277,7 +319,7 @@ export class LexicalIndex {
       // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
       // threshold measure how much of the query a tool's text answers.
       const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
-      const hit = { d, score: fitted * coverage * own, held, sim: fitted };
+      const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && onlyLooks(actions) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
       if (!held && (!free || better(hit, free))) free = hit;
       if (top.length < k || better(hit, top[top.length - 1])) {
         let at = top.length;
@@ -293,6 +335,7 @@ export class LexicalIndex {
       else if (top.length >= k) top.pop();
       top.unshift(free);
     }
+    actionLeads(top);
     const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }

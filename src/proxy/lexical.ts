@@ -92,6 +92,16 @@ function actionLeads(top: Hit[]): void {
   }
 }
 
+/** Inserts a hit into a list kept best first and at most `k` long. */
+function keep(list: Hit[], hit: Hit, k: number): void {
+  if (list.length < k || better(hit, list[list.length - 1])) {
+    let at = list.length;
+    while (at > 0 && better(hit, list[at - 1])) at--;
+    list.splice(at, 0, hit);
+    if (list.length > k) list.pop();
+  }
+}
+
 /** Higher score first; equal scores keep index order, so results are deterministic. */
 function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
   return a.score > b.score || (a.score === b.score && a.d < b.d);
@@ -293,14 +303,16 @@ export class LexicalIndex {
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
     const top: Hit[] = [];
+    const promotable: Hit[] = [];
     let free: Hit | undefined;
     for (const d of scored) {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
       // A doc that could not enter the top k nor lead even at the highest factors is not weighed further.
+      // (Not for a query asking to change something: a tool of its action may move up from below the top k.)
       const bound = raw * MAX_FACTOR;
-      if (free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
+      if (!changes && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
       const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;
@@ -321,22 +333,19 @@ export class LexicalIndex {
       const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
       const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && onlyLooks(actions) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
       if (!held && (!free || better(hit, free))) free = hit;
-      if (top.length < k || better(hit, top[top.length - 1])) {
-        let at = top.length;
-        while (at > 0 && better(hit, top[at - 1])) at--;
-        top.splice(at, 0, hit);
-        if (top.length > k) top.pop();
-      }
+      keep(top, hit, k);
+      // The best k tools that may move up past a tool that only looks (actionLeads), wherever they rank.
+      if (hit.fit === 'match' && hit.onObject && !hit.held) keep(promotable, hit, k);
     }
+    for (const h of promotable) if (!top.includes(h)) keep(top, h, top.length + 1);
     // Never first: the best tool that is not held back leads when there is one.
     if (top.length > 0 && top[0].held && free) {
       const at = top.indexOf(free);
       if (at >= 0) top.splice(at, 1);
-      else if (top.length >= k) top.pop();
       top.unshift(free);
     }
     actionLeads(top);
-    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
+    const hits = top.slice(0, k).map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }
 }

@@ -91,7 +91,19 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   const object = directObject(query);
   const all = terms(words(query));
   const into = writtenInto(query);
-  const what = object ? terms(into ? [...object, ...into] : object) : all;
+  // What the imperative acts on, in its own words and the single words the software lexicon also calls them:
+  // WordNet's senses and the lexicon's phrases are too loose to let a destructive tool lead ("delete records"
+  // is no deleting of review notes, though "note down" and "record" are one group).
+  const exact = (ws: string[]): Set<string> => {
+    const out = new Set<string>();
+    for (const w of ws) {
+      if (w.length < 2 || STOPWORDS.has(w)) continue;
+      for (const t of tokenize(w)) out.add(t);
+      if (!names.has(w)) for (const t of synonyms.lexiconNames(w)) out.add(t);
+    }
+    return out;
+  };
+  const what = object ? exact(into ? [...object, ...into] : object) : all;
   const file = FILE_NAME.exec(query);
   if (file) all.add('file');
   if (file && [...object ?? [], ...into ?? []].includes(words(file[0])[0])) what.add('file');

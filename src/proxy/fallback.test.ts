@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { retryRefusal } from './call-tool.ts';
 import { createProxy, type McpProxy } from './create-proxy.ts';
-import { loadFallbackSet } from './fallback-eval.ts';
+import { evaluateFallbacks, loadFallbackSet } from './fallback-eval.ts';
 import { calibrateFallbackThreshold, LEXICAL_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import { stdioEntry, tempDir } from './test-helpers.ts';
 
@@ -42,6 +42,16 @@ describe('proxy fallbacks', () => {
     expect(calibration.threshold).toBe(LEXICAL_FALLBACK_MIN_SIMILARITY);
     // Unrelated pairs passing the threshold are the exception, not the rule.
     expect(calibration.precision).toBeGreaterThan(0.95);
+  });
+
+  it('on the fallback set of real servers\' tools: precision >= 0.9, recall >= 0.8, nothing of another action or object', async () => {
+    const scores = await evaluateFallbacks(loadFallbackSet(fallbackDir));
+    expect(scores.tools).toBe(163);
+    expect(scores.precision).toBeGreaterThanOrEqual(0.9);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.8);
+    expect(scores.crossAction).toBe(0);
+    expect(scores.crossObject).toBe(0);
+    expect(scores.missed).not.toContainEqual({ tool: 'filesystem/read_text_file', expected: 'filesystem/read_file' });
   });
 
   it('a failing write_file with auto-retry on creates nothing, even with no similarity threshold at all', async () => {

@@ -33,6 +33,15 @@ describe('same job', () => {
     expect(jobs.differ(tool('fc', 'firecrawl_monitor_check', 'Get a single check', ['id', 'checkId']), tool('fc', 'firecrawl_monitor_checks', 'List historical checks for a monitor', ['id', 'checkId']))).toBe('object');
   });
 
+  it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
+    expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
+    expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');
+    expect(jobs.differ(tool('b', 'approve_all', 'Approve all pending requests', []), tool('b', 'approve', 'Approve one pending request', ['id'], []))).toBe('object');
+    expect(jobs.differ(tool('qase', 'qase_get', 'Fetch one known record by type and ID: case, suite, run, environment.', ['type', 'id']),
+      tool('ld', 'get-environments', 'Get the environments of a project', ['project'], []))).toBe('object');
+    expect(jobs.differ(tool('l', 'linear_addToFavorites', "Add an entity to the current user's Linear favorites", ['id']), tool('a', 'create_record', 'Create a record', ['object']))).toBe('object');
+  });
+
   it('a server family prefix is not an object; a verb starting most names is no family', () => {
     expect(familyWords(['browser_click', 'browser_hover', 'browser_navigate', 'browser_close'])).toEqual(new Set(['browser']));
     expect(familyWords(['create_issue', 'create_branch', 'create_repository', 'fork_repository'])).toEqual(new Set());

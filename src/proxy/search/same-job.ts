@@ -31,6 +31,12 @@ export interface Job {
   verb?: string;
   /** What the name acts on; empty when the name says only the server and the verb (`tavily_search`). */
   object: ReadonlySet<string>;
+  /** Whether its name says it acts on many at once ("all", "multiple", "batch"). */
+  many: boolean;
+  /** The object's head noun, its last word ("release_pipelines" → pipelin). */
+  head?: string;
+  /** Where the name says it acts ("from_images" → imag). */
+  place: readonly string[];
   /** Whether the name's object is plural ("checks"), singular ("check"), or it has none. */
   plural?: boolean;
   /** Stems of its name and what its description says first (two sentences), and what the lexicon also calls them. */
@@ -44,7 +50,9 @@ export interface Job {
 /** Name words that say how, not what: "with_sizes" lists the same directory, only with more detail. */
 const OPTION = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
 /** Name words that say nothing of the object. */
-const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id', 'the', 'a', 'an']);
+const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'of']);
+/** Name words that make it act on many at once ("approve_all", "read_multiple_files", "batch_delete"). */
+const MANY = new Set(['all', 'many', 'multiple', 'batch', 'bulk']);
 /** Verbs that start or stop something: starting never stands in for stopping. */
 const START = new Set(['start', 'begin', 'launch', 'spawn']);
 const STOP = new Set(['stop', 'end', 'halt', 'abort', 'close', 'kill', 'terminate', 'cancel']);
@@ -88,15 +96,36 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const before = at > 0 ? ws.slice(0, at) : [];
   const object = new Set<string>();
   let last: string | undefined;
+  let place: string[] = [];
   const take = (list: string[]): void => {
-    for (const w of list) {
-      if (OPTION.has(w) || OBJECT_END.has(w)) break;
-      if (START.has(w) || STOP.has(w)) continue;
-      if (w.length > 1 && !STOPWORDS.has(w) && !NOISE.has(w) && !/^\d+$/.test(w)) { object.add(stem(w)); last = w; }
+    for (const [i, w] of list.entries()) {
+      if (OPTION.has(w)) break;
+      // Where it acts ("generate_image_from_images", "move_cards_to_collection") must be said by the other too.
+      if (OBJECT_END.has(w)) { place = list.slice(i + 1).filter((x) => x.length > 1 && !NOISE.has(x) && !STOPWORDS.has(x) && !OPTION.has(x)); break; }
+      if (START.has(w) || STOP.has(w) || MANY.has(w)) continue;
+      if (w.length > 1 && !NOISE.has(w) && !/^\d+$/.test(w)) { object.add(stem(w)); last = w; }
     }
   };
-  take(after);
+  // "add_to_favorites": a name whose verb is followed by a preposition acts on what follows it.
+  take(OBJECT_END.has(after[0] ?? '') && !OPTION.has(after[0]) ? after.slice(1) : after);
   if (object.size === 0) take(before);
+  // A name that says only its verb ("qase_get", "search" on a Drive server) acts on what its description's
+  // first verb does, by that phrase's head noun ("Fetch one known record by type" → record; "Search for files
+  // in Google Drive" → file), so a generic getter is no stand-in for every specific one.
+  if (object.size === 0) {
+    const first = words(tool.description.split(/(?<=[.!?])\s+|\n+/)[0] ?? '');
+    // Only a description that opens with its verb says what that verb acts on ("Crawl a website starting from a URL" does not start with one the table knows).
+    // and only when that verb does the name's action ("Starts a crawl job" is not what `firecrawl_crawl`'s crawl acts on).
+    const opening = verbOf(first[0] ?? '');
+    const at = opening !== undefined && (verb === undefined || opening.some((a) => actions.has(a))) ? 0 : -1;
+    let head: string | undefined;
+    for (const w of at < 0 ? [] : first.slice(at + 1)) {
+      if (OPTION.has(w) || (OBJECT_END.has(w) && head !== undefined)) break;
+      if (OBJECT_END.has(w) || w.length < 2 || STOPWORDS.has(w) || NOISE.has(w) || drop.has(w) || /^\d+$/.test(w)) continue;
+      head = w;
+    }
+    if (head !== undefined) { object.add(stem(head)); last = head; }
+  }
   // What the tool says it does: later sentences add caveats ("only works within allowed directories").
   const said = tool.description.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim()).slice(0, 2).join(' ');
   const text = `${tool.name.replace(/[_\-.]+/g, ' ')} ${said}`;
@@ -107,11 +136,12 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   }
   for (const p of synonyms.phrases(text)) for (const r of p.related) reach.add(r.term);
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
-  // "monitor_checks" lists them, "monitor_check" gets one.
-  const plural = last === undefined ? undefined : /[^s]s$/.test(last);
+  // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one.
+  const byId = /\bby ?id\b/.test(words(tool.name).join(' '));
+  const plural = ws.some((w) => MANY.has(w)) ? true : byId ? false : last === undefined ? undefined : /[^s]s$/.test(last);
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
-  return { actions, verb: verb === undefined || known ? undefined : stem(verb), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
+  return { actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
 }
 
 /**
@@ -139,6 +169,13 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   // Two names that are only verbs ("tavily_search", "firecrawl_search") do the same when the verb is the same
   // ("force_terminate" and "interact_stop" both stop, but not the same thing).
   if (a.object.size === 0 && b.object.size === 0 && (a.verb !== undefined || b.verb !== undefined) && a.verb !== b.verb) return 'object';
+  // A compound is a kind of its last word: release pipelines are pipelines, not releases.
+  if (a.head !== undefined && b.head !== undefined && a.head !== b.head) return 'object';
+  // Where one acts must be named by the other: an image made from images is not an image made from a prompt.
+  for (const x of a.place) if (!b.place.includes(x)) return 'object';
+  for (const x of b.place) if (!a.place.includes(x)) return 'object';
+  // All at once is not one ("approve_all" and "approve"); a batch of what the other lists is ("batch_delete_emails", "delete_emails").
+  if (a.many !== b.many && (a.many ? b : a).plural !== true) return 'object';
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").
   for (const x of a.object) if (!b.reach.has(x)) return 'object';
   for (const x of b.object) if (!a.reach.has(x)) return 'object';

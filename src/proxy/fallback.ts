@@ -8,6 +8,7 @@
 import { ArgumentValidator } from '../mcp/index.ts';
 import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { MetricsRecorder, ToolMetrics } from './metrics.ts';
+import { toolId } from './embeddings.ts';
 import { parameterNames } from './hashing.ts';
 import type { ToolSearch } from './search.ts';
 import { familyWords, JobReader, type JobTool } from './search/same-job.ts';
@@ -103,25 +104,31 @@ export class FallbackResolver {
     if (limit <= 0) return [];
     const self = this.search.catalog.get(server, tool);
     if (!self) return [];
-    // Every tool is weighed: a same-job tool of another server may share few words with this one's long description.
     const all = this.search.catalog.tools();
-    const similar = await this.search.similarTo(server, tool, all.length);
-    const min = (this.options.minSimilarity ?? calibrated)(this.search.mode);
     const names = new Map<string, string[]>();
     for (const t of all) names.set(t.server, [...(names.get(t.server) ?? []), t.name]);
     const families = new Map([...names].map(([s, list]) => [s, familyWords(list)]));
     const job = (t: { server: string; name: string; description: string; inputSchema: Record<string, unknown>; annotations?: JobTool['annotations'] }): JobTool =>
       ({ server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
     const source = job(self);
+    // Only the same job: never a write for a read, a delete for a create, an issue for a pull request. Every
+    // tool is weighed (a same-job tool of another server may share few words with this one's long
+    // description), then only those are ranked by similarity.
+    const same = new Set<string>();
+    for (const t of all) {
+      if (t.server === server && t.name === tool) continue;
+      if (scope === 'elsewhere' && t.server === server) continue;
+      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t)) === undefined) same.add(toolId(t.server, t.name));
+    }
+    if (same.size === 0) return [];
+    const similar = await this.search.similarTo(server, tool, same.size, (id) => same.has(id));
+    const min = (this.options.minSimilarity ?? calibrated)(this.search.mode);
     const byTool = new Map(this.metrics.get().map((m) => [`${m.server}/${m.tool}`, m]));
     const now = this.options.now();
     const out: FallbackSuggestion[] = [];
     for (const hit of similar) {
       if (hit.similarity <= 0 || hit.similarity < min || !this.options.isAvailable(hit.server)) continue;
-      if (scope === 'elsewhere' && hit.server === server) continue;
-      const other = this.search.catalog.get(hit.server, hit.tool);
-      // Only the same job: never a write for a read, a delete for a create, an issue for a pull request.
-      if (!other || this.jobs.differ(source, job(other)) !== undefined) continue;
+      if (!same.has(toolId(hit.server, hit.tool))) continue;
       if (args && !acceptsArguments(this.validator, this.options.schemaOf?.(hit.server, hit.tool), args)) continue;
       const m = byTool.get(`${hit.server}/${hit.tool}`);
       // A tool that keeps failing is no alternative, however similar.

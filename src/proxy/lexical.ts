@@ -74,7 +74,8 @@ const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a
 const onlyLooks = (actions: ReadonlySet<Action>): boolean => actions.size > 0 && [...actions].every((a) => LOOKING.has(a));
 
 /**
- * The query's action leads: when it asks to change something, a tool that only looks ("read_text_file" for
+ * The query's action leads: when it asks to change something, a tool that only looks (its action, or an
+ * MCP readOnlyHint on a tool whose words name none; "read_text_file" for
  * "write text to a file") never stays above a tool of the asked action that scores at least ACTION_LEAD of
  * it and acts on what the query names ("file" of "write text to a file", "folder" of "make a folder" for
  * `create_directory`), however many more words it shares with the query. Held-back tools are not moved.
@@ -83,7 +84,7 @@ const onlyLooks = (actions: ReadonlySet<Action>): boolean => actions.size > 0 &&
  */
 function actionLeads(top: Hit[]): void {
   for (let i = 0; i < top.length; i++) {
-    if (top[i].fit !== 'clash' || !top[i].looks) continue;
+    if (!top[i].looks || top[i].fit === 'match') continue;
     const floor = top[i].score * ACTION_LEAD;
     const up: Hit[] = [];
     for (let j = top.length - 1; j > i; j--) if (top[j].fit === 'match' && top[j].onObject && !top[j].held && top[j].score >= floor) up.unshift(...top.splice(j, 1));
@@ -119,6 +120,8 @@ function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: S
 
 interface DocMeta {
   actions: Set<Action>;
+  /** Annotated readOnlyHint: it changes nothing, whatever its words. */
+  readOnly: boolean;
   destructive: boolean;
   nameWords: Set<string>;
   /** What the tool acts on, from its name. */
@@ -182,7 +185,7 @@ export class LexicalIndex {
       }
       const actions = toolActions(doc.name, doc.description);
       const target = { ...nameObjects(doc.name, server, doc.description), source: toolSource(doc.name, doc.description, server), server };
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
+      this.meta.push({ actions, readOnly: doc.annotations?.readOnlyHint === true, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
@@ -313,7 +316,7 @@ export class LexicalIndex {
       // (Not for a query asking to change something: a tool of its action may move up from below the top k.)
       const bound = raw * MAX_FACTOR;
       if (!changes && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
-      const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
+      const { actions, readOnly, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;
       for (const { term, also } of nameTerms) {
@@ -331,7 +334,7 @@ export class LexicalIndex {
       // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
       // threshold measure how much of the query a tool's text answers.
       const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
-      const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && onlyLooks(actions) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
+      const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && (onlyLooks(actions) || (actions.size === 0 && readOnly)) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
       if (!held && (!free || better(hit, free))) free = hit;
       keep(top, hit, k);
       // The best k tools that may move up past a tool that only looks (actionLeads), wherever they rank.

@@ -9,6 +9,7 @@ import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '..
 import { actionFit, directObject, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
 import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
 import { KEEPS_COPY } from './search/verbs.ts';
+import { actionLeads, better, changesSomething, keep, meets, onlyLooks, type Hit } from './search/action-lead.ts';
 import { detachment, toolSource } from './search/detach.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, writtenInto, type ServerPatterns } from './search/query-terms.ts';
 
@@ -45,8 +46,6 @@ const DESCRIPTION_TERMS = 80;
 /** Score factors for the action a query asks for against the tool's. */
 const ACTION_MATCH = 1.3;
 const ACTION_CLASH = 0.75;
-/** A tool of the asked action scoring at least this share of another action's tool ranks above it. */
-const ACTION_LEAD = 0.5;
 const UNASKED_DESTRUCTIVE = 0.5;
 /** Related words of a query word the catalog itself uses count this much of their weight. */
 const OWN_WORD_EXPANSION = 0.5;
@@ -64,50 +63,6 @@ const VALUE_WEIGHT = 0.3;
 /** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
 const PHRASAL_VERB_WEIGHT = 0.5;
 const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
-/** A scored document while ranking. */
-interface Hit { d: number; score: number; held: boolean; sim: number; fit: 'match' | 'clash' | 'unknown'; looks: boolean; onObject: boolean }
-
-/** Actions that only look at something. */
-const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
-const CHANGING: ReadonlySet<Action> = new Set(['create', 'update', 'move', 'archive', 'delete', 'send', 'restore']);
-const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((x) => b.has(x));
-const onlyLooks = (actions: ReadonlySet<Action>): boolean => actions.size > 0 && [...actions].every((a) => LOOKING.has(a));
-
-/**
- * The query's action leads: when it asks to change something, a tool that only looks (its action, or an
- * MCP readOnlyHint on a tool whose words name none; "read_text_file" for
- * "write text to a file") never stays above a tool of the asked action that scores at least ACTION_LEAD of
- * it and acts on what the query names ("file" of "write text to a file", "folder" of "make a folder" for
- * `create_directory`), however many more words it shares with the query. Held-back tools are not moved.
- * A query that only looks is left alone: "show the drop-off from visit to purchase" may well want a tool
- * that makes a chart.
- */
-function actionLeads(top: Hit[]): void {
-  for (let i = 0; i < top.length; i++) {
-    if (!top[i].looks || top[i].fit === 'match') continue;
-    const floor = top[i].score * ACTION_LEAD;
-    const up: Hit[] = [];
-    for (let j = top.length - 1; j > i; j--) if (top[j].fit === 'match' && top[j].onObject && !top[j].held && top[j].score >= floor) up.unshift(...top.splice(j, 1));
-    top.splice(i, 0, ...up);
-    i += up.length;
-  }
-}
-
-/** Inserts a hit into a list kept best first and at most `k` long. */
-function keep(list: Hit[], hit: Hit, k: number): void {
-  if (list.length < k || better(hit, list[list.length - 1])) {
-    let at = list.length;
-    while (at > 0 && better(hit, list[at - 1])) at--;
-    list.splice(at, 0, hit);
-    if (list.length > k) list.pop();
-  }
-}
-
-/** Higher score first; equal scores keep index order, so results are deterministic. */
-function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
-  return a.score > b.score || (a.score === b.score && a.d < b.d);
-}
-
 /** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */
 function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): Array<{ term: string; also: string[] }> {
   const out = new Map<string, string[]>();
@@ -300,7 +255,7 @@ export class LexicalIndex {
     if (FILE_NAME.test(query)) acted.add('file');
     // A query asking to change something (write, create, delete, send…) is not answered by a tool that only
     // looks. Running is left out: a query run may only read.
-    const changes = [...asked].some((a) => CHANGING.has(a));
+    const changes = changesSomething(asked);
     // What the query acts on: a destructive tool must act on one of these to lead.
     const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),

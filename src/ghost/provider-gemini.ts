@@ -27,7 +27,7 @@ const GoogleGenAI = optionalPeer<typeof GoogleGenAIClient>('@google/genai', 'Goo
  * @example
  *   const { systemInstruction, contents } = toGeminiContents([{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'hi' }]);
  */
-export function toGeminiContents(messages: readonly GhostMessage[]): { systemInstruction: string; contents: Content[] } {
+export function toGeminiContents(messages: readonly GhostMessage[], signatures: ReadonlyMap<string, string> = new Map()): { systemInstruction: string; contents: Content[] } {
   const system: string[] = [];
   const contents: Content[] = [];
   const push = (role: 'user' | 'model', parts: Part[]): void => {
@@ -48,7 +48,9 @@ export function toGeminiContents(messages: readonly GhostMessage[]): { systemIns
     } else {
       const parts: Part[] = m.content ? [{ text: m.content }] : [];
       for (const c of m.toolCalls ?? []) {
-        parts.push({ functionCall: { ...(c.syntheticId ? {} : { id: c.id }), name: c.name, args: c.arguments } });
+        // A call goes back with the thought signature it came with: Gemini 3 refuses a function-calling loop without them.
+        const signature = signatures.get(c.id);
+        parts.push({ functionCall: { ...(c.syntheticId ? {} : { id: c.id }), name: c.name, args: c.arguments }, ...(signature ? { thoughtSignature: signature } : {}) });
       }
       push('model', parts.length ? parts : [{ text: '' }]);
     }
@@ -102,6 +104,8 @@ export class GeminiProvider implements LLMProvider {
   /** Gemini may omit call ids; minted ids count up per provider instance so runs stay deterministic. */
   private minted = 0;
   private readonly reasoning: ReasoningOptions | undefined;
+  /** The thought signature each call came with, by call id, to pass back as received (bounded). */
+  private readonly signatures = new Map<string, string>();
 
   constructor(options: ProviderOptions) {
     this.reasoning = options.reasoning;
@@ -129,7 +133,7 @@ export class GeminiProvider implements LLMProvider {
   }
 
   async createCompletion(messages: readonly GhostMessage[], tools: readonly ProviderTool[], options: CompletionOptions = {}): Promise<Completion> {
-    const { systemInstruction, contents } = toGeminiContents(messages);
+    const { systemInstruction, contents } = toGeminiContents(messages, this.signatures);
     const request = {
       model: options.model ?? this.defaultModel,
       contents,
@@ -157,8 +161,13 @@ export class GeminiProvider implements LLMProvider {
       if (!call) return [];
       const args = call.args ?? {};
       const synthetic = !call.id;
+      const id = call.id ?? `${SYNTHETIC_PREFIX}${++this.minted}`;
+      if (p.thoughtSignature) {
+        this.signatures.set(id, p.thoughtSignature);
+        if (this.signatures.size > 10_000) this.signatures.delete(this.signatures.keys().next().value as string);
+      }
       return [{
-        id: call.id ?? `${SYNTHETIC_PREFIX}${++this.minted}`,
+        id,
         name: call.name ?? '',
         arguments: args,
         rawArguments: JSON.stringify(args),

@@ -89,6 +89,14 @@ class SoftwareLexicon {
     return (this.byStem.get(stem(word)) ?? []).flatMap((g) => this.others(g, [word]));
   }
 
+  /** Words of the members of the groups a word is a member of, other than the word itself, phrasal verbs ("note down") left out. */
+  relatedNames(word: string): string[] {
+    const self = stem(word);
+    return (this.byStem.get(self) ?? []).flatMap((g) => this.groups[g]
+      .filter((m) => !(m.length === 1 && stem(m[0]) === self) && !(m.length > 1 && PARTICLES.has(m[m.length - 1])))
+      .flat());
+  }
+
   /** Phrases of the lexicon in a text ("mouse over", "how far"), each with its related words. */
   phrasesIn(text: string): Array<{ phrase: string; related: string[] }> {
     const raw = words(text);
@@ -108,6 +116,9 @@ class SoftwareLexicon {
     });
   }
 }
+
+/** Particles that end a phrasal verb. */
+const PARTICLES = new Set(['up', 'down', 'off', 'out', 'in', 'on', 'over', 'away', 'back', 'through']);
 
 /** WordNet's detachment rules (Morphy): candidate base forms of an inflected word. */
 function baseForms(word: string, pos: PartOfSpeech): string[] {
@@ -153,6 +164,16 @@ export class Synonyms {
     if (this.lexiconMemo.size >= MAX_MEMO) this.lexiconMemo.clear();
     this.lexiconMemo.set(key, found);
     return found;
+  }
+
+  /**
+   * Stems of what the software lexicon gives as another name for a word: what a noun is also called
+   * ("records" → row, document, entry; "PR" → pull, request), without its phrasal verbs ("note down" says nothing of notes).
+   * @example
+   *   new Synonyms().lexiconNames('folder'); // ['directori', 'dir']
+   */
+  lexiconNames(word: string): string[] {
+    return [...new Set(this.lexicon.relatedNames(word.toLowerCase()).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))];
   }
 
   /**

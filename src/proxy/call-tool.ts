@@ -8,6 +8,7 @@ import { CircuitOpenError } from './breaker.ts';
 import type { CatalogTool } from './catalog.ts';
 import type { Downstream } from './downstream.ts';
 import type { FallbackResolver, FallbackSuggestion } from './fallback.ts';
+import { failureCause, failurePolicy, type FailureCause } from './failure-scope.ts';
 import type { MetricsRecorder } from './metrics.ts';
 import { formatArgumentIssues, type ArgumentValidator } from '../mcp/index.ts';
 
@@ -38,7 +39,11 @@ export interface CallFailure {
   error: string;
   /** Why it failed: error (tool said so), timeout, empty, invalid, unavailable, connection, arguments, unknown_tool. */
   kind: string;
+  /** What the tool's error names, when it rules out the tool's own server: access_denied, not_found, invalid_argument. */
+  cause?: FailureCause;
   fallback_suggestions: FallbackSuggestion[];
+  /** Why the suggestions are what they are (or why there are none). */
+  fallback_note?: string;
   fallback_result?: { server: string; tool: string; success: boolean; result?: CallToolResult; error?: string };
   /** Suggestions auto-retry would not run, and why. */
   auto_retry_skipped?: Array<{ server: string; tool: string; reason: string }>;
@@ -125,10 +130,18 @@ export async function callTool(ctx: CallContext, server: string, tool: string, a
     return await callOnce(ctx, server, tool, args);
   } catch (err) {
     const failure = err instanceof CallError ? err : classify(err, ctx.callTimeoutMs);
-    const body: CallFailure = { success: false, server, tool, error: failure.message, kind: failure.kind, fallback_suggestions: [] };
+    // A tool's error naming a refusal, a missing thing or a rejected argument (MCP's InvalidParams says "-32602").
+    const cause = failure.kind === 'error' ? failureCause(failure.message) : undefined;
+    const kind = failure.kind;
+    const body: CallFailure = { success: false, server, tool, error: failure.message, kind, ...(cause ? { cause } : {}), fallback_suggestions: [] };
     const wantsFallbacks = options.include_fallbacks !== false && !['arguments', 'unknown_tool', 'unknown_server'].includes(failure.kind);
-    // Only tools that would take these very arguments under their own declared properties.
-    if (wantsFallbacks) body.fallback_suggestions = await ctx.fallbacks.find(server, tool, undefined, args).catch(() => []);
+    if (wantsFallbacks) {
+      // The failure decides where suggestions may come from; only same-job tools that would take these very
+      // arguments under their own declared properties.
+      const policy = failurePolicy(kind, cause, server);
+      body.fallback_suggestions = await ctx.fallbacks.find(server, tool, undefined, args, policy.scope).catch(() => []);
+      body.fallback_note = body.fallback_suggestions.length ? policy.why : `${policy.why}; none was found`;
+    }
     if (ctx.autoRetryFallback) {
       const skipped: NonNullable<CallFailure['auto_retry_skipped']> = [];
       const chosen = body.fallback_suggestions.find((s) => {

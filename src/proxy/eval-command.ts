@@ -1,14 +1,17 @@
 /**
- * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class,
+ * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class, and
+ * fallback alternatives' precision, recall and cross-action/cross-object suggestions over fixtures/fallback,
  * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4 and catalog-heldout-5 (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createMockLLM } from '../transports/mock-llm.ts';
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { evaluateMode, loadEvalCatalog, type EvalResult, type EvalScores } from './eval.ts';
+import { evaluateFallbacks, loadFallbackSet, type FallbackScores } from './fallback-eval.ts';
 import { createOpenAIRankingLLM, type RankingLLM } from './llm.ts';
 
 // The eval sets ship at the package root (package.json `files`), found through the package's own name:
@@ -28,6 +31,9 @@ export const HELDOUT_4_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldou
 /** 480 tools listed from 13 more MCP servers, 240 queries written blind (measured blind once, then used in development). */
 export const HELDOUT_5_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-5');
 
+/** 163 tools of 12 real MCP servers (filesystem and everything listed live), labelled same-job and must-never pairs. */
+export const FALLBACK_SET_DIR = join(PACKAGE_ROOT, 'fixtures/fallback');
+
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
   const mock = createMockLLM();
@@ -44,6 +50,16 @@ function table(results: EvalResult[]): string {
   return ['| mode / class | queries | recall@1 | recall@3 | recall@5 | MRR | destructive-first |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+function fallbackTable(f: FallbackScores): string {
+  const lines = [
+    '| suggestions | precision | recall | cross-action | cross-object |', '| --- | --- | --- | --- | --- |',
+    `| ${f.suggestions} | ${f.precision.toFixed(3)} | ${f.recall.toFixed(3)} | ${f.crossAction} | ${f.crossObject} |`,
+  ];
+  for (const w of f.wrong) lines.push(`wrong: ${w.tool} -> ${w.suggested} (${w.label})`);
+  for (const m of f.missed) lines.push(`missed: ${m.tool} -> ${m.expected}`);
+  return lines.join('\n');
+}
+
 /**
  * Runs the evaluation and prints a table (or JSON).
  * @example
@@ -52,7 +68,10 @@ function table(results: EvalResult[]): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const dirs = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR];
+    const all = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, FALLBACK_SET_DIR];
+    // A directory with pairs.json is a fallback set (labelled tool pairs), else a query set.
+    const fallbackDirs = all.filter((d) => existsSync(join(d, 'pairs.json')));
+    const dirs = all.filter((d) => !fallbackDirs.includes(d));
     const real = !!env.OPENAI_API_KEY || !!env.OPENAI_BASE_URL;
     const embedder = real
       ? createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL })
@@ -70,13 +89,17 @@ export async function runEvalCommand(options: { catalogDir?: string; json?: bool
       for (const mode of modes) results.push(await evaluateMode(catalog, mode as 'lexical', { embedder, llm }));
       sets.push({ catalog: dir, tools: catalog.tools.length, queries: catalog.queries.length, results });
     }
+    // Fallbacks are measured with lexical search, the default (no embeddings configured).
+    const fallbacks: Array<FallbackScores & { catalog: string }> = [];
+    for (const dir of fallbackDirs) fallbacks.push({ catalog: dir, ...(await evaluateFallbacks(loadFallbackSet(dir))) });
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ embeddings: real ? 'api' : 'mock', sets }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ embeddings: real ? 'api' : 'mock', sets, fallbacks }, null, 2)}\n`);
     } else {
       const source = real ? 'OpenAI-compatible API' : 'ghostwire mock LLM (hashed words, subwords, software-lexicon and WordNet related words; not a language model)';
       for (const set of sets) {
         process.stdout.write(`${set.catalog}: ${set.tools} tools, ${set.queries} queries; embeddings: ${source}\n\n${table(set.results)}\n\n`);
       }
+      for (const f of fallbacks) process.stdout.write(`${f.catalog}: ${f.tools} tools; fallback alternatives (lexical, at most 3 per tool)\n\n${fallbackTable(f)}\n\n`);
     }
     return 0;
   } catch (err) {

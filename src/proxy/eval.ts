@@ -50,9 +50,10 @@ function readJson<T>(file: string, schema: z.ZodType<T>): T {
  * @example
  *   const catalog = loadEvalCatalog('fixtures/catalog');
  */
-export function loadEvalCatalog(dir: string): EvalCatalog {
+export function loadEvalCatalog(dir: string, options: { queries?: boolean } = {}): EvalCatalog {
   const tools = readJson(join(dir, 'tools.json'), toolsFile);
-  const { queries } = readJson(join(dir, 'queries.json'), queriesFile);
+  // A set of tools alone (the fallback set labels pairs, not queries) has no queries.json.
+  const { queries } = options.queries === false ? { queries: [] } : readJson(join(dir, 'queries.json'), queriesFile);
   const out: EvalCatalog['tools'] = [];
   for (const [server, list] of Object.entries(tools.servers)) {
     for (const t of list) {

@@ -10,12 +10,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { retryRefusal } from './call-tool.ts';
 import { createProxy, type McpProxy } from './create-proxy.ts';
-import { loadEvalCatalog } from './eval.ts';
+import { evaluateFallbacks, loadFallbackSet } from './fallback-eval.ts';
 import { calibrateFallbackThreshold, LEXICAL_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import { stdioEntry, tempDir } from './test-helpers.ts';
 
 const filesystemServer = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
-const catalogDir = fileURLToPath(new URL('../../fixtures/catalog', import.meta.url));
+const fallbackDir = fileURLToPath(new URL('../../fixtures/fallback', import.meta.url));
 const json = (r: unknown): any => (r as CallToolResult).structuredContent;
 
 describe('proxy fallbacks', () => {
@@ -37,11 +37,21 @@ describe('proxy fallbacks', () => {
   const callThrough = async (client: Client, server: string, tool: string, args: Record<string, unknown>): Promise<any> =>
     json(await client.callTool({ name: 'call_tool', arguments: { server, tool, arguments: args } }));
 
-  it('the default threshold is the one the catalog eval calibrates', async () => {
-    const calibration = await calibrateFallbackThreshold(loadEvalCatalog(catalogDir));
+  it('the default threshold is the one the fallback set calibrates', async () => {
+    const calibration = await calibrateFallbackThreshold(loadFallbackSet(fallbackDir));
     expect(calibration.threshold).toBe(LEXICAL_FALLBACK_MIN_SIMILARITY);
     // Unrelated pairs passing the threshold are the exception, not the rule.
-    expect(calibration.falsePositiveRate).toBeLessThan(0.05);
+    expect(calibration.precision).toBeGreaterThan(0.95);
+  });
+
+  it('on the fallback set of real servers\' tools: precision >= 0.9, recall >= 0.8, nothing of another action or object', async () => {
+    const scores = await evaluateFallbacks(loadFallbackSet(fallbackDir));
+    expect(scores.tools).toBe(163);
+    expect(scores.precision).toBeGreaterThanOrEqual(0.9);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.8);
+    expect(scores.crossAction).toBe(0);
+    expect(scores.crossObject).toBe(0);
+    expect(scores.missed).not.toContainEqual({ tool: 'filesystem/read_text_file', expected: 'filesystem/read_file' });
   });
 
   it('a failing write_file with auto-retry on creates nothing, even with no similarity threshold at all', async () => {
@@ -77,13 +87,15 @@ describe('proxy fallbacks', () => {
     await client.callTool({ name: 'list_tools', arguments: {} });
     const body = await callThrough(client, 'docs', 'get_library_docs', { library_id: 'missing', topic: 'hooks' });
     expect(body).toMatchObject({ success: false, kind: 'error', error: 'library missing not found' });
-    // resolve_library_id and search_docs do not declare library_id: never suggested for this call.
-    expect(body.fallback_suggestions.map((s: any) => `${s.server}/${s.tool}`).sort()).toEqual(['mirror/fetch_library_docs', 'mirror/purge_library_docs', 'mirror/refresh_library_docs']);
+    // resolve_library_id and search_docs do not declare library_id, and purge_library_docs does, but deletes:
+    // never suggested for this call. "not found" is the docs server's answer for all its tools: only the mirror's.
+    expect(body).toMatchObject({ cause: 'not_found', fallback_note: expect.stringMatching(/another server/) });
+    expect(body.fallback_suggestions.map((s: any) => `${s.server}/${s.tool}`).sort()).toEqual(['mirror/fetch_library_docs', 'mirror/get_library_docs', 'mirror/read_library_docs']);
     // Auto-retry walks the suggestions in rank order: whatever came before the safe one was skipped, with its reason.
     for (const skipped of body.auto_retry_skipped ?? []) {
       expect(skipped.server).toBe('mirror');
-      if (skipped.tool === 'purge_library_docs') expect(skipped.reason).toMatch(/destructiveHint: true/);
-      else if (skipped.tool === 'refresh_library_docs') expect(skipped.reason).toMatch(/no annotations/);
+      if (skipped.tool === 'get_library_docs') expect(skipped.reason).toMatch(/destructiveHint: true/);
+      else if (skipped.tool === 'read_library_docs') expect(skipped.reason).toMatch(/no annotations/);
       else throw new Error(`unexpected skip of ${skipped.tool}`);
     }
     expect(body.fallback_result).toMatchObject({ server: 'mirror', tool: 'fetch_library_docs', success: true });
@@ -95,13 +107,13 @@ describe('proxy fallbacks', () => {
   it('runs an unannotated tool only when the config opts in to it by name', async () => {
     const { client } = await start({
       mcpServers: { docs: stdioEntry('proxy-docs'), mirror: stdioEntry('docs-mirror') },
-      recommend_tools: { auto_retry_fallback: true, max_fallbacks: 5, fallback_min_similarity: 0, auto_retry_tools: ['mirror/refresh_library_docs'] },
+      recommend_tools: { auto_retry_fallback: true, max_fallbacks: 5, fallback_min_similarity: 0, auto_retry_tools: ['mirror/read_library_docs'] },
     });
     await client.callTool({ name: 'list_tools', arguments: {} });
     const body = await callThrough(client, 'docs', 'get_library_docs', { library_id: 'missing' });
     expect(body.error).toBe('library missing not found');
-    expect(['refresh_library_docs', 'fetch_library_docs']).toContain(body.fallback_result.tool);
-    expect((body.auto_retry_skipped ?? []).map((s: any) => s.tool)).not.toContain('refresh_library_docs');
+    expect(['read_library_docs', 'fetch_library_docs']).toContain(body.fallback_result.tool);
+    expect((body.auto_retry_skipped ?? []).map((s: any) => s.tool)).not.toContain('read_library_docs');
   });
 
   it('retryRefusal follows MCP annotation defaults (destructiveHint defaults to true)', () => {

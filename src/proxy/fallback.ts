@@ -1,13 +1,17 @@
 /**
- * Self-healing (seed Phase 4): when a tool fails, similar tools ranked by
- * similarity × success rate × recency, preferring the same server, leaving out tools that keep failing,
- * tools below the calibrated similarity threshold (fallback-calibration.ts), and — for a failed call —
- * tools that do not declare every argument the call passed.
+ * Self-healing (seed Phase 4): when a tool fails, tools that do the same job (./search/same-job.ts: the
+ * same action on the same kind of object) ranked by similarity × success rate × recency, leaving out tools
+ * that keep failing, tools below the calibrated similarity threshold (fallback-calibration.ts), tools the
+ * failure rules out (./failure-scope.ts: a denied or not-found call is not fixed on the same server) and —
+ * for a failed call — tools that do not declare every argument the call passed.
  */
 import { ArgumentValidator } from '../mcp/index.ts';
 import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { MetricsRecorder, ToolMetrics } from './metrics.ts';
+import { toolId } from './embeddings.ts';
+import { parameterNames } from './hashing.ts';
 import type { ToolSearch } from './search.ts';
+import { familyWords, JobReader, type JobTool } from './search/same-job.ts';
 
 export interface FallbackSuggestion {
   server: string;
@@ -22,6 +26,9 @@ export interface FallbackSuggestion {
 const DAY_MS = 86_400_000;
 const SAME_SERVER_BONUS = 1.1;
 
+/** Where suggestions may come from: any server, or only servers other than the failed tool's. */
+export type FallbackScope = 'any' | 'elsewhere';
+
 /** Laplace-smoothed success rate: an unknown tool counts as a coin flip leaning to success. */
 export function reliability(m: ToolMetrics | undefined): number {
   if (!m || m.call_count === 0) return 0.75;
@@ -34,6 +41,11 @@ export function recency(m: ToolMetrics | undefined, now: number): number {
   if (!m.last_success_at) return 0.5;
   const ageDays = (now - Date.parse(m.last_success_at)) / DAY_MS;
   return 0.5 + 0.5 * Math.exp(-Math.max(0, ageDays) / 7);
+}
+
+/** A JSON Schema object's required property names. */
+function requiredNames(schema: Record<string, unknown>): string[] {
+  return Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === 'string') : [];
 }
 
 export interface FallbackOptions {
@@ -75,6 +87,7 @@ export class FallbackResolver {
   private readonly metrics: MetricsRecorder;
   private readonly options: FallbackOptions;
   private readonly validator: ArgumentValidator;
+  private readonly jobs = new JobReader();
 
   constructor(search: ToolSearch, metrics: MetricsRecorder, options: FallbackOptions) {
     this.search = search;
@@ -83,16 +96,39 @@ export class FallbackResolver {
     this.validator = options.validator ?? new ArgumentValidator();
   }
 
-  /** Alternatives to `server/tool`; with `args` (a failed call's), only tools that would accept them. */
-  async find(server: string, tool: string, limit = this.options.maxFallbacks, args?: Record<string, unknown>): Promise<FallbackSuggestion[]> {
+  /**
+   * Alternatives to `server/tool`: tools doing the same job; with `args` (a failed call's), only tools that
+   * would accept them; with scope 'elsewhere', only tools of other servers.
+   */
+  async find(server: string, tool: string, limit = this.options.maxFallbacks, args?: Record<string, unknown>, scope: FallbackScope = 'any'): Promise<FallbackSuggestion[]> {
     if (limit <= 0) return [];
-    const similar = await this.search.similarTo(server, tool, Math.max(10, limit * 4));
+    const self = this.search.catalog.get(server, tool);
+    if (!self) return [];
+    const all = this.search.catalog.tools();
+    const names = new Map<string, string[]>();
+    for (const t of all) names.set(t.server, [...(names.get(t.server) ?? []), t.name]);
+    const families = new Map([...names].map(([s, list]) => [s, familyWords(list)]));
+    const job = (t: { server: string; name: string; description: string; inputSchema: Record<string, unknown>; annotations?: JobTool['annotations'] }): JobTool =>
+      ({ server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
+    const source = job(self);
+    // Only the same job: never a write for a read, a delete for a create, an issue for a pull request. Every
+    // tool is weighed (a same-job tool of another server may share few words with this one's long
+    // description), then only those are ranked by similarity.
+    const same = new Set<string>();
+    for (const t of all) {
+      if (t.server === server && t.name === tool) continue;
+      if (scope === 'elsewhere' && t.server === server) continue;
+      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t)) === undefined) same.add(toolId(t.server, t.name));
+    }
+    if (same.size === 0) return [];
+    const similar = await this.search.similarTo(server, tool, same.size, (id) => same.has(id));
     const min = (this.options.minSimilarity ?? calibrated)(this.search.mode);
     const byTool = new Map(this.metrics.get().map((m) => [`${m.server}/${m.tool}`, m]));
     const now = this.options.now();
     const out: FallbackSuggestion[] = [];
     for (const hit of similar) {
       if (hit.similarity <= 0 || hit.similarity < min || !this.options.isAvailable(hit.server)) continue;
+      if (!same.has(toolId(hit.server, hit.tool))) continue;
       if (args && !acceptsArguments(this.validator, this.options.schemaOf?.(hit.server, hit.tool), args)) continue;
       const m = byTool.get(`${hit.server}/${hit.tool}`);
       // A tool that keeps failing is no alternative, however similar.
@@ -106,7 +142,7 @@ export class FallbackResolver {
         similarity: hit.similarity,
         success_rate: m && m.call_count > 0 ? Math.round(m.success_rate * 1000) / 1000 : null,
         score: Math.round(score * 10_000) / 10_000,
-        reason: `Similar functionality${sameServer ? ' on the same server' : ''}: ${brief}`,
+        reason: `Same job${sameServer ? ' on the same server' : ` on ${hit.server}`}: ${brief}`,
       });
     }
     return out.sort((a, b) => b.score - a.score).slice(0, limit);

@@ -202,3 +202,31 @@ describe('LexicalIndex: a server named in the query', () => {
   });
 });
 
+
+describe('LexicalIndex: the query\'s action leads', () => {
+  const fs = (annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }) => new LexicalIndex([
+    { id: 'fs/read_text_file', name: 'read_text_file', description: 'Read the complete contents of a file from the file system as text.', params: ['path', 'head', 'tail'], annotations: { readOnlyHint: true } },
+    { id: 'fs/write_file', name: 'write_file', description: 'Create a new file or completely overwrite an existing file with new content.', params: ['path', 'content'], ...(annotations ? { annotations } : {}) },
+    { id: 'fs/list_directory', name: 'list_directory', description: 'Get a detailed listing of all files and directories in a specified path.', params: ['path'] },
+  ]);
+
+  it('a write query gets the writing tool first, even one the server annotates destructive', () => {
+    for (const index of [fs(), fs({ destructiveHint: true })]) {
+      expect(index.search('write text to a file', 3)[0].id).toBe('fs/write_file');
+      expect(index.search('save this text into notes.txt', 3)[0].id).toBe('fs/write_file');
+      // A read is still a read; the first k equal a full ranking's.
+      expect(index.search('read the text of a file', 3)[0].id).toBe('fs/read_text_file');
+      expect(index.search('write text to a file', 1)).toEqual(index.search('write text to a file', 10).slice(0, 1));
+    }
+  });
+
+  it('a tool whose words name no action but that is annotated read-only only looks', () => {
+    const index = (readOnly: boolean): LexicalIndex => new LexicalIndex([
+      { id: 'meet/meeting_notes_transcript', name: 'meeting_notes_transcript', description: 'The transcript and the notes of a meeting.', params: ['meeting_id'], ...(readOnly ? { annotations: { readOnlyHint: true } } : {}) },
+      { id: 'notes/create_note', name: 'create_note', description: 'Create a note.', params: ['title', 'body'] },
+    ]);
+    expect(index(true).search('add a note about the meeting', 2)[0].id).toBe('notes/create_note');
+    // Unannotated, nothing says it only looks: it keeps the lead its words give it.
+    expect(index(false).search('add a note about the meeting', 2)[0].id).toBe('meet/meeting_notes_transcript');
+  });
+});

@@ -6,10 +6,12 @@
  * destructive tools kept off the top unless their action is asked on their object.
  */
 import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
-import { actionFit, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
+import { actionFit, directObject, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
 import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
+import { KEEPS_COPY } from './search/verbs.ts';
+import { actionLeads, better, changesSomething, keep, meets, onlyLooks, type Hit } from './search/action-lead.ts';
 import { detachment, toolSource } from './search/detach.ts';
-import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, type ServerPatterns } from './search/query-terms.ts';
+import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, writtenInto, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
 
@@ -61,11 +63,6 @@ const VALUE_WEIGHT = 0.3;
 /** Weight of a phrasal verb's verb on its own ("kick" of "kick off"), and the particles that make one. */
 const PHRASAL_VERB_WEIGHT = 0.5;
 const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
-/** Higher score first; equal scores keep index order, so results are deterministic. */
-function better(a: { d: number; score: number }, b: { d: number; score: number }): boolean {
-  return a.score > b.score || (a.score === b.score && a.d < b.d);
-}
-
 /** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */
 function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): Array<{ term: string; also: string[] }> {
   const out = new Map<string, string[]>();
@@ -78,6 +75,8 @@ function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: S
 
 interface DocMeta {
   actions: Set<Action>;
+  /** Annotated readOnlyHint: it changes nothing, whatever its words. */
+  readOnly: boolean;
   destructive: boolean;
   nameWords: Set<string>;
   /** What the tool acts on, from its name. */
@@ -141,7 +140,7 @@ export class LexicalIndex {
       }
       const actions = toolActions(doc.name, doc.description);
       const target = { ...nameObjects(doc.name, server, doc.description), source: toolSource(doc.name, doc.description, server), server };
-      this.meta.push({ actions, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
+      this.meta.push({ actions, readOnly: doc.annotations?.readOnlyHint === true, destructive: isDestructive(actions, doc.annotations), nameWords: new Set(words(doc.name)), target, nameTerms: nameContent(doc.name, serverTerms, this.synonyms) });
       this.lengths.push(length);
       total += length;
     });
@@ -246,20 +245,33 @@ export class LexicalIndex {
     // Detaching a label or a person from something updates that thing.
     if (detachment(query)) { asked.add('update'); askedHold = new Set([...askedHold, 'update']); }
     const lead = words(withoutRequestFrame(query))[0];
+    // What the query acts on, in its own words and what the software lexicon calls them (WordNet's senses are
+    // too loose to move a tool up: a disk is also a phonograph record).
+    const acted = new Set<string>();
+    for (const w of [...directObject(query) ?? [], ...writtenInto(query) ?? []]) {
+      for (const t of tokenize(w)) acted.add(t);
+      for (const t of this.synonyms.lexiconTerms(w)) acted.add(t);
+    }
+    if (FILE_NAME.test(query)) acted.add('file');
+    // A query asking to change something (write, create, delete, send…) is not answered by a tool that only
+    // looks. Running is left out: a query run may only read.
+    const changes = changesSomething(asked);
     // What the query acts on: a destructive tool must act on one of these to lead.
     const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
-    const top: Array<{ d: number; score: number; held: boolean; sim: number }> = [];
-    let free: { d: number; score: number; held: boolean; sim: number } | undefined;
+    const top: Hit[] = [];
+    const promotable: Hit[] = [];
+    let free: Hit | undefined;
     for (const d of scored) {
       const raw = totals[d];
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
       // A doc that could not enter the top k nor lead even at the highest factors is not weighed further.
+      // (Not for a query asking to change something: a tool of its action may move up from below the top k.)
       const bound = raw * MAX_FACTOR;
-      if (free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
-      const { actions, destructive, nameWords, target, nameTerms } = this.meta[d];
+      if (!changes && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
+      const { actions, readOnly, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;
       for (const { term, also } of nameTerms) {
@@ -277,23 +289,21 @@ export class LexicalIndex {
       // Similarity leaves name coverage out: it orders hits, while min_similarity and the fallback
       // threshold measure how much of the query a tool's text answers.
       const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
-      const hit = { d, score: fitted * coverage * own, held, sim: fitted };
+      const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && (onlyLooks(actions) || (actions.size === 0 && readOnly)) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
       if (!held && (!free || better(hit, free))) free = hit;
-      if (top.length < k || better(hit, top[top.length - 1])) {
-        let at = top.length;
-        while (at > 0 && better(hit, top[at - 1])) at--;
-        top.splice(at, 0, hit);
-        if (top.length > k) top.pop();
-      }
+      keep(top, hit, k);
+      // The best k tools that may move up past a tool that only looks (actionLeads), wherever they rank.
+      if (hit.fit === 'match' && hit.onObject && !hit.held) keep(promotable, hit, k);
     }
+    for (const h of promotable) if (!top.includes(h)) keep(top, h, top.length + 1);
     // Never first: the best tool that is not held back leads when there is one.
     if (top.length > 0 && top[0].held && free) {
       const at = top.indexOf(free);
       if (at >= 0) top.splice(at, 1);
-      else if (top.length >= k) top.pop();
       top.unshift(free);
     }
-    const hits = top.map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
+    actionLeads(top);
+    const hits = top.slice(0, k).map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }
 }

@@ -67,10 +67,11 @@ describe('createProxy from config alone', () => {
     const body = json(r);
     expect(body.error).toBe('library missing not found');
     expect(body.fallback_suggestions.length).toBeLessThanOrEqual(2);
-    // The suggestions above the threshold (purge, refresh) are not safe to run unasked: each is skipped, nothing was retried.
+    // The first suggestions (the mirror's get, annotated destructive, and its unannotated read) are not safe to run
+    // unasked: each is skipped, nothing was retried.
     const suggested = body.fallback_suggestions.map((s: any) => s.tool).sort();
     expect(suggested.length).toBeGreaterThan(0);
-    expect(suggested.every((t: string) => ['purge_library_docs', 'refresh_library_docs'].includes(t))).toBe(true);
+    expect(suggested.every((t: string) => ['get_library_docs', 'read_library_docs'].includes(t))).toBe(true);
     expect(body.auto_retry_skipped.map((s: any) => s.tool).sort()).toEqual(suggested);
     expect(body.fallback_result).toBeUndefined();
   });

@@ -15,9 +15,10 @@ import { manualClock, mockFetch } from './test-helpers.ts';
 const BASE = 'https://api.openai.com/v1';
 
 const tools = [
-  { name: 'read_file', description: 'Read the complete contents of a file from disk.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+  // "as text": read_text_file does the same job (a text file's contents), as server-filesystem's read_file and read_text_file do.
+  { name: 'read_file', description: 'Read the complete contents of a file from disk as text.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
   { name: 'write_file', description: 'Write content to a file on disk, replacing it.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
-  { name: 'read_text', description: 'Read a text file from disk as UTF-8.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+  { name: 'read_text_file', description: 'Read a text file from disk as UTF-8.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
   { name: 'list_tables', description: 'List the tables of the database.', inputSchema: { type: 'object', properties: {} } },
 ];
 
@@ -72,7 +73,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
     const n = await search.sync([catalog.get('fs', 'read_file')!], false, ['fs/list_tables']);
     expect(n).toBe(1);
     expect(embedder.texts.at(-1)).toEqual(['read_file: Open a file and return its bytes.\nParameters: path']);
-    expect(store.ids().sort()).toEqual(['fs/read_file', 'fs/read_text', 'fs/write_file']);
+    expect(store.ids().sort()).toEqual(['fs/read_file', 'fs/read_text_file', 'fs/write_file']);
     expect(await search.sync([catalog.get('fs', 'write_file')!], true)).toBe(1);
   });
 
@@ -90,16 +91,16 @@ describe('semantic search through the mock LLM embeddings API', () => {
   it('ranks fallbacks by similarity x success rate x recency, prefers the same server, skips failing tools', async () => {
     const { catalog, search, metrics, clock } = setup();
     catalog.apply('fs', tools.slice(0, 3));
-    catalog.apply('other', [{ ...tools[2], name: 'read_text' }]);
+    catalog.apply('other', [{ ...tools[2], name: 'read_text_file' }]);
     const resolver = new FallbackResolver(search, metrics, { maxFallbacks: 3, isAvailable: (s) => s !== 'down', now: clock.now });
     const first = await resolver.find('fs', 'read_file');
-    expect(first.map((f) => `${f.server}/${f.tool}`).slice(0, 2)).toEqual(['fs/read_text', 'other/read_text']);
+    expect(first.map((f) => `${f.server}/${f.tool}`).slice(0, 2)).toEqual(['fs/read_text_file', 'other/read_text_file']);
     expect(first[0].reason).toMatch(/same server/);
     expect(first[0].success_rate).toBeNull();
-    for (let i = 0; i < 4; i++) metrics.record({ server: 'fs', tool: 'read_text', success: false, latencyMs: 1, error: 'x' });
+    for (let i = 0; i < 4; i++) metrics.record({ server: 'fs', tool: 'read_text_file', success: false, latencyMs: 1, error: 'x' });
     const after = await resolver.find('fs', 'read_file');
-    expect(after.map((f) => `${f.server}/${f.tool}`)).not.toContain('fs/read_text');
-    expect(after[0]).toMatchObject({ server: 'other', tool: 'read_text' });
+    expect(after.map((f) => `${f.server}/${f.tool}`)).not.toContain('fs/read_text_file');
+    expect(after[0]).toMatchObject({ server: 'other', tool: 'read_text_file' });
     expect(await resolver.find('fs', 'read_file', 1)).toHaveLength(1);
     const gone = new FallbackResolver(search, metrics, { maxFallbacks: 3, isAvailable: (s) => s !== 'other', now: clock.now });
     expect((await gone.find('fs', 'read_file')).map((f) => f.server)).not.toContain('other');
@@ -112,7 +113,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
 
   it('hybrid: the LLM re-ranks the short list; reliability breaks ties; bad picks are left out', async () => {
     const picks = JSON.stringify({ recommendations: [
-      { server: 'fs', tool: 'read_text', reason: 'plain text read' }, { server: 'fs', tool: 'invented' }, { server: 'fs', tool: 'read_file' }] });
+      { server: 'fs', tool: 'read_text_file', reason: 'plain text read' }, { server: 'fs', tool: 'invented' }, { server: 'fs', tool: 'read_file' }] });
     const { mock, catalog, search, metrics } = setup({ scenarios: [{ name: 'rank', steps: [{ match: { provider: 'openai' }, respond: { text: `Here you go:\n\`\`\`json\n${picks}\n\`\`\`` }, consume: false }] }] });
     catalog.apply('fs', tools);
     const llm = createOpenAIRankingLLM({ model: 'gpt-4o-mini', apiKey: 'test', baseURL: BASE, fetch: mockFetch(mock) });
@@ -120,7 +121,7 @@ describe('semantic search through the mock LLM embeddings API', () => {
     const deps = { catalog, search, metrics, llm, includeMetrics: true, isAvailable: () => true };
     const hybrid = await recommendTools(deps, 'read a text file', { search_mode: 'hybrid', top_k: 3 });
     expect(hybrid.ranking).toBe('semantic+llm');
-    expect(hybrid.recommendations.map((r) => r.tool)).toEqual(['read_text', 'read_file']);
+    expect(hybrid.recommendations.map((r) => r.tool)).toEqual(['read_text_file', 'read_file']);
     expect(hybrid.recommendations[0].reason).toBe('plain text read');
     expect(hybrid.recommendations[1].metrics).toEqual({ success_rate: 1, avg_latency_ms: 4, call_count: 1 });
     expect(hybrid.notes).toContain('The LLM named tools not in the list; they were left out.');
@@ -130,9 +131,9 @@ describe('semantic search through the mock LLM embeddings API', () => {
     // The short list the LLM saw carries the task, the candidates and their reliability.
     const prompt = chat[0].request?.messages.at(-1)?.content ?? '';
     expect(prompt).toContain('Task: read a text file');
-    expect(prompt).toContain('- fs/read_file: Read the complete contents of a file from disk. [success rate 100% over 1 calls]');
+    expect(prompt).toContain('- fs/read_file: Read the complete contents of a file from disk as text. [success rate 100% over 1 calls]');
     const llmMode = await recommendTools(deps, 'read a text file', { search_mode: 'llm', top_k: 1 });
-    expect(llmMode).toMatchObject({ ranking: 'llm', recommendations: [{ tool: 'read_text' }] });
+    expect(llmMode).toMatchObject({ ranking: 'llm', recommendations: [{ tool: 'read_text_file' }] });
     const semantic = await recommendTools(deps, 'list database tables', { search_mode: 'semantic', top_k: 1 });
     expect(semantic).toMatchObject({ ranking: 'semantic', recommendations: [{ tool: 'list_tables' }] });
   });

@@ -170,12 +170,12 @@ export class ToolSearch {
     };
   }
 
-  /** Tools most similar to a given tool (for fallbacks), itself excluded. */
-  async similarTo(server: string, tool: string, k: number): Promise<SearchHit[]> {
+  /** Tools most similar to a given tool (for fallbacks), itself excluded; only those `allow` lets through when given. */
+  async similarTo(server: string, tool: string, k: number, allow?: (id: string) => boolean): Promise<SearchHit[]> {
     const self = this.catalog.get(server, tool);
     if (!self) return [];
     const id = toolId(server, tool);
-    const notSelf = (other: string): boolean => other !== id;
+    const notSelf = (other: string): boolean => other !== id && (!allow || allow(other));
     if (this.embedder && this.store) {
       try {
         if (this.unsynced) await this.sync();

@@ -42,7 +42,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
     render(response: CanonicalResponse, request: CanonicalRequest): RenderedResponse {
       const headers = { ...response.headers };
       if (request.provider === 'embeddings') return { status: 200, headers, json: renderCohereEmbed(response, request) };
-      return jsonOrStream(response, request, headers, () => renderCohereChat(response), () => renderCohereStream(response));
+      return jsonOrStream(response, request, headers, () => renderCohereChat(response, request), () => renderCohereStream(response, request));
     },
     renderError: renderCohereError,
     renderStreamError: (error: CanonicalStreamError, { response }: StreamErrorContext) => cohereStreamErrorFrames(error, response),

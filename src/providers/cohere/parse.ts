@@ -6,7 +6,7 @@
 import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
 import { asText, headerRecord, isObject, parseArguments, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
-import type { CanonicalMessage, CanonicalRequest, CanonicalTool } from '../../scenario/canonical.ts';
+import type { CanonicalMessage, CanonicalRequest, CanonicalResponseFormat, CanonicalTool } from '../../scenario/canonical.ts';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 export const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary', 'base64'] as const;
@@ -76,17 +76,35 @@ export function parseCohereChat(req: IncomingRequest): CanonicalRequest {
   if (typeof body.model !== 'string' || body.model === '') throw invalid('model', 'is required and must be a string');
   if (!Array.isArray(body.messages)) throw invalid('messages', `is required and must be a list, got ${typeName(body.messages)}`);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalid('stream', 'must be a boolean');
-  return {
+  // `strict_tools: true` guarantees calls fit their tools' parameters; `tool_choice: REQUIRED` with one tool forces it.
+  const declared = tools(body.tools).map((t) => (body.strict_tools === true ? { ...t, strict: true } : t));
+  const request: CanonicalRequest = {
     provider: 'cohere',
     path: req.path,
     model: body.model,
     stream: body.stream === true,
     messages: body.messages.map(message),
-    tools: tools(body.tools),
+    tools: declared,
     headers: headerRecord(req.headers),
     params: restParams(body, ['model', 'messages', 'tools', 'stream']),
     raw: body,
   };
+  const format = responseFormat(body.response_format);
+  if (format) request.responseFormat = format;
+  if (body.tool_choice === 'REQUIRED' && declared.length === 1) request.forcedTool = declared[0].name;
+  return request;
+}
+
+/**
+ * `response_format`: `{ type: 'json_object' }`, with an optional `json_schema`
+ * (https://docs.cohere.com/docs/structured-outputs); `text` asks for none.
+ */
+function responseFormat(value: unknown): CanonicalResponseFormat | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value) || (value.type !== 'text' && value.type !== 'json_object')) throw invalid('response_format.type', 'must be one of text, json_object');
+  if (value.type === 'text') return undefined;
+  const schema = value.json_schema ?? value.schema;
+  return { name: null, schema: schema === undefined || schema === null ? null : schema };
 }
 
 /** The texts of `inputs` (`[{ content: [{ type: 'text', text }] }]`), images left out. */

@@ -26,7 +26,9 @@ function answer(body: any): AnswerView {
   }
   const m = body?.message;
   if (!m) return EMPTY_ANSWER;
+  const thinking = Array.isArray(m.content) ? m.content.filter((c: any) => c?.type === 'thinking').map((c: any) => String(c.thinking ?? '')).join('') : '';
   return {
+    ...(thinking ? { reasoning: thinking } : {}),
     text: contentText(m.content) || String(m.tool_plan ?? ''),
     toolCalls: (m.tool_calls ?? []).map((c: any) => ({ id: c?.id ?? null, name: String(c?.function?.name ?? ''), arguments: parseArgs(c?.function?.arguments) })),
     finishReason: body.finish_reason ?? null,
@@ -39,7 +41,10 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
   const args: string[] = [];
   for (const { data } of ssePayloads(frames)) {
     const m = data?.delta?.message;
-    if (data?.type === 'content-delta') out.text += m?.content?.text ?? '';
+    if (data?.type === 'content-delta') {
+      out.text += m?.content?.text ?? '';
+      if (typeof m?.content?.thinking === 'string') out.reasoning = (out.reasoning ?? '') + m.content.thinking;
+    }
     else if (data?.type === 'tool-plan-delta') out.text += m?.tool_plan ?? '';
     else if (data?.type === 'tool-call-start') {
       out.toolCalls.push({ id: m?.tool_calls?.id ?? null, name: String(m?.tool_calls?.function?.name ?? ''), arguments: {} });

@@ -36,18 +36,37 @@ function toolCalls(res: CanonicalResponse) {
 }
 
 /**
- * The non-streamed `V2ChatResponse`.
+ * The reasoning the answer shows as `thinking` content: when the request enables thinking
+ * (`thinking: { type: 'enabled' }`), or leaves it unset on a reasoning model, which reasons by
+ * default (https://docs.cohere.com/docs/reasoning); never when it is `disabled`. Cohere has no
+ * opaque form: redacted reasoning shows nothing.
+ */
+export function cohereThinking(res: CanonicalResponse, request: CanonicalRequest | undefined): string | null {
+  if (!res.reasoning || res.reasoning.redacted || !request) return null;
+  const thinking = (request.raw as { thinking?: { type?: unknown } } | null)?.thinking;
+  const on = thinking?.type === 'enabled' || (thinking === undefined && /reasoning/i.test(request.model));
+  return on ? res.reasoning.text : null;
+}
+
+/** Cohere has no refusal field: a scripted refusal is the model's words. */
+const answerText = (res: CanonicalResponse): string => (res.text === '' && res.refusal !== undefined ? res.refusal : res.text);
+
+/**
+ * The non-streamed `V2ChatResponse`: thinking content first when the request asks for it.
  * @example
  *   renderCohereChat(res).message.content // [{ type: 'text', text: 'Hello' }]
  */
-export function renderCohereChat(res: CanonicalResponse): Record<string, unknown> {
+export function renderCohereChat(res: CanonicalResponse, request?: CanonicalRequest): Record<string, unknown> {
   const message: Record<string, unknown> = { role: 'assistant' };
+  const thinking = cohereThinking(res, request);
+  const thought = thinking === null ? [] : [{ type: 'thinking', thinking }];
   if (res.toolCalls.length > 0) {
     // With tool calls the model's text is its plan, as Cohere sends it.
+    if (thought.length > 0) message.content = thought;
     message.tool_plan = res.text;
     message.tool_calls = toolCalls(res);
   } else {
-    message.content = [{ type: 'text', text: res.text }];
+    message.content = [...thought, { type: 'text', text: answerText(res) }];
   }
   return { id: uuid(res), message, finish_reason: FINISH[res.finishReason], usage: usage(res) };
 }
@@ -57,11 +76,19 @@ export function renderCohereChat(res: CanonicalResponse): Record<string, unknown
  * @example
  *   renderCohereStream(res)[0] // 'event: message-start\ndata: {"id":"…","type":"message-start",…}\n\n'
  */
-export function renderCohereStream(res: CanonicalResponse): string[] {
+export function renderCohereStream(res: CanonicalResponse, request?: CanonicalRequest): string[] {
   const event = (type: string, data: Record<string, unknown>) => sseFrame({ type, ...data }, type);
   const id = uuid(res);
-  const pieces = res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize);
+  const pieces = res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize);
   const frames = [event('message-start', { id, delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } } })];
+  const thinking = cohereThinking(res, request);
+  // Thinking is content item 0 (type thinking, `thinking` deltas); the text follows as item 1.
+  const textIndex = thinking === null ? 0 : 1;
+  if (thinking !== null) {
+    frames.push(event('content-start', { index: 0, delta: { message: { content: { type: 'thinking', thinking: '' } } } }));
+    for (const piece of chunkText(thinking, res.stream.chunkSize)) frames.push(event('content-delta', { index: 0, delta: { message: { content: { thinking: piece } } } }));
+    frames.push(event('content-end', { index: 0 }));
+  }
   if (res.toolCalls.length > 0) {
     for (const piece of pieces) frames.push(event('tool-plan-delta', { delta: { message: { tool_plan: piece } } }));
     res.toolCalls.forEach((call, index) => {
@@ -73,9 +100,9 @@ export function renderCohereStream(res: CanonicalResponse): string[] {
       frames.push(event('tool-call-end', { index }));
     });
   } else {
-    frames.push(event('content-start', { index: 0, delta: { message: { content: { type: 'text', text: '' } } } }));
-    for (const piece of pieces) frames.push(event('content-delta', { index: 0, delta: { message: { content: { text: piece } } } }));
-    frames.push(event('content-end', { index: 0 }));
+    frames.push(event('content-start', { index: textIndex, delta: { message: { content: { type: 'text', text: '' } } } }));
+    for (const piece of pieces) frames.push(event('content-delta', { index: textIndex, delta: { message: { content: { text: piece } } } }));
+    frames.push(event('content-end', { index: textIndex }));
   }
   frames.push(event('message-end', { delta: { finish_reason: FINISH[res.finishReason], usage: usage(res) } }));
   frames.push(SSE_DONE);

@@ -68,7 +68,10 @@ describe('Gemini: generateContent', () => {
       { role: 'assistant', content: '', toolCalls: [{ id: 'fc_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
       { role: 'tool', content: '{"sky":"sunny"}', toolCallId: 'fc_1', toolName: 'get_weather' },
     ]);
-    expect(canonical.tools).toEqual([{ name: 'get_weather', description: 'Weather for a city', parameters: getWeather.parameters }]);
+    // Google's OpenAPI-subset `parameters` (uppercase types) reach the engine as JSON Schema.
+    expect(canonical.tools).toEqual([
+      { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    ]);
   });
 
   it('pairs a functionResponse without id with the latest call of that name', async () => {

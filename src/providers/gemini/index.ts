@@ -7,7 +7,16 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStre
 import { estimateInputTokens } from '../../scenario/tokens.ts';
 import { geminiRoute, googleInvalid, parseGeminiRequest } from './parse.ts';
 import { isObject, parseJsonObject } from '../common/wire-json.ts';
-import { GOOGLE_JSON_HEADERS, GOOGLE_STREAM_HEADERS, renderGeminiResponse, renderGeminiStream, geminiStreamErrorFrame, renderGoogleError } from './render.ts';
+import {
+  GOOGLE_JSON_HEADERS,
+  GOOGLE_STREAM_HEADERS,
+  geminiThinkingView,
+  renderGeminiResponse,
+  renderGeminiStream,
+  geminiStreamErrorFrame,
+  renderGoogleError,
+} from './render.ts';
+import { GeminiThoughts } from './thoughts.ts';
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
@@ -68,12 +77,23 @@ export const GEMINI_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 8, al
 export const GEMINI_RESPONSE_IDS: ResponseIdShape = { prefix: '', length: 22, alphabet: 'base64url' };
 
 /**
+ * A Gemini answer, JSON or SSE, with the thinking the request asks for (Vertex's answers too).
+ * @example
+ *   renderGemini(response, request, thoughts).status // 200
+ */
+export function renderGemini(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): RenderedResponse {
+  const view = geminiThinkingView(response, request, thoughts);
+  const headers = { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers };
+  return jsonOrStream(response, request, headers, () => renderGeminiResponse(response, view), () => renderGeminiStream(response, view));
+}
+
+/**
  * Creates the adapter serving the Gemini Developer API as `@google/genai` calls it
  * (v1 by default, v1beta for older clients).
  * @example
  *   geminiAdapter().routes({ method: 'POST', path: '/v1/models/gemini-2.5-flash:generateContent', url, headers }); // true
  */
-export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
+export function geminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'gemini' } {
   return {
     id: 'gemini',
     hosts: GOOGLE_AI_HOSTS,
@@ -90,9 +110,10 @@ export function geminiAdapter(): ProviderAdapter & { id: 'gemini' } {
     answerWithoutStep: (req: IncomingRequest): DirectAnswer | null => (req.path.endsWith(':countTokens') ? countTokens(req) : null),
     toolCallIds: () => GEMINI_TOOL_CALL_IDS,
     responseIds: () => GEMINI_RESPONSE_IDS,
-    parse: (req: IncomingRequest) => parseGeminiRequest(req),
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse =>
-      jsonOrStream(response, request, { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers }, () => renderGeminiResponse(response), () => renderGeminiStream(response)),
+    // Each mock's signing key: the thought signatures it mints, and checks when they come back.
+    createState: () => new GeminiThoughts(),
+    parse: (req: IncomingRequest, thoughts: GeminiThoughts) => parseGeminiRequest(req, thoughts),
+    render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderGeminiModels(req, catalog),

@@ -7,6 +7,8 @@ import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../../scenario/canonical.ts';
 import { decodeSegment } from '../common/models.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
+import { geminiResponseFormat, geminiToolChoice, openApiToJsonSchema } from './schema.ts';
+import { signatureViolations, type GeminiThoughts, type GoogleApi } from './thoughts.ts';
 
 /** `/{version}/models/{model}:{method}`; tuned models live under `tunedModels/`. */
 const GEMINI_PATH = /^\/(v1|v1beta|v1alpha)\/((?:models|tunedModels)\/[^/:]+):([A-Za-z]+)$/;
@@ -146,8 +148,9 @@ function parseTools(value: unknown): CanonicalTool[] {
       if (!isObject(d) || typeof d.name !== 'string') throw googleInvalid(`${p}.name`, 'a string', isObject(d) ? d.name : d);
       const canonical: CanonicalTool = { name: d.name };
       if (typeof d.description === 'string') canonical.description = d.description;
-      const params = d.parametersJsonSchema ?? d.parameters;
-      if (params !== undefined) canonical.parameters = params;
+      // `parameters` is Google's OpenAPI subset (uppercase types): canonical tools hold JSON Schema.
+      if (d.parametersJsonSchema !== undefined) canonical.parameters = d.parametersJsonSchema;
+      else if (d.parameters !== undefined) canonical.parameters = openApiToJsonSchema(d.parameters);
       tools.push(canonical);
     });
   });
@@ -155,11 +158,13 @@ function parseTools(value: unknown): CanonicalTool[] {
 }
 
 /**
- * Parses a Gemini generate request; `stream` is true for `:streamGenerateContent`.
+ * Parses a Gemini generate request; `stream` is true for `:streamGenerateContent`. With the mock's
+ * `thoughts`, the thought-signature rules are checked (in `api`'s wording) and found breaches listed
+ * in `violations`; without (countTokens), they are not.
  * @example
  *   parseGeminiRequest(req).model // 'gemini-2.5-flash', from the URL
  */
-export function parseGeminiRequest(req: IncomingRequest): CanonicalRequest {
+export function parseGeminiRequest(req: IncomingRequest, thoughts?: GeminiThoughts, api: GoogleApi = 'gemini'): CanonicalRequest {
   const route = geminiRoute(req.path);
   if (!route) throw new BadRequestError(`Not a Gemini generate path: ${req.path}`);
   if (route.badEscape) throw badModelEscape(route);
@@ -172,15 +177,24 @@ export function parseGeminiRequest(req: IncomingRequest): CanonicalRequest {
   if (body.generationConfig !== undefined && !isObject(body.generationConfig)) {
     throw googleInvalid('generation_config', 'a GenerationConfig object', body.generationConfig);
   }
-  return {
+  const tools = parseTools(body.tools);
+  const choice = geminiToolChoice(body.toolConfig ?? body.tool_config, tools);
+  if (choice.strict) for (const tool of tools) tool.strict = true;
+  const request: CanonicalRequest = {
     provider: 'gemini',
     path: req.path,
     model: route.model,
     stream: route.method === 'streamGenerateContent',
     messages,
-    tools: parseTools(body.tools),
+    tools,
     headers: headerRecord(req.headers),
     params: restParams(body, ['contents', 'systemInstruction', 'system_instruction', 'tools']),
     raw: body,
   };
+  const responseFormat = geminiResponseFormat(body.generationConfig ?? body.generation_config);
+  if (responseFormat) request.responseFormat = responseFormat;
+  if (choice.forcedTool !== undefined) request.forcedTool = choice.forcedTool;
+  const violations = thoughts ? signatureViolations(body.contents, route.model, thoughts, api) : [];
+  if (violations.length > 0) request.violations = violations;
+  return request;
 }

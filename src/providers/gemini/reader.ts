@@ -19,18 +19,31 @@ function answer(body: any): AnswerView {
   const candidate = body.candidates?.[0] ?? {};
   const parts: any[] = candidate.content?.parts ?? [];
   const meta = body.usageMetadata;
-  return {
+  const view: AnswerView = {
     text: parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join(''),
     toolCalls: parts.filter((p) => p.functionCall).map((p) => ({ id: p.functionCall.id ?? null, name: p.functionCall.name, arguments: p.functionCall.args ?? {} })),
     finishReason: candidate.finishReason ?? null,
-    usage: meta ? { inputTokens: meta.promptTokenCount ?? 0, outputTokens: meta.candidatesTokenCount ?? 0 } : null,
+    usage: meta ? usageView(meta) : null,
   };
+  const thoughts = parts.filter((p) => typeof p.text === 'string' && p.thought === true).map((p) => p.text).join('');
+  if (thoughts) view.reasoning = thoughts;
+  return view;
+}
+
+/** Gemini counts thought tokens apart from the candidates'; a view's output tokens include them, as every API's do. */
+function usageView(meta: any): NonNullable<AnswerView['usage']> {
+  const thoughts = typeof meta.thoughtsTokenCount === 'number' ? meta.thoughtsTokenCount : 0;
+  const usage: NonNullable<AnswerView['usage']> = { inputTokens: meta.promptTokenCount ?? 0, outputTokens: (meta.candidatesTokenCount ?? 0) + thoughts };
+  if (thoughts > 0) usage.reasoningTokens = thoughts;
+  return usage;
 }
 
 function merge(views: AnswerView[]): AnswerView {
   const error = views.findLast((v) => v.error)?.error;
+  const reasoning = views.map((v) => v.reasoning ?? '').join('');
   return {
     ...(error ? { error } : {}),
+    ...(reasoning ? { reasoning } : {}),
     text: views.map((v) => v.text).join(''),
     toolCalls: views.flatMap((v) => v.toolCalls),
     finishReason: views.map((v) => v.finishReason).filter((f) => f !== null).pop() ?? null,
@@ -44,7 +57,7 @@ function messages(body: any): MessageView[] {
   const out: MessageView[] = body.systemInstruction ? [{ role: 'system', text: (body.systemInstruction.parts ?? []).map((p: any) => p.text ?? '').join('') }] : [];
   for (const c of body.contents ?? []) {
     const parts: any[] = c.parts ?? [];
-    const plain = parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('');
+    const plain = parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('');
     const calls = parts.filter((p) => p.functionCall).map((p) => ({ name: p.functionCall.name, arguments: p.functionCall.args ?? {} }));
     if (plain || calls.length) out.push({ role: c.role === 'model' ? 'assistant' : (c.role ?? 'user'), text: plain, ...(calls.length ? { toolCalls: calls } : {}) });
     for (const p of parts.filter((q) => q.functionResponse)) out.push({ role: 'tool', text: JSON.stringify(p.functionResponse.response), answers: p.functionResponse.name });

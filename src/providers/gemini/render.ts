@@ -4,8 +4,10 @@
  * SDK would try to resume the stream), and Google's error shape `{ error: { code, message, status } }`.
  */
 import type { RenderedResponse } from '../adapter.ts';
-import type { CanonicalError, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
+import { isObject } from '../common/wire-json.ts';
+import { geminiThinking, isGemini3, type GeminiThoughts } from './thoughts.ts';
 
 const FINISH_REASONS: Record<FinishReason, string> = {
   stop: 'STOP',
@@ -45,54 +47,114 @@ function geminiFinishReason(reason: FinishReason): string {
   return FINISH_REASONS[reason];
 }
 
-function usageMetadata(response: CanonicalResponse): Record<string, unknown> {
-  const { inputTokens, outputTokens } = response.usage;
+/**
+ * What a step's answer shows of its thinking on this request: the thought summary (only when the
+ * request sets `includeThoughts` and thinking is on; redacted reasoning has no Gemini form), the
+ * signature the mock mints for it and where it goes, and the thought tokens.
+ */
+export interface GeminiThinkingView {
+  thoughts: string | null;
+  signature: string | null;
+  /** Gemini 3 signs the first function call, or the answer's last part when there is none; 2.5 signs only calls. */
+  signs: 'call' | 'text' | null;
+  thoughtsTokens: number;
+}
+
+const NO_THINKING: GeminiThinkingView = { thoughts: null, signature: null, signs: null, thoughtsTokens: 0 };
+
+/**
+ * The thinking view of `response` for `request`, signatures minted by `thoughts` (none without).
+ * @example
+ *   geminiThinkingView(response, request, thoughts).signs // 'call' for a Gemini 3 function call
+ */
+export function geminiThinkingView(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): GeminiThinkingView {
+  const raw = isObject(request.raw) ? request.raw : {};
+  const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
+  if (thinking.off) return NO_THINKING;
+  const reasoning = response.reasoning;
+  const gemini3 = isGemini3(request.model);
+  const hasCalls = response.toolCalls.length > 0;
+  // Gemini 3 always thinks and signs every function call and answer; earlier models sign a call they thought about.
+  const signs = gemini3 ? (hasCalls ? 'call' : 'text') : hasCalls && reasoning ? 'call' : null;
   return {
-    promptTokenCount: inputTokens,
-    candidatesTokenCount: outputTokens,
-    totalTokenCount: inputTokens + outputTokens,
-    promptTokensDetails: [{ modality: 'TEXT', tokenCount: inputTokens }],
+    thoughts: reasoning && !reasoning.redacted && thinking.includeThoughts ? reasoning.text : null,
+    signature: signs && thoughts ? thoughts.mint(reasoning?.text ?? '') : null,
+    signs: thoughts ? signs : null,
+    thoughtsTokens: response.usage.reasoningTokens ?? 0,
   };
 }
 
-function functionCallParts(response: CanonicalResponse): Record<string, unknown>[] {
-  return response.toolCalls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: call.arguments ?? {} } }));
+function usageMetadata(response: CanonicalResponse, view: GeminiThinkingView): Record<string, unknown> {
+  const { inputTokens, outputTokens } = response.usage;
+  // Gemini counts thoughts apart from the candidates (canonical output tokens include them); the total has both.
+  const thoughts = Math.min(view.thoughtsTokens, outputTokens);
+  const usage: Record<string, unknown> = {
+    promptTokenCount: inputTokens,
+    candidatesTokenCount: outputTokens - thoughts,
+    totalTokenCount: inputTokens + outputTokens,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: inputTokens }],
+  };
+  if (thoughts > 0) usage.thoughtsTokenCount = thoughts;
+  return usage;
 }
 
-function chunk(response: CanonicalResponse, parts: unknown[], final: boolean): Record<string, unknown> {
+function functionCallParts(response: CanonicalResponse, view: GeminiThinkingView): Record<string, unknown>[] {
+  return response.toolCalls.map((call, i) => {
+    const part: Record<string, unknown> = { functionCall: { id: call.id, name: call.name, args: call.arguments ?? {} } };
+    if (i === 0 && view.signs === 'call' && view.signature) part.thoughtSignature = view.signature;
+    return part;
+  });
+}
+
+/** The answer's text: Gemini has no refusal field, so a scripted refusal is the model's words. */
+const answerText = (response: CanonicalResponse): string => (response.text === '' && response.refusal !== undefined ? response.refusal : response.text);
+
+function textPart(text: string, signed: boolean, view: GeminiThinkingView): Record<string, unknown> {
+  return signed && view.signs === 'text' && view.signature ? { text, thoughtSignature: view.signature } : { text };
+}
+
+function chunk(response: CanonicalResponse, parts: unknown[], final: boolean, view: GeminiThinkingView): Record<string, unknown> {
   const candidate: Record<string, unknown> = { content: { parts, role: 'model' }, index: 0 };
   if (final) candidate.finishReason = geminiFinishReason(response.finishReason);
-  return { candidates: [candidate], usageMetadata: usageMetadata(response), modelVersion: response.model, responseId: response.id };
+  return { candidates: [candidate], usageMetadata: usageMetadata(response, view), modelVersion: response.model, responseId: response.id };
 }
 
 /**
- * The non-streaming `GenerateContentResponse`.
+ * The non-streaming `GenerateContentResponse`: thought parts first (`thought: true`), then the
+ * answer's text and function calls, the signature where the model family puts it.
  * @example
  *   renderGeminiResponse(response).candidates[0].finishReason // 'STOP'
  */
-export function renderGeminiResponse(response: CanonicalResponse): Record<string, unknown> {
+export function renderGeminiResponse(response: CanonicalResponse, view: GeminiThinkingView = NO_THINKING): Record<string, unknown> {
   const parts: unknown[] = [];
-  if (response.text.length > 0 || response.toolCalls.length === 0) parts.push({ text: response.text });
-  parts.push(...functionCallParts(response));
-  return chunk(response, parts, true);
+  if (view.thoughts !== null) parts.push({ text: view.thoughts, thought: true });
+  const text = answerText(response);
+  if (text.length > 0 || response.toolCalls.length === 0) parts.push(textPart(text, true, view));
+  parts.push(...functionCallParts(response, view));
+  return chunk(response, parts, true, view);
 }
 
 /**
- * The SSE frames of `:streamGenerateContent?alt=sse`: one chunk per text piece, function calls
- * whole in the last chunk (Gemini does not stream call arguments), which carries `finishReason`.
+ * The SSE frames of `:streamGenerateContent?alt=sse`: thought pieces first, then one chunk per text
+ * piece, function calls whole in the last chunk (Gemini does not stream call arguments), which
+ * carries `finishReason`. A signed text answer's signature rides on its last piece.
  * @example
  *   renderGeminiStream(response) // ['data: {"candidates":[...]}\n\n', ...]
  */
-export function renderGeminiStream(response: CanonicalResponse): string[] {
-  const pieces = response.stream.chunks ?? chunkText(response.text, response.stream.chunkSize);
-  const calls = functionCallParts(response);
+export function renderGeminiStream(response: CanonicalResponse, view: GeminiThinkingView = NO_THINKING): string[] {
+  const text = answerText(response);
+  const pieces = response.stream.chunks ?? chunkText(text, response.stream.chunkSize);
+  const calls = functionCallParts(response, view);
   const frames: string[] = [];
-  pieces.forEach((text, i) => {
+  if (view.thoughts !== null) {
+    for (const piece of chunkText(view.thoughts, response.stream.chunkSize)) frames.push(sseFrame(chunk(response, [{ text: piece, thought: true }], false, view)));
+  }
+  pieces.forEach((piece, i) => {
     const last = i === pieces.length - 1 && calls.length === 0;
-    frames.push(sseFrame(chunk(response, [{ text }], last)));
+    frames.push(sseFrame(chunk(response, [textPart(piece, last, view)], last, view)));
   });
   if (calls.length > 0 || pieces.length === 0) {
-    frames.push(sseFrame(chunk(response, calls.length > 0 ? calls : [{ text: '' }], true)));
+    frames.push(sseFrame(chunk(response, calls.length > 0 ? calls : [textPart('', true, view)], true, view)));
   }
   return frames;
 }

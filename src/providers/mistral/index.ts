@@ -8,8 +8,7 @@ import type { IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, 
 import { mintRequestId } from '../common/ids.ts';
 import { decodeSegment, listedModels, MODELS_CREATED, retrievable } from '../common/models.ts';
 import { jsonOrStream } from '../common/rendered.ts';
-import { bodyModel, EMPTY_ANSWER, type WireReader } from '../common/views.ts';
-import { openAIChatReader } from '../openai-chat/reader.ts';
+import { mistralReader as reader } from './reader.ts';
 import { base64Vector } from '../openai-embeddings/index.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
@@ -45,16 +44,6 @@ function listModels(req: IncomingRequest, catalog: ModelCatalog, error: (e: Cano
   return error({ status: 404, message: `Model '${id}' not found`, type: 'invalid_model', code: '1500', headers: {} });
 }
 
-/** Chat answers read as OpenAI-shaped chat; an embeddings list only for its usage. */
-const reader: WireReader = {
-  ...openAIChatReader,
-  model: (_path, body) => bodyModel(body),
-  answer: (body: any) =>
-    body?.object === 'list'
-      ? { ...EMPTY_ANSWER, usage: body.usage ? { inputTokens: body.usage.prompt_tokens ?? 0, outputTokens: 0 } : null }
-      : openAIChatReader.answer(body),
-};
-
 /** Mistral's tool call ids: 9 of [A-Za-z0-9] (its API refuses any other in a request). */
 const MISTRAL_TOOL_CALL_IDS: ToolCallIdShape = { prefix: '', length: 9 };
 /** Completion ids: 32 hex digits, no prefix (the SDK's own test fixtures). */
@@ -86,7 +75,7 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
         const base64 = request.params.encoding_format === 'base64';
         return { status: 200, headers: { ...response.headers }, json: renderMistralEmbeddings(response, request, (v) => (base64 ? base64Vector(v) : v)) };
       }
-      return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids), () => renderMistralChunks(response, ids));
+      return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids, request), () => renderMistralChunks(response, ids, request));
     },
     renderError,
     renderStreamError: (_error: CanonicalStreamError, { response }: StreamErrorContext) => mistralStreamErrorFrames(response),

@@ -29,12 +29,34 @@ function toolCalls(res: CanonicalResponse, ids: MistralToolIds) {
 }
 
 /**
+ * The reasoning the answer shows, as `thinking` chunks: Magistral models reason on every request
+ * (https://docs.mistral.ai/capabilities/reasoning/), other models when the request sets a
+ * `reasoning_effort` other than `none`. Mistral has no opaque form: redacted reasoning shows nothing.
+ */
+export function mistralThinking(res: CanonicalResponse, request: CanonicalRequest): string | null {
+  if (!res.reasoning || res.reasoning.redacted) return null;
+  const raw = request.raw as { reasoning_effort?: unknown } | null;
+  const effort = raw?.reasoning_effort;
+  const reasons = /magistral/i.test(request.model) || (typeof effort === 'string' && effort !== 'none');
+  return reasons ? res.reasoning.text : null;
+}
+
+/** A `thinking` content chunk (ThinkChunk): its reasoning as text chunks. */
+const thinkChunk = (text: string) => ({ type: 'thinking', thinking: [{ type: 'text', text }] });
+
+/** Mistral has no refusal field: a scripted refusal is the model's words. */
+const answerText = (res: CanonicalResponse): string => (res.text === '' && res.refusal !== undefined ? res.refusal : res.text);
+
+/**
  * The non-streamed `chat.completion`.
  * @example
  *   renderMistralCompletion(res, ids).choices[0].message.content // 'Hello'
  */
-export function renderMistralCompletion(res: CanonicalResponse, ids: MistralToolIds): Record<string, unknown> {
+export function renderMistralCompletion(res: CanonicalResponse, ids: MistralToolIds, request?: CanonicalRequest): Record<string, unknown> {
   const calls = toolCalls(res, ids);
+  const thinking = request ? mistralThinking(res, request) : null;
+  // With reasoning the content is a list of chunks: the thinking, then the answer's text.
+  const content = thinking === null ? answerText(res) : [thinkChunk(thinking), ...(answerText(res) ? [{ type: 'text', text: answerText(res) }] : [])];
   return {
     id: completionId(res),
     object: 'chat.completion',
@@ -44,7 +66,7 @@ export function renderMistralCompletion(res: CanonicalResponse, ids: MistralTool
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', tool_calls: calls.length > 0 ? calls : null, content: res.text, prefix: false },
+        message: { role: 'assistant', tool_calls: calls.length > 0 ? calls : null, content, prefix: false },
         finish_reason: FINISH[res.finishReason],
       },
     ],
@@ -68,12 +90,15 @@ export function mistralStreamErrorFrames(res: CanonicalResponse): string[] {
  * @example
  *   renderMistralChunks(res, ids).at(-1) // 'data: [DONE]\n\n'
  */
-export function renderMistralChunks(res: CanonicalResponse, ids: MistralToolIds): string[] {
+export function renderMistralChunks(res: CanonicalResponse, ids: MistralToolIds, request?: CanonicalRequest): string[] {
   const head = { id: completionId(res), object: 'chat.completion.chunk', created: res.created, model: res.model };
   const frame = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
     sseFrame({ ...head, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
   const frames = [frame({ role: 'assistant', content: '' }, null)];
-  for (const piece of res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)) frames.push(frame({ content: piece }, null));
+  const thinking = request ? mistralThinking(res, request) : null;
+  // Thinking streams as deltas whose content is a list holding one thinking chunk.
+  if (thinking !== null) for (const piece of chunkText(thinking, res.stream.chunkSize)) frames.push(frame({ content: [thinkChunk(piece)] }, null));
+  for (const piece of res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)) frames.push(frame({ content: piece }, null));
   const calls = toolCalls(res, ids);
   if (calls.length > 0) frames.push(frame({ tool_calls: calls }, null));
   frames.push(frame({ content: '' }, FINISH[res.finishReason], { usage: usage(res) }));

@@ -93,8 +93,8 @@ export function ollamaAdapter(): ProviderAdapter<CallIds> & { id: 'ollama' } {
         response,
         request,
         headers,
-        () => (generate ? renderOllamaGenerate(response) : renderOllamaChat(response)),
-        () => (generate ? renderOllamaGenerateLines(response) : renderOllamaChatLines(response)),
+        () => (generate ? renderOllamaGenerate(response, request) : renderOllamaChat(response, request)),
+        () => (generate ? renderOllamaGenerateLines(response, request) : renderOllamaChatLines(response, request)),
         'ndjson',
       );
     },

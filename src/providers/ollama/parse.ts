@@ -75,7 +75,19 @@ function parseMessages(messages: unknown, ids: CallIds): CanonicalMessage[] {
  */
 export function parseOllamaChat(req: IncomingRequest, ids: CallIds): CanonicalRequest {
   const body = parseJsonObject(req.bodyText);
-  return { ...base(req, body, 'ollama', ['model', 'messages', 'tools', 'stream']), messages: parseMessages(body.messages, ids), tools: parseTools(body.tools) };
+  return withFormat({ ...base(req, body, 'ollama', ['model', 'messages', 'tools', 'stream']), messages: parseMessages(body.messages, ids), tools: parseTools(body.tools) }, body);
+}
+
+/**
+ * Ollama's structured outputs: `format: "json"` (any JSON) or `format: <JSON Schema>`
+ * (https://docs.ollama.com/capabilities/structured-outputs); an empty string asks for none.
+ */
+function withFormat(request: CanonicalRequest, body: Json): CanonicalRequest {
+  const format = body.format;
+  if (format === 'json') request.responseFormat = { name: null, schema: null };
+  else if (isObject(format)) request.responseFormat = { name: null, schema: format };
+  else if (format !== undefined && format !== null && format !== '') throw bad(`invalid format: expected "json" or a valid JSON schema`);
+  return request;
 }
 
 /**
@@ -91,7 +103,7 @@ export function parseOllamaGenerate(req: IncomingRequest): CanonicalRequest {
     if (typeof body.prompt !== 'string') throw bad('json: cannot unmarshal prompt: expected a string');
     messages.push({ role: 'user', content: body.prompt });
   }
-  return { ...base(req, body, 'ollama', ['model', 'prompt', 'system', 'stream']), messages, tools: [] };
+  return withFormat({ ...base(req, body, 'ollama', ['model', 'prompt', 'system', 'stream']), messages, tools: [] }, body);
 }
 
 /** The most inputs one embed request may carry here (the server's batch is bounded too). */

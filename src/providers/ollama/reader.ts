@@ -9,12 +9,15 @@ function answer(body: any): AnswerView {
   const usage = typeof body.prompt_eval_count === 'number' ? { inputTokens: body.prompt_eval_count, outputTokens: body.eval_count ?? 0 } : null;
   if (Array.isArray(body.embeddings)) return { ...EMPTY_ANSWER, usage: usage && { ...usage, outputTokens: 0 } };
   const message = body.message ?? {};
-  return {
+  const view: AnswerView = {
     text: typeof message.content === 'string' ? message.content : typeof body.response === 'string' ? body.response : '',
     toolCalls: (message.tool_calls ?? []).map((c: any) => ({ id: null, name: c.function?.name ?? '', arguments: c.function?.arguments ?? {} })),
     finishReason: body.done ? (body.done_reason ?? null) : null,
     usage: body.done ? usage : null,
   };
+  const thinking = message.thinking ?? body.thinking;
+  if (typeof thinking === 'string' && thinking !== '') view.reasoning = thinking;
+  return view;
 }
 
 function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
@@ -30,8 +33,10 @@ function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
       return [];
     }
   });
+  const reasoning = views.map((v) => v.reasoning ?? '').join('');
   return {
     ...(error ? { error } : {}),
+    ...(reasoning ? { reasoning } : {}),
     text: views.map((v) => v.text).join(''),
     toolCalls: views.flatMap((v) => v.toolCalls),
     finishReason: views.map((v) => v.finishReason).filter((r) => r !== null).pop() ?? null,

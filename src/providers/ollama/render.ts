@@ -5,6 +5,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText } from '../common/sse.ts';
+import { isObject } from '../common/wire-json.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 
 /** Ollama's JSON content type. */
@@ -29,34 +30,64 @@ const line = (o: unknown) => `${JSON.stringify(o)}\n`;
 const toolCalls = (res: CanonicalResponse) => res.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments ?? {} } }));
 
 /**
- * `/api/chat`: one `ChatResponse`, or its NDJSON lines.
- * @example
- *   renderOllamaChat(res, false).message.content // 'Hello'
+ * The reasoning the answer shows: only when the request sets `think` (true or a level) and the
+ * step scripts some; Ollama has no opaque form, so redacted reasoning shows nothing.
  */
-export function renderOllamaChat(res: CanonicalResponse): Record<string, unknown> {
-  const message: Record<string, unknown> = { role: 'assistant', content: res.text };
+export function ollamaThinking(res: CanonicalResponse, request: CanonicalRequest): string | null {
+  const think = isObject(request.raw) ? request.raw.think : undefined;
+  const on = think === true || think === 'high' || think === 'medium' || think === 'low';
+  return on && res.reasoning && !res.reasoning.redacted ? res.reasoning.text : null;
+}
+
+/** Ollama has no refusal field: a scripted refusal is the model's words. */
+const answerText = (res: CanonicalResponse): string => (res.text === '' && res.refusal !== undefined ? res.refusal : res.text);
+
+/**
+ * `/api/chat`: one `ChatResponse`, or its NDJSON lines. `message.thinking` carries the reasoning
+ * when the request sets `think`.
+ * @example
+ *   renderOllamaChat(res, request).message.content // 'Hello'
+ */
+export function renderOllamaChat(res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: answerText(res) };
+  const thinking = ollamaThinking(res, request);
+  if (thinking !== null) message.thinking = thinking;
   if (res.toolCalls.length > 0) message.tool_calls = toolCalls(res);
   return { model: res.model, created_at: createdAt(res), message, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) };
 }
 
-/** The NDJSON lines of a streamed `/api/chat`. */
-export function renderOllamaChatLines(res: CanonicalResponse): string[] {
+/** The NDJSON lines of a streamed `/api/chat`: thinking pieces first (empty content), then the content. */
+export function renderOllamaChatLines(res: CanonicalResponse, request: CanonicalRequest): string[] {
   const head = { model: res.model, created_at: createdAt(res) };
-  const lines = (res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)).map((content) => line({ ...head, message: { role: 'assistant', content }, done: false }));
+  const thinking = ollamaThinking(res, request);
+  const lines = thinking === null ? [] : chunkText(thinking, res.stream.chunkSize).map((piece) => line({ ...head, message: { role: 'assistant', content: '', thinking: piece }, done: false }));
+  lines.push(...(res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)).map((content) => line({ ...head, message: { role: 'assistant', content }, done: false })));
   if (res.toolCalls.length > 0) lines.push(line({ ...head, message: { role: 'assistant', content: '', tool_calls: toolCalls(res) }, done: false }));
   lines.push(line({ ...head, message: { role: 'assistant', content: '' }, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) }));
   return lines;
 }
 
-/** `/api/generate`: one `GenerateResponse`. */
-export function renderOllamaGenerate(res: CanonicalResponse): Record<string, unknown> {
-  return { model: res.model, created_at: createdAt(res), response: res.text, done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res) };
+/** `/api/generate`: one `GenerateResponse` (`thinking` beside `response` when the request sets `think`). */
+export function renderOllamaGenerate(res: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  const thinking = ollamaThinking(res, request);
+  return {
+    model: res.model,
+    created_at: createdAt(res),
+    response: answerText(res),
+    ...(thinking === null ? {} : { thinking }),
+    done: true,
+    done_reason: DONE_REASON[res.finishReason],
+    context: [1, 2, 3],
+    ...counts(res),
+  };
 }
 
-/** The NDJSON lines of a streamed `/api/generate`. */
-export function renderOllamaGenerateLines(res: CanonicalResponse): string[] {
+/** The NDJSON lines of a streamed `/api/generate`: thinking pieces first, then the response. */
+export function renderOllamaGenerateLines(res: CanonicalResponse, request: CanonicalRequest): string[] {
   const head = { model: res.model, created_at: createdAt(res) };
-  const lines = (res.stream.chunks ?? chunkText(res.text, res.stream.chunkSize)).map((response) => line({ ...head, response, done: false }));
+  const thinking = ollamaThinking(res, request);
+  const lines = thinking === null ? [] : chunkText(thinking, res.stream.chunkSize).map((piece) => line({ ...head, response: '', thinking: piece, done: false }));
+  lines.push(...(res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)).map((response) => line({ ...head, response, done: false })));
   lines.push(line({ ...head, response: '', done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res) }));
   return lines;
 }

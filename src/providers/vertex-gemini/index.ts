@@ -8,7 +8,9 @@
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
-import { geminiAdapter } from '../gemini/index.ts';
+import { geminiAdapter, renderGemini } from '../gemini/index.ts';
+import { parseGeminiRequest } from '../gemini/parse.ts';
+import type { GeminiThoughts } from '../gemini/thoughts.ts';
 import { geminiStreamErrorFrame, renderGoogleError } from '../gemini/render.ts';
 import { geminiReader } from '../gemini/reader.ts';
 import { isVertexModelsRoute, renderVertexModels } from './models.ts';
@@ -28,7 +30,7 @@ function asGemini(req: IncomingRequest): IncomingRequest {
  * @example
  *   vertexGeminiAdapter().routes({ method: 'POST', path: '/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent', url, headers }); // true
  */
-export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' } {
+export function vertexGeminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'vertex-gemini' } {
   const gemini = geminiAdapter();
   return {
     id: 'vertex-gemini',
@@ -43,13 +45,14 @@ export function vertexGeminiAdapter(): ProviderAdapter & { id: 'vertex-gemini' }
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderVertexModels(req, catalog),
     // Gemini's state, whatever it keeps, is this API's: made by it and handed through.
     createState: gemini.createState,
-    answerWithoutStep: (req: IncomingRequest, state: unknown): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
+    answerWithoutStep: (req: IncomingRequest, state: GeminiThoughts): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
     toolCallIds: () => GEMINI_TOOL_CALL_IDS,
     responseIds: () => GEMINI_RESPONSE_IDS,
-    parse(req: IncomingRequest, state: unknown): CanonicalRequest {
-      return { ...gemini.parse(asGemini(req), state), provider: 'vertex-gemini', path: req.path };
+    // Vertex's thought-signature errors word it its own way (and point at its own docs).
+    parse(req: IncomingRequest, thoughts: GeminiThoughts): CanonicalRequest {
+      return { ...parseGeminiRequest(asGemini(req), thoughts, 'vertex'), provider: 'vertex-gemini', path: req.path };
     },
-    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => gemini.render(response, request, state),
+    render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     reader: geminiReader,

@@ -16,6 +16,8 @@ export interface ToolHints {
   destructiveHint?: boolean;
 }
 
+/** Question words that stand before a noun ("which files", "whose tasks"). */
+const WH_DETERMINERS = new Set(['which', 'what', 'whose']);
 /** Words that negate the verb after them (one or two words on: "don't ever delete", "without first deleting"). */
 const NEGATIONS = new Set(['don\'t', 'dont', 'not', 'never', 'no', 'neither', 'without', 'avoid']);
 /** Two-word phrases that negate the verb after them: "rather than deleting", "instead of removing". */
@@ -234,6 +236,8 @@ function readSentence(query: string, options: { methods?: boolean }): { asked: S
     for (let j = 0; j < i; j++) if (MODALS.has(ws[j]) && ws[j + 1] !== 'you') return;
     // After a determiner a verb form is a noun or an adjective: "restore the deleted task".
     if (i > 0 && DETERMINERS.has(ws[i - 1])) return;
+    // So after a question's determiner: "which files have I changed", "what tasks are due" ask about files and tasks.
+    if (i > 0 && WH_DETERMINERS.has(ws[i - 1])) return;
     // A past or perfect question asks what happened, not for it to happen: "which events did I cancel".
     for (let j = Math.max(0, i - 3); j < i; j++) if (PAST.has(ws[j]) && ws[j + 1] !== 'to') return;
     for (const a of actionsAt(ws, i)) out.add(a);

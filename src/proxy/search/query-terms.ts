@@ -3,7 +3,7 @@
  * names written with a capital, and what it acts on, which a destructive tool must act on to lead.
  */
 import { STOPWORDS, tokenize, words, type Synonyms } from '../../lexicon/index.ts';
-import { directObject, refusedActions } from './actions.ts';
+import { directObject, refusedActions, withoutRequestFrame } from './actions.ts';
 import type { QueryTarget } from './held-back.ts';
 import { speaksOfAll } from './clauses.ts';
 import { detachment, removalSource } from './detach.ts';
@@ -41,6 +41,34 @@ export function properNames(query: string): Set<string> {
   return out;
 }
 
+/** Verbs that put their object into a place that holds it: "write text to a file" writes the file. */
+const WRITING = new Set(['write', 'save', 'store', 'dump', 'export', 'persist']);
+/** Prepositions of the place written into. */
+const INTO = new Set(['to', 'into', 'in', 'as']);
+/** Words that end that place. */
+const PLACE_END = new Set(['with', 'for', 'from', 'on', 'at', 'by', 'and', 'or', 'so', 'that', 'which', 'then', 'but', 'because']);
+
+/**
+ * Where a writing imperative puts its object ("write text to a file" → file; "save the draft into notes.txt"
+ * → notes, txt): what a write tool acts on, as much as the object is. Verbs that add to something ("add a
+ * paragraph to the page") are not writing verbs: the page is edited, not written.
+ * @example
+ *   writtenInto('write text to a file'); // ['file']
+ */
+export function writtenInto(query: string): string[] | undefined {
+  const ws = words(withoutRequestFrame(query).split(/[,;](?:\s|$)/)[0]);
+  const verb = ws[0]?.replace(/(?:s|d|ed)$/, '');
+  if (!ws[0] || !(WRITING.has(ws[0]) || WRITING.has(verb ?? '') || WRITING.has(`${verb}e`))) return undefined;
+  const at = ws.findIndex((w, i) => i > 0 && INTO.has(w));
+  if (at < 0) return undefined;
+  const out: string[] = [];
+  for (const w of ws.slice(at + 1)) {
+    if (PLACE_END.has(w) || INTO.has(w)) break;
+    if (!STOPWORDS.has(w)) out.push(w);
+  }
+  return out.length ? out : undefined;
+}
+
 /**
  * What a query names, as stems: what it acts on (the object of its leading verb if it has one, "add
  * a paragraph to the page" → paragraph, else all its words) and all its words; each with the words
@@ -62,10 +90,23 @@ export function namedTerms(query: string, synonyms: Synonyms): QueryTarget {
   };
   const object = directObject(query);
   const all = terms(words(query));
-  const what = object ? terms(object) : all;
+  const into = writtenInto(query);
+  // What the imperative acts on, in its own words and the single words the software lexicon also calls them:
+  // WordNet's senses and the lexicon's phrases are too loose to let a destructive tool lead ("delete records"
+  // is no deleting of review notes, though "note down" and "record" are one group).
+  const exact = (ws: string[]): Set<string> => {
+    const out = new Set<string>();
+    for (const w of ws) {
+      if (w.length < 2 || STOPWORDS.has(w)) continue;
+      for (const t of tokenize(w)) out.add(t);
+      if (!names.has(w)) for (const t of synonyms.lexiconNames(w)) out.add(t);
+    }
+    return out;
+  };
+  const what = object ? exact(into ? [...object, ...into] : object) : all;
   const file = FILE_NAME.exec(query);
   if (file) all.add('file');
-  if (file && object?.includes(words(file[0])[0])) what.add('file');
+  if (file && [...object ?? [], ...into ?? []].includes(words(file[0])[0])) what.add('file');
   // "remove the label from these emails": what the label is taken off, with its related words.
   const detached = detachment(query);
   const from = detached && detached.from.length > 0 ? new Set(detached.from.flatMap((t) => [t, ...synonyms.related(t).map((r) => r.term)])) : undefined;

@@ -40,6 +40,9 @@ define(['archive'], 'archive unpublish deactivate');
 define(['restore'], 'restore recover undelete unarchive reopen unhide');
 define(['run'], 'run execute exec trigger launch invoke rerun');
 
+/** Verbs that read something and keep a copy of it: a tool that downloads answers "save the PDF to disk". */
+export const KEEPS_COPY = new Set(['download', 'downloads', 'export', 'exports', 'backup', 'dump', 'clone']);
+
 /** Phrasal verbs by verb and particle (general English): "throw away" deletes, "kick off" runs. */
 export const PHRASAL: Record<string, Record<string, Action[]>> = {
   take: { off: ['delete'], down: ['delete'], away: ['delete'] }, throw: { away: ['delete'], out: ['delete'] },

@@ -1,0 +1,51 @@
+// Same job: the same action on the same kind of object, read from names, descriptions, parameters and annotations.
+import { describe, expect, it } from 'vitest';
+import { Synonyms } from '../../lexicon/index.ts';
+import { familyWords, JobReader, type JobTool } from './same-job.ts';
+
+const tool = (server: string, name: string, description: string, params: string[] = ['path'], required = params): JobTool => ({ server, name, description, params, required });
+
+describe('same job', () => {
+  const jobs = new JobReader(new Synonyms());
+
+  it('deprecated twins and the same tool on another server do the same job', () => {
+    const readFile = tool('fs', 'read_file', 'Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.', ['path', 'head', 'tail'], ['path']);
+    const readText = tool('fs', 'read_text_file', 'Read the complete contents of a file from the file system as text.', ['path', 'head', 'tail'], ['path']);
+    expect(jobs.differ(readFile, readText)).toBeUndefined();
+    expect(jobs.differ(tool('fs', 'list_directory', 'Get a detailed listing of all files and directories in a specified path.'),
+      tool('fs', 'list_directory_with_sizes', 'Get a detailed listing of all files and directories in a specified path, including sizes.'))).toBeUndefined();
+    expect(jobs.differ(tool('github', 'create_pull_request', 'Create a new pull request in a GitHub repository', ['owner', 'repo', 'title'], ['owner', 'repo', 'title']),
+      tool('gitlab', 'create_merge_request', 'Create a new merge request in a GitLab project', ['project_id', 'title'], ['project_id', 'title']))).toBeUndefined();
+  });
+
+  it('another action or another object is never the same job', () => {
+    const readText = tool('fs', 'read_text_file', 'Read the complete contents of a file from the file system as text.');
+    expect(jobs.differ(readText, tool('fs', 'write_file', 'Create a new file or completely overwrite an existing file with new content.', ['path', 'content']))).toBe('action');
+    expect(jobs.differ(tool('m', 'create_entities', 'Create multiple new entities in the knowledge graph', ['entities']),
+      tool('m', 'delete_entities', 'Delete multiple entities and their associated relations from the knowledge graph', ['entityNames']))).toBe('action');
+    expect(jobs.differ(tool('dc', 'start_search', 'Start a streaming search.', ['path', 'pattern']), tool('dc', 'stop_search', 'Stop an active search.', ['sessionId']))).toBe('action');
+    expect(jobs.differ(readText, tool('fs', 'read_media_file', 'Read a file and return it as a base64-encoded content block with its MIME type.'))).toBe('object');
+    expect(jobs.differ(tool('gh', 'create_issue', 'Create a new issue in a GitHub repository', ['owner', 'repo', 'title']),
+      tool('gh', 'create_pull_request', 'Create a new pull request in a GitHub repository', ['owner', 'repo', 'title']))).toBe('object');
+    // A file of a GitHub repository (owner, repo) is not a local file.
+    expect(jobs.differ(readText, tool('github', 'get_file_contents', 'Get the contents of a file or directory from a GitHub repository', ['owner', 'repo', 'path']))).toBe('object');
+    // One of many is not all of them.
+    expect(jobs.differ(tool('fc', 'firecrawl_monitor_check', 'Get a single check', ['id', 'checkId']), tool('fc', 'firecrawl_monitor_checks', 'List historical checks for a monitor', ['id', 'checkId']))).toBe('object');
+  });
+
+  it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
+    expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
+    expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');
+    expect(jobs.differ(tool('b', 'approve_all', 'Approve all pending requests', []), tool('b', 'approve', 'Approve one pending request', ['id'], []))).toBe('object');
+    expect(jobs.differ(tool('qase', 'qase_get', 'Fetch one known record by type and ID: case, suite, run, environment.', ['type', 'id']),
+      tool('ld', 'get-environments', 'Get the environments of a project', ['project'], []))).toBe('object');
+    expect(jobs.differ(tool('l', 'linear_addToFavorites', "Add an entity to the current user's Linear favorites", ['id']), tool('a', 'create_record', 'Create a record', ['object']))).toBe('object');
+  });
+
+  it('a server family prefix is not an object; a verb starting most names is no family', () => {
+    expect(familyWords(['browser_click', 'browser_hover', 'browser_navigate', 'browser_close'])).toEqual(new Set(['browser']));
+    expect(familyWords(['create_issue', 'create_branch', 'create_repository', 'fork_repository'])).toEqual(new Set());
+    const family = new Set(['browser']);
+    expect(jobs.differ({ ...tool('pw', 'browser_click', 'Perform click on a web page', ['target']), family }, tool('puppeteer', 'puppeteer_click', 'Click an element on the page', ['selector']))).toBeUndefined();
+  });
+});

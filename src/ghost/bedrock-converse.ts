@@ -40,21 +40,22 @@ export function toConverseMessages(messages: readonly GhostMessage[]): { system:
     else if (m.role === 'user') push('user', [{ text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ toolResult: { toolUseId: m.toolCallId ?? '', content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } }]);
-    } else if (m.native?.provider === 'bedrock' && keptBlocks(m).some((b) => !('reasoningContent' in b))) {
-      // reasoningContent goes back unchanged (signature, redacted bytes), in the answer's order.
-      push('assistant', keptBlocks(m));
     } else {
-      const blocks: ConverseBlock[] = m.content ? [{ text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments } });
+      // reasoningContent goes back unchanged (signature, redacted bytes), in the answer's order.
+      const native = keptBlocks(m);
+      const blocks: ConverseBlock[] = native ?? (m.content ? [{ text: m.content }] : []);
+      if (!native) for (const c of m.toolCalls ?? []) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: c.arguments } });
       push('assistant', blocks.length ? blocks : [{ text: '(no content)' }]);
     }
   }
   return { system, messages: out };
 }
 
-/** A native turn's blocks without the calls the loop did not run. */
-function keptBlocks(m: GhostMessage): ConverseBlock[] {
-  return keptItems(m.native!.items, m.toolCalls, (b) => (b as { toolUse?: { toolUseId?: string } }).toolUse?.toolUseId ?? undefined) as ConverseBlock[];
+/** A native Converse turn's blocks without the calls the loop did not run; undefined when none, or only reasoning would be left. */
+function keptBlocks(m: GhostMessage): ConverseBlock[] | undefined {
+  if (m.native?.provider !== 'bedrock') return undefined;
+  const blocks = keptItems(m.native.items, m.toolCalls, (b) => (b as { toolUse?: { toolUseId?: string } }).toolUse?.toolUseId ?? undefined) as ConverseBlock[];
+  return blocks.some((b) => !('reasoningContent' in b)) ? blocks : undefined;
 }
 
 /**

@@ -18,11 +18,13 @@ export function toResponsesInput(messages: readonly GhostMessage[]): { instructi
     if (m.role === 'system') system.push(m.content);
     else if (m.role === 'user') input.push({ role: 'user', content: m.content });
     else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.toolCallId ?? '', output: m.content });
-    else if ((m.native?.provider === 'openai' || m.native?.provider === 'azure-openai') && passedBack(m).length > 0) {
-      input.push(...passedBack(m));
-    } else {
-      if (m.content) input.push({ role: 'assistant', content: m.content });
-      for (const c of m.toolCalls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.rawArguments || JSON.stringify(c.arguments) });
+    else {
+      const native = passedBack(m);
+      if (native.length > 0) input.push(...native);
+      else {
+        if (m.content) input.push({ role: 'assistant', content: m.content });
+        for (const c of m.toolCalls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.rawArguments || JSON.stringify(c.arguments) });
+      }
     }
   }
   return { instructions: system.join('\n\n'), input };
@@ -33,7 +35,8 @@ export function toResponsesInput(messages: readonly GhostMessage[]): { instructi
  * with nothing after it (the API refuses a reasoning item without its following item).
  */
 function passedBack(m: GhostMessage): ResponseInputItem[] {
-  const items = keptItems(m.native!.items, m.toolCalls, (i) => ((i as ResponseInputItem).type === 'function_call' ? (i as { call_id: string }).call_id : undefined)) as ResponseInputItem[];
+  if (m.native?.provider !== 'openai' && m.native?.provider !== 'azure-openai') return [];
+  const items = keptItems(m.native.items, m.toolCalls, (i) => ((i as ResponseInputItem).type === 'function_call' ? (i as { call_id: string }).call_id : undefined)) as ResponseInputItem[];
   while (items.length > 0 && items[items.length - 1].type === 'reasoning') items.pop();
   return items;
 }

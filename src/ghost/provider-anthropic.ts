@@ -42,21 +42,21 @@ export function toAnthropicMessages(messages: readonly GhostMessage[]): { system
     else if (m.role === 'user') push('user', [{ type: 'text', text: m.content }]);
     else if (m.role === 'tool') {
       push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
-    } else if (m.native?.provider === 'anthropic' && said(m.native.items, m.toolCalls)) {
-      // Thinking blocks go back unchanged, signatures included, in the answer's order (the API checks them).
-      push('assistant', said(m.native.items, m.toolCalls)!);
     } else {
-      const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+      // Thinking blocks go back unchanged, signatures included, in the answer's order (the API checks them).
+      const native = said(m);
+      const blocks: ContentBlockParam[] = native ?? (m.content ? [{ type: 'text', text: m.content }] : []);
+      if (!native) for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
       push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(no content)' }]);
     }
   }
   return { system: system.join('\n\n'), messages: out };
 }
 
-/** A native turn's blocks without the calls the loop did not run; undefined when only thinking would be left. */
-function said(items: readonly unknown[], calls: GhostMessage['toolCalls']): ContentBlockParam[] | undefined {
-  const blocks = keptItems(items, calls, (b) => ((b as ContentBlockParam).type === 'tool_use' ? (b as { id: string }).id : undefined)) as ContentBlockParam[];
+/** A native Anthropic turn's blocks without the calls the loop did not run; undefined when none, or only thinking would be left. */
+function said(m: GhostMessage): ContentBlockParam[] | undefined {
+  if (m.native?.provider !== 'anthropic') return undefined;
+  const blocks = keptItems(m.native.items, m.toolCalls, (b) => ((b as ContentBlockParam).type === 'tool_use' ? (b as { id: string }).id : undefined)) as ContentBlockParam[];
   return blocks.some((b) => b.type === 'text' || b.type === 'tool_use') ? blocks : undefined;
 }
 

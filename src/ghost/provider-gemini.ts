@@ -42,12 +42,11 @@ export function toGeminiContents(messages: readonly GhostMessage[], signatures: 
       const response = m.isError ? { error: m.content } : { result: m.content };
       const id = m.toolCallId && !m.toolCallId.startsWith(SYNTHETIC_PREFIX) ? { id: m.toolCallId } : {};
       push('user', [{ functionResponse: { ...id, name: m.toolName ?? '', response } }]);
-    } else if (m.native?.provider === 'gemini' && keptParts(m).some((p) => !p.thought)) {
-      // The parts go back as they came, each thoughtSignature on its part (Gemini 3 refuses a call without it).
-      push('model', keptParts(m));
     } else {
-      const parts: Part[] = m.content ? [{ text: m.content }] : [];
-      for (const c of m.toolCalls ?? []) {
+      // Native parts go back as they came, each thoughtSignature on its part (Gemini 3 refuses a call without it).
+      const native = keptParts(m);
+      const parts: Part[] = native ?? (m.content ? [{ text: m.content }] : []);
+      for (const c of native ? [] : (m.toolCalls ?? [])) {
         // A call goes back with the thought signature it came with: Gemini 3 refuses a function-calling loop without them.
         const signature = signatures.get(c.id);
         parts.push({ functionCall: { ...(c.syntheticId ? {} : { id: c.id }), name: c.name, args: c.arguments }, ...(signature ? { thoughtSignature: signature } : {}) });
@@ -60,10 +59,15 @@ export function toGeminiContents(messages: readonly GhostMessage[], signatures: 
 
 const SYNTHETIC_PREFIX = 'ghost-call-';
 
-/** A native turn's parts without its calls when the loop ran none (it keeps all of a turn's calls or none). */
-function keptParts(m: GhostMessage): Part[] {
+/**
+ * A native Gemini turn's parts without its calls when the loop ran none (it keeps all of a turn's calls
+ * or none); undefined when none, or only thoughts would be left.
+ */
+function keptParts(m: GhostMessage): Part[] | undefined {
+  if (m.native?.provider !== 'gemini') return undefined;
   const calls = (m.toolCalls?.length ?? 0) > 0;
-  return (m.native!.items as Part[]).filter((p) => calls || !p.functionCall);
+  const parts = (m.native.items as Part[]).filter((p) => calls || !p.functionCall);
+  return parts.some((p) => !p.thought) ? parts : undefined;
 }
 
 /**

@@ -33,7 +33,7 @@ export { GoldenSession } from './session.ts';
 export type { GoldensContext, GoldenAction, SessionOutcome } from './session.ts';
 export { GoldensRuntime, fullTestName } from './runtime.ts';
 export { goldenPathFor, slugify } from './paths.ts';
-export { describeDrift, toolCalls, finalAnswer } from './drift.ts';
+export { describeDrift, toolCalls, finalAnswer, finalJson } from './drift.ts';
 export { inspectGolden } from './inspect.ts';
 export type { InspectOptions } from './inspect.ts';
 export { GoldensOptionsSchema, parseGoldensOptions, resolveGoldensConfig, resolveMode, resolveTraffic, OUTPUTS } from './config.ts';

@@ -13,6 +13,7 @@ export type { RouteResult } from './router.ts';
 export { RecordedWires } from './recorded.ts';
 export type { RecordedWire } from './recorded.ts';
 export type { AnswerView, MessageView, RecordedFrame, StreamErrorView, WireReader } from './common/views.ts';
+export { dropVolatile, type VolatileField } from './common/volatile-fields.ts';
 export { errorMessage } from './common/views.ts';
 export { hostPattern } from './common/host-pattern.ts';
 export { splitFrames, framingOfContentType } from './common/framing.ts';

@@ -40,6 +40,8 @@ export function parseMistralChat(req: IncomingRequest, ids: MistralToolIds): Can
   const request: CanonicalRequest = { ...canonical, provider: 'mistral' };
   delete request.responseFormat;
   delete request.forcedTool;
+  // OpenAI's protocol rules cite OpenAI's documents and wording; Mistral documents none of its own, so none apply.
+  delete request.violations;
   const body = isObject(canonical.raw) ? canonical.raw : {};
   const format = asMistral(() => mistralResponseFormat(body.response_format));
   if (format) request.responseFormat = format;

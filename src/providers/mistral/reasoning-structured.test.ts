@@ -27,6 +27,20 @@ describe.each(TRANSPORTS)('Mistral reasoning and structured outputs over %s', (t
   const step = { respond: { reasoning: 'The capital of France is Paris.', text: 'Paris.', stream: { chunkSize: 9 } }, consume: false };
   const messages = [{ role: 'user' as const, content: 'Capital of France?' }];
 
+  it("applies none of OpenAI's protocol rules: Mistral documents none (an unanswered tool call is answered)", async () => {
+    const { client, mock } = await start([{ name: 'm', steps: [{ respond: { text: 'ok' } }] }]);
+    const res = await client.chat.complete({
+      model: 'mistral-large-latest',
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'abcdefghi', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+        { role: 'user', content: 'never mind' },
+      ],
+    });
+    expect(answerText(res.choices[0].message!.content)).toBe('ok');
+    expect(mock.requests[0].violation).toBeUndefined();
+  });
+
   it('Magistral answers with a thinking chunk before the text, streamed as thinking deltas first', async () => {
     const { client } = await start([{ name: 'm', steps: [step] }]);
     const res = await client.chat.complete({ model: 'magistral-medium-latest', messages });

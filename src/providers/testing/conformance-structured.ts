@@ -51,6 +51,8 @@ export interface StructuredConformanceKit {
   reasoningModel: string;
   /** Does the API send a refusal of its own (OpenAI's `refusal`)? */
   refusals: boolean;
+  /** Does the API report reasoning tokens apart (default true)? Ollama, Mistral and Cohere count them in the output only. */
+  reasoningTokens?: boolean;
   /** `base`: the real port's URL (undefined over MSW: the SDK's default host). */
   structured(base: string | undefined, prompt: string, stream: boolean): Promise<SdkStructured>;
   reasoning(base: string | undefined, model: string, prompt: string, stream: boolean): Promise<SdkReasoning>;
@@ -126,7 +128,7 @@ export function describeStructuredConformance(kit: StructuredConformanceKit): vo
 
     it.each([false, true])('returns the reasoning and its token count as the SDK exposes them (stream %s)', async (stream) => {
       mock.use(scenario('think').respondWithReasoning('The user wants a number.').respondWithText('42').withUsage({ inputTokens: 5, outputTokens: 30, reasoningTokens: 24 }));
-      expect(await kit.reasoning(base, kit.reasoningModel, 'A number?', stream)).toEqual({ text: '42', reasoning: 'The user wants a number.', reasoningTokens: 24 });
+      expect(await kit.reasoning(base, kit.reasoningModel, 'A number?', stream)).toEqual({ text: '42', reasoning: 'The user wants a number.', reasoningTokens: kit.reasoningTokens === false ? null : 24 });
       expect(mock.requests[0].reasoning).toEqual({ text: 'The user wants a number.', redacted: false });
     });
   });

@@ -330,6 +330,21 @@ describe('ghostwire serve --goldens', () => {
     expect(readdirSync(dir).sort()).toEqual(['by-header.json', 'short-lived.json']);
   });
 
+  it("answers a session id that would pass the session limit with the provider's 429, not a 500, and stays usable", async () => {
+    const dir = tempDir();
+    const front = goldenFront(new PortGoldens({ dir, mode: 'replay', env: {} }), { log: () => {} });
+    const server = await startMockLLMServer({ front, maxSessions: 1 });
+    closers.push(() => server.close());
+    const ask = (id: string) =>
+      new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${server.url}/s/${id}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] });
+    // The first id takes the one free session (no golden: the provider-shaped 400 naming it); the second finds none free.
+    expect(await ask('first').catch((e: { status: number }) => e.status)).toBe(400);
+    const full = await ask('second').catch((e: unknown) => e);
+    expect(full).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((full as Error).message).toMatch(/1 sessions already exist \(the limit\)/);
+    expect((await fetch(`${server.url}/__ghostwire/health`)).status).toBe(200);
+  });
+
   it('refuses to record under CI=true unless forced, and checks its options', async () => {
     const err: string[] = [];
     const io = (env: Record<string, string>) => ({ out: () => {}, err: (t: string) => err.push(t), env, stopSignal: async () => {} });

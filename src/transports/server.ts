@@ -12,7 +12,7 @@ import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
 import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, readBodyThen, toFetchRequest, withBody, writeFetchResponse, writeRawResponse } from './node-http.ts';
 import type { RawRequest, RawResponse } from './handle.ts';
 import { unknownSessionBody } from './router.ts';
-import { SessionRegistry } from './sessions.ts';
+import { SessionError, SessionRegistry } from './sessions.ts';
 import { JournalBudget } from './journal.ts';
 import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
@@ -203,7 +203,18 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
         answerLater(res, mock.reject(headOnly(req, res, origin, path), { ...refused, headers: {} }));
         return;
       }
-      const session = sessions.get(id) ?? (options.front?.adopts?.(id) ? sessions.create({ id, empty: true }) : undefined);
+      let session = sessions.get(id);
+      if (!session && options.front?.adopts?.(id)) {
+        try {
+          session = sessions.create({ id, empty: true });
+        } catch (err) {
+          if (!(err instanceof SessionError)) throw err;
+          // The session table is full: the provider's own 429 (SDKs back off and retry), never a 500.
+          req.resume();
+          answerLater(res, mock.reject(headOnly(req, res, origin, path), { status: err.status, message: `ghostwire: ${err.message}`, headers: {} }));
+          return;
+        }
+      }
       if (!session) {
         req.resume();
         res.writeHead(404, { 'content-type': 'application/json' }).end(unknownSessionBody(id));

@@ -345,6 +345,24 @@ describe('ghostwire serve --goldens', () => {
     expect((await fetch(`${server.url}/__ghostwire/health`)).status).toBe(200);
   });
 
+  it("bounds the goldens in play: a client naming one golden after another gets the provider's 429 (the admin API too)", async () => {
+    const dir = tempDir();
+    const front = goldenFront(new PortGoldens({ dir, mode: 'replay', env: {}, limits: { goldens: 3 } }), { log: () => {} });
+    const server = await startMockLLMServer({ front });
+    closers.push(() => server.close());
+    const ask = (golden: string, base = `${server.url}/v1`) =>
+      new OpenAI({ apiKey: OPENAI_KEY, baseURL: base, maxRetries: 0, defaultHeaders: { 'x-ghostwire-golden': golden } })
+        .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+        .catch((e: { status: number }) => e.status);
+    // Three goldens (none recorded: each a 400 naming it) fill the table; the fourth is refused with a 429.
+    expect([await ask('a'), await ask('b'), await ask('c')]).toEqual([400, 400, 400]);
+    expect(await ask('d')).toBe(429);
+    const created = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', body: JSON.stringify({ golden: 'e' }) });
+    expect(created.status).toBe(429);
+    // A golden already in play still answers.
+    expect(await ask('a')).toBe(400);
+  });
+
   it('refuses to record under CI=true unless forced, and checks its options', async () => {
     const err: string[] = [];
     const io = (env: Record<string, string>) => ({ out: () => {}, err: (t: string) => err.push(t), env, stopSignal: async () => {} });

@@ -4,6 +4,7 @@
  * real provider's URL. Recording writes the golden atomically after every completed exchange, so a
  * killed server leaves every golden readable; ending a session (or the server) reports unused ones.
  */
+import { statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { resolveGoldensConfig, type TrafficMode } from './config.ts';
 import { GoldenMismatchError } from './errors.ts';
@@ -17,6 +18,18 @@ import { providerCredentials, ProviderUpstreams } from '../providers/index.ts';
 const NAME = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
 /** Client keys remembered for the leak scan (a response echoing one must not be written). */
 const MAX_LEARNED_SECRETS = 64;
+/**
+ * Goldens in play at once, in count and in bytes of the files they loaded: a client naming a new golden per
+ * request (`x-ghostwire-golden` on the default session) must not grow the server without end. Ending a
+ * session (DELETE, idle expiry) releases its goldens.
+ */
+const MAX_GOLDENS_IN_PLAY = 1000;
+const MAX_GOLDEN_BYTES_IN_PLAY = 512 * 2 ** 20;
+
+/** Too many goldens in play: answered with the provider's 429 (delete finished sessions first). */
+export class GoldensFullError extends Error {
+  readonly status = 429;
+}
 const MIN_SECRET_LENGTH = 8;
 
 export interface PortGoldensOptions {
@@ -33,6 +46,8 @@ export interface PortGoldensOptions {
   env?: Record<string, string | undefined>;
   /** Where failures that reach no client go (a write refused by the leak scan). */
   log?: (line: string) => void;
+  /** Goldens in play at once (default 1,000) and the bytes of their files (default 512 MiB). */
+  limits?: { goldens?: number; bytes?: number };
 }
 
 /** What a golden's session did, reported on session delete and at shutdown. */
@@ -54,6 +69,8 @@ interface Entry {
   session: GoldenSession;
   writes: Promise<void>;
   errors: string[];
+  /** The golden file's size when it was opened (what the byte bound counts). */
+  bytes: number;
 }
 
 /**
@@ -70,6 +87,8 @@ export class PortGoldens {
   readonly #upstreams: Record<string, string>;
   readonly #routes = new ProviderUpstreams();
   readonly #entries = new Map<string, Entry>();
+  #bytesInPlay = 0;
+  readonly #limits: { goldens: number; bytes: number };
   readonly #credentialHeaders = providerCredentials().headers.concat(['authorization', 'x-api-key', 'api-key']);
   readonly #log: (line: string) => void;
 
@@ -78,6 +97,7 @@ export class PortGoldens {
     this.mode = options.mode ?? 'replay';
     this.#upstream = options.upstream ?? null;
     this.#upstreams = options.upstreams ?? {};
+    this.#limits = { goldens: options.limits?.goldens ?? MAX_GOLDENS_IN_PLAY, bytes: options.limits?.bytes ?? MAX_GOLDEN_BYTES_IN_PLAY };
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     const env = options.env ?? process.env;
     const config = resolveGoldensConfig({ goldensDir: this.#dir, mode: this.mode, redact: [...(options.redact ?? [])] }, { root: process.cwd(), env: {}, update: false, ci: false });
@@ -109,9 +129,23 @@ export class PortGoldens {
     const key = `${owner}\u0000${name}`;
     let entry = this.#entries.get(key);
     if (!entry) {
-      const session = new GoldenSession(this.ctx, { testFile: join(process.cwd(), 'ghostwire-serve'), testName: name, file: this.fileOf(name) });
-      entry = { name, owner, session, writes: Promise.resolve(), errors: [] };
+      const file = this.fileOf(name);
+      let bytes = 0;
+      try {
+        bytes = statSync(file).size;
+      } catch {
+        // No golden yet: nothing loaded.
+      }
+      if (this.#entries.size >= this.#limits.goldens || this.#bytesInPlay + bytes > this.#limits.bytes) {
+        throw new GoldensFullError(
+          `ghostwire: ${this.#entries.size} goldens (${Math.round(this.#bytesInPlay / 2 ** 20)} MiB) are in play, the limit: ` +
+            'end finished sessions first (DELETE /__ghostwire/sessions/{id})',
+        );
+      }
+      const session = new GoldenSession(this.ctx, { testFile: join(process.cwd(), 'ghostwire-serve'), testName: name, file });
+      entry = { name, owner, session, writes: Promise.resolve(), errors: [], bytes };
       this.#entries.set(key, entry);
+      this.#bytesInPlay += bytes;
     }
     return entry;
   }
@@ -174,6 +208,7 @@ export class PortGoldens {
   async #finish(key: string): Promise<PortGoldenReport> {
     const entry = this.#entries.get(key)!;
     this.#entries.delete(key);
+    this.#bytesInPlay -= entry.bytes;
     const name = entry.name;
     const { session } = entry;
     const mode = session.mode === 'record' ? 'record' : 'replay';

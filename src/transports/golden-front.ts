@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GoldenMismatchError } from '../goldens/errors.ts';
-import { formatReport, PortGoldens, type PortGoldenReport } from '../goldens/port-goldens.ts';
+import { formatReport, GoldensFullError, PortGoldens, type PortGoldenReport } from '../goldens/port-goldens.ts';
 import { headOnly, readBodyThen, writeFetchResponse, writeRawResponse } from './node-http.ts';
 import { DEFAULT_SESSION, SESSION_PREFIX, SessionError, type SessionRegistry } from './sessions.ts';
 import type { SessionFront, SessionFrontRequest } from './session-front.ts';
@@ -73,7 +73,8 @@ export function answerThrough(req: IncomingMessage, res: ServerResponse, at: Ses
         const mismatch = error instanceof GoldenMismatchError;
         const cause = (error as { cause?: Error }).cause;
         const message = mismatch || !(error instanceof TypeError) ? (error as Error).message : `ghostwire: the upstream could not be reached while recording ${what}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
-        refuse(req, res, at, mismatch ? 400 : 502, message);
+        const status = error instanceof GoldensFullError ? error.status : mismatch ? 400 : 502;
+        refuse(req, res, at, status, message);
       });
   });
 }
@@ -171,13 +172,23 @@ export function goldenFront(goldens: PortGoldens, options: GoldenFrontOptions = 
       return adminError(400, `session "golden" must be a golden name (path segments of letters, digits, ".", "_" and "-", no ".."), got ${JSON.stringify(golden)}`);
     }
     if (id !== undefined && typeof id !== 'string') return adminError(400, 'session "id" must be a string');
+    let created: string | undefined;
     try {
       const session = sessions.create({ id, empty: true });
+      created = session.id;
       bound.set(session.id, golden);
       const origin = new URL(request.url).origin;
       return json(201, { id: session.id, url: `${origin}${SESSION_PREFIX}${session.id}`, golden, file: goldens.fileOf(golden), mode: goldens.modeOf(session.id, golden) });
     } catch (error) {
       if (error instanceof SessionError) return adminError(error.status, error.message);
+      if (error instanceof GoldensFullError) {
+        // No golden for it: the session it would have fed goes too.
+        if (created !== undefined) {
+          bound.delete(created);
+          sessions.delete(created);
+        }
+        return adminError(error.status, error.message);
+      }
       throw error;
     }
   }

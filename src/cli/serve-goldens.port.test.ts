@@ -345,22 +345,30 @@ describe('ghostwire serve --goldens', () => {
     expect((await fetch(`${server.url}/__ghostwire/health`)).status).toBe(200);
   });
 
-  it("bounds the goldens in play: a client naming one golden after another gets the provider's 429 (the admin API too)", async () => {
+  it("bounds the goldens in play: header-named ones make room from their own oldest, sessions past the bound get the provider's 429", async () => {
     const dir = tempDir();
-    const front = goldenFront(new PortGoldens({ dir, mode: 'replay', env: {}, limits: { goldens: 3 } }), { log: () => {} });
+    const lines: string[] = [];
+    const log = (l: string) => lines.push(l);
+    const front = goldenFront(new PortGoldens({ dir, mode: 'replay', env: {}, limits: { goldens: 3 }, log }), { log });
     const server = await startMockLLMServer({ front });
     closers.push(() => server.close());
-    const ask = (golden: string, base = `${server.url}/v1`) =>
-      new OpenAI({ apiKey: OPENAI_KEY, baseURL: base, maxRetries: 0, defaultHeaders: { 'x-ghostwire-golden': golden } })
+    const ask = (base: string, golden?: string) =>
+      new OpenAI({ apiKey: OPENAI_KEY, baseURL: base, maxRetries: 0, defaultHeaders: golden ? { 'x-ghostwire-golden': golden } : {} })
         .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
         .catch((e: { status: number }) => e.status);
-    // Three goldens (none recorded: each a 400 naming it) fill the table; the fourth is refused with a 429.
-    expect([await ask('a'), await ask('b'), await ask('c')]).toEqual([400, 400, 400]);
-    expect(await ask('d')).toBe(429);
-    const created = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', body: JSON.stringify({ golden: 'e' }) });
-    expect(created.status).toBe(429);
-    // A golden already in play still answers.
-    expect(await ask('a')).toBe(400);
+    // The default session names golden after golden by header (none recorded: each a 400 naming it): past
+    // three, its least recently used one ends to make room, and is reported as ended.
+    const plain = `${server.url}/v1`;
+    expect([await ask(plain, 'a'), await ask(plain, 'b'), await ask(plain, 'c'), await ask(plain, 'a'), await ask(plain, 'd')]).toEqual([400, 400, 400, 400, 400]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines.join('\n')).toMatch(/golden b \(.*\): .*\(ended to make room\)/);
+    expect(lines.join('\n')).not.toMatch(/golden a \(/);
+    // A session named by id has no golden of its own to end: with the table full it gets the provider's
+    // 429, and so does the admin API's create; the default session's goldens still answer.
+    expect(await ask(`${server.url}/s/one/v1`)).toBe(429);
+    const refused = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', body: JSON.stringify({ golden: 'e' }) });
+    expect(refused.status).toBe(429);
+    expect(await ask(plain, 'd')).toBe(400);
   });
 
   it('refuses to record under CI=true unless forced, and checks its options', async () => {

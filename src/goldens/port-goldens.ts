@@ -128,7 +128,11 @@ export class PortGoldens {
   #entry(owner: string, name: string): Entry {
     const key = `${owner}\u0000${name}`;
     let entry = this.#entries.get(key);
-    if (!entry) {
+    if (entry) {
+      // Most recently used last: the order the bound below evicts in.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    } else {
       const file = this.fileOf(name);
       let bytes = 0;
       try {
@@ -136,7 +140,18 @@ export class PortGoldens {
       } catch {
         // No golden yet: nothing loaded.
       }
-      if (this.#entries.size >= this.#limits.goldens || this.#bytesInPlay + bytes > this.#limits.bytes) {
+      const full = (): boolean => this.#entries.size >= this.#limits.goldens || this.#bytesInPlay + bytes > this.#limits.bytes;
+      // A session that names golden after golden (the header on the default session, which never ends)
+      // makes room from its own least recently used ones: each is finished (written, reported) as if its session ended.
+      for (const [other, held] of this.#entries) {
+        if (!full()) break;
+        if (held.owner !== owner) continue;
+        this.#finish(other).then(
+          (report) => this.#log(`ghostwire serve: ${formatReport(report)} (ended to make room)`),
+          (error: unknown) => this.#log(`ghostwire serve: golden ${held.name}: ${(error as Error).message}`),
+        );
+      }
+      if (full()) {
         throw new GoldensFullError(
           `ghostwire: ${this.#entries.size} goldens (${Math.round(this.#bytesInPlay / 2 ** 20)} MiB) are in play, the limit: ` +
             'end finished sessions first (DELETE /__ghostwire/sessions/{id})',

@@ -236,6 +236,32 @@ export async function alternate(rounds: number, a: () => Promise<Round>, b: () =
   return out;
 }
 
+/**
+ * `alternate` for any number of sides: each round runs every side once, the order rotated by one each
+ * round, so every side meets the same drift of a shared machine.
+ */
+export async function rotate(rounds: number, sides: (() => Promise<Round>)[]): Promise<Round[][]> {
+  const out = sides.map(() => [] as Round[]);
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      out[side].push(await sides[side]());
+    }
+  }
+  return out;
+}
+
+/**
+ * The peer mock (aimock, a dev dependency) on these fixtures, as its own process.
+ * @example
+ *   const peer = await startAimock(dir, [{ match: { model: 'm' }, response: { content: 'hi' } }]);
+ */
+export function startAimock(dir: string, fixtures: unknown[]): Promise<ServerProcess> {
+  const file = join(dir, `aimock-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(fixtures));
+  return serverProcess([here('./aimock-server.ts'), file], 'aimock');
+}
+
 /** "median (min–max)" of a figure over rounds. */
 export function spread(rounds: Round[], key: keyof Round, digits = 0): string {
   const xs = rounds.map((r) => r[key]);

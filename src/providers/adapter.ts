@@ -161,6 +161,16 @@ export interface ProviderAdapter<State = unknown> {
    * those (the Responses API's output item ids); absent when rendering outside a mock.
    */
   render(response: CanonicalResponse, request: CanonicalRequest, state: State, random?: RandomBytes): RenderedResponse;
+  /**
+   * Optional: lets answers of this API come from per-answer templates (common/answer-templates.ts).
+   * What `render` reads of the request, as a string, besides the answer itself and the request's
+   * model, path and `stream` (`stream_options`, the service tier); undefined for an answer that must
+   * be rendered each time (one whose rendering changes this mock's state, or reads anything else of
+   * the request). Without it every answer is rendered. A template is kept only when a second
+   * rendering with other ids, `created` and random draws reproduces it byte for byte; what that
+   * check cannot see is the key's to name: everything `render` reads must be in the key or the answer.
+   */
+  templateKey?(response: CanonicalResponse, request: CanonicalRequest): string | undefined;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**

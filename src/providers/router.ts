@@ -6,6 +6,7 @@
  */
 import type { ProviderAdapter, RouteRequest } from './adapter.ts';
 import { hostPattern, type HostMatcher } from './common/host-pattern.ts';
+import { AnswerTemplates } from './common/answer-templates.ts';
 import { RandomBytes } from './common/ids.ts';
 
 /**
@@ -41,6 +42,9 @@ export class ProviderRouter {
    * one pool: one refill serves them all, and it stays in the CPU's cache with 100 sessions in use.
    */
   readonly random = new RandomBytes();
+
+  /** Per-answer templates of these adapters' answers, shared like the random pool (common/answer-templates.ts). */
+  readonly templates = new AnswerTemplates();
 
   constructor(adapters: readonly ProviderAdapter[]) {
     this.#adapters = adapters;

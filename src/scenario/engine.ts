@@ -195,7 +195,8 @@ export class ScenarioEngine {
     let toolCalls: CanonicalToolCall[] = (respond.toolCalls ?? []).map((call) => ({
       id: call.id ?? mintId(call.name),
       name: call.name,
-      arguments: fillTemplateDeep(call.arguments, values),
+      // The step's own value when it has no `{{…}}` (nothing downstream changes an answer's arguments).
+      arguments: state.templated ? fillTemplateDeep(call.arguments, values) : call.arguments,
     }));
     this.#structured.checkToolCalls(toolCalls, request, label);
     let json: unknown;

@@ -10,7 +10,6 @@ import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
 import { withStreamError } from '../providers/common/stream-error.ts';
 import { AdapterIds } from '../providers/adapter-ids.ts';
-import { RandomBytes } from '../providers/common/ids.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter, type RouteResult } from '../providers/router.ts';
 import { HexIds } from '../scenario/hex-ids.ts';
@@ -112,7 +111,8 @@ interface Outcome {
   notes?: Pick<JournalEntry, 'reasoning' | 'violation' | 'authoringError'>;
 }
 
-function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, random: RandomBytes, rules: boolean): Outcome {
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, router: ProviderRouter, rules: boolean): Outcome {
+  const { random, templates } = router;
   const violation = canonical.violations?.[0];
   if (violation && rules && engine.protocolRules?.() !== false) {
     // The real API refuses this request (docs/scenario-format.md#protocol-rules): so does the mock, with its error.
@@ -128,7 +128,7 @@ function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, c
   }
   if (selection.kind === 'respond') {
     const { response } = selection;
-    const rendered = withStreamError(adapter, adapter.render(response, canonical, state, random), response, canonical);
+    const rendered = withStreamError(adapter, templates.render(adapter, response, canonical, state, random), response, canonical);
     const notes = response.reasoning ? { reasoning: response.reasoning } : undefined;
     return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
   }
@@ -146,7 +146,7 @@ function outcomeFor(
   incoming: IncomingRequest,
   catalog: ModelCatalog,
   states: AdapterStates,
-  random: RandomBytes,
+  router: ProviderRouter,
   rules: boolean,
 ): Outcome {
   const none = { canonical: null, step: null, nearMisses: [], latencyMs: 0 };
@@ -167,7 +167,7 @@ function outcomeFor(
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical, state, random, rules);
+  return selectAndRender(adapter, engine, canonical, state, router, rules);
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
@@ -240,8 +240,6 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
   const router = options.router ?? new ProviderRouter(options.adapters ?? defaultAdapters());
   const states = options.states ?? new AdapterStates();
   const ids = new HexIds();
-  // Response and tool call ids are drawn from the router's pool (one per server when sessions share a router).
-  const random = router.random;
   const rules = options.protocolRules !== false;
   // One catalog; its names are read only when a listing asks for them (most requests are not listings).
   const catalog: ModelCatalog = {
@@ -293,7 +291,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
       outcome = { rendered: errorIn(route.adapter, incoming.refused), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     } else if (route.served) {
       // Under an explicit `/{provider}` prefix the adapter sees the path after it.
-      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, random, rules);
+      outcome = outcomeFor(route.adapter, engine, route.path === undefined ? incoming : withPath(incoming, route.path), catalog, states, router, rules);
     } else {
       outcome = { rendered: unknownRoute(route.adapter, method, path), canonical: null, step: null, nearMisses: [], latencyMs: 0 };
     }

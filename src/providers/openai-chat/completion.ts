@@ -129,56 +129,16 @@ function completionTail(res: CanonicalResponse, tier: string, n: number): string
 }
 
 /**
- * The last answer's tail (everything after `model`), for the next answer of the same step: only the
- * id, `created` and the model change from answer to answer, so a server answering one step over and
- * over encodes about a hundred bytes a request instead of the whole body. One entry, per adapter:
- * answers with tool calls (ids minted per answer) are never kept.
- * @example
- *   const tails = new CompletionTails();
- *   chatCompletionText(response, request, tails);
- */
-export class CompletionTails {
-  #text: string | undefined = undefined;
-  #finish: string | undefined = undefined;
-  #input = 0;
-  #output = 0;
-  #tier = '';
-  #n = 0;
-  #tail = '';
-
-  /** The tail for this answer: the previous one's when text, finish, usage, tier and choice count are the same. */
-  tail(res: CanonicalResponse, tier: string, n: number): string {
-    if (res.toolCalls.length > 0) return completionTail(res, tier, n);
-    const { inputTokens, outputTokens } = res.usage;
-    if (res.text === this.#text && res.finishReason === this.#finish && inputTokens === this.#input && outputTokens === this.#output && tier === this.#tier && n === this.#n) {
-      return this.#tail;
-    }
-    const tail = completionTail(res, tier, n);
-    // Long texts are not kept: comparing them costs what encoding them does.
-    if (res.text.length > 4096) return tail;
-    this.#text = res.text;
-    this.#finish = res.finishReason;
-    this.#input = inputTokens;
-    this.#output = outputTokens;
-    this.#tier = tier;
-    this.#n = n;
-    this.#tail = tail;
-    return tail;
-  }
-}
-
-/**
  * The same body as JSON text, exactly `JSON.stringify(renderChatCompletion(res, req))` (the tests
  * hold it to that), assembled from its parts: the envelope is fixed text, so only the values need
  * encoding. JSON.stringify walking the freshly built object was the largest single cost of a
  * non-streaming answer on the real port (about 2 µs for 850 bytes: a dozen small objects, every key
  * checked for escapes). Undefined when a value needs the generic serialiser (a number that is not
- * finite, a missing string); the caller serialises the object then. With `tails`, the part after
- * the model is reused from the previous answer when it would be the same.
+ * finite, a missing string); the caller serialises the object then.
  * @example
  *   chatCompletionText(response, request) === JSON.stringify(renderChatCompletion(response, request)) // true
  */
-export function chatCompletionText(res: CanonicalResponse, req: CanonicalRequest, tails?: CompletionTails): string | undefined {
+export function chatCompletionText(res: CanonicalResponse, req: CanonicalRequest): string | undefined {
   const { inputTokens, outputTokens } = res.usage;
   const calls = res.toolCalls;
   if (!finite(res.created) || !finite(inputTokens) || !finite(outputTokens) || !strings(res.id, res.model, res.text, res.finishReason)) return undefined;
@@ -187,6 +147,6 @@ export function chatCompletionText(res: CanonicalResponse, req: CanonicalRequest
   for (const c of calls) if (!strings(c.id, c.name)) return undefined;
   const tier = serviceTier(req);
   const n = choiceCount(req);
-  const tail = tails ? tails.tail(res, tier, n) : completionTail(res, tier, n);
+  const tail = completionTail(res, tier, n);
   return `{"id":${JSON.stringify(withPrefix('chatcmpl-', res.id))},"object":"chat.completion","created":${res.created},"model":${JSON.stringify(res.model)},${tail}`;
 }

@@ -8,9 +8,8 @@ import { openAIAuthError, openAIStreamErrorObject, renderOpenAIError } from '../
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { isOpenAIModelsRoute, renderOpenAIModels } from '../openai-shared/models.ts';
 import { parseChatRequest } from './parse.ts';
-import { CompletionTails } from './completion.ts';
 import { openAIChatReader } from './reader.ts';
-import { ChunkCache, renderChat } from './render.ts';
+import { chatTemplateKey, renderChat } from './render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { sseFrame } from '../common/sse.ts';
 import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
@@ -22,8 +21,6 @@ import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts
  *   adapter.routes({ method: 'POST', path: '/v1/chat/completions', url, headers }); // true
  */
 export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
-  const chunks = new ChunkCache();
-  const tails = new CompletionTails();
   return {
     id: 'openai',
     hosts: OPENAI_HOSTS,
@@ -36,7 +33,9 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req),
-    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request, chunks, tails),
+    render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request),
+    // What rendering reads of the request besides the answer, model and `stream`.
+    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => chatTemplateKey(request),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     // A chunk carrying `error` instead of choices: the SDK's Stream throws it as an APIError.
     renderStreamError: (error: CanonicalStreamError) => [sseFrame({ error: openAIStreamErrorObject(error) })],

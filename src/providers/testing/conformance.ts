@@ -12,6 +12,7 @@ import type { ScenarioInput } from '../../scenario/schema.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import { templatesMatchRendering } from './conformance-templates.ts';
 import { readsStreamErrors, streamErrorCases, type SdkStreamError, type StreamErrorExpectations } from './conformance-stream-errors.ts';
 
 export type { SdkStreamError, StreamErrorExpectations } from './conformance-stream-errors.ts';
@@ -157,6 +158,8 @@ export function describeConformance(kit: ConformanceKit): void {
         expect(view.error).toBeUndefined();
       });
     });
+
+    templatesMatchRendering(adapter, cases, canonicalResponse, (stream) => canonicalRequest(kit.id, stream, stream ? kit.streamParams : {}));
 
     // A golden recorded from a stream that failed keeps the failure in its summary.
     readsStreamErrors(kit, adapter, canonicalResponse({}), canonicalRequest(kit.id, true, kit.streamParams));

@@ -1,0 +1,339 @@
+/**
+ * Answers rendered from per-answer templates. Two answers of the same content differ on the wire only
+ * in their per-answer values: the response id, `created`, tool call ids, and ids an adapter draws from
+ * the mock's random pool while rendering (the Responses API's item ids). So the second time an answer
+ * of some content is asked for, it is rendered twice, with two sets of those values, and the first
+ * rendering is cut at each value into a template; the template is kept only if filling it with the
+ * second set gives the second rendering byte for byte. From then on an answer of that content is its
+ * template with this answer's values spliced in: nothing is re-encoded, and for a long stream the
+ * buffer of an earlier answer that the transport handed back is reused with only the values rewritten.
+ *
+ * The key is the answer's content and what of the request the adapter's rendering reads
+ * (`ProviderAdapter.templateKey`), never the request as a whole: every request of a load test
+ * differs, and its answers still come from one template, with fresh ids and timestamps each time.
+ * A rendering that depends on anything else the check can see (a value encoded in another form, a
+ * length, a checksum, a clock read while rendering) fails the check and that content is rendered
+ * directly from then on. See docs/decisions/answer-templates.md.
+ */
+import type { ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
+import { ID_ALPHABETS, RandomBytes } from './ids.ts';
+import { lend } from './reusable-bytes.ts';
+import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+
+/** One piece of a template: fixed text, or the index of a per-answer value. */
+type Piece = string | number;
+
+interface Template {
+  status: number;
+  headers: Record<string, string>;
+  stream: Pick<RenderedStream, 'framing' | 'timing'> | null;
+  /** Frames (one for a JSON body), each as pieces. */
+  frames: Piece[][];
+  /** Random draws the rendering made, in order: each answer draws its own of the same shape. */
+  draws: { length: number; alphabet: string }[];
+  /** Streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
+  proto: Buffer | null;
+  holds: string[];
+  positions: number[][];
+  /** Bytes this template holds. */
+  size: number;
+  /** Buffers of earlier answers the transport handed back, with the values they hold. */
+  free: { buf: Buffer; holds: string[] }[];
+}
+
+const SEEN = 0;
+const DIRECT = 1;
+type Entry = typeof SEEN | typeof DIRECT | Template;
+
+/** Values shorter than this are not cut out (a scenario's `call_1` would match everywhere): they stay in the key. */
+const MIN_VALUE = 8;
+
+/** A random pool that remembers what it was asked for (the draws a template must make afresh). */
+class RecordingRandom extends RandomBytes {
+  readonly drawn: { length: number; alphabet: string; value: string }[] = [];
+  readonly #from: RandomBytes;
+  constructor(from: RandomBytes) {
+    super();
+    this.#from = from;
+  }
+  override next(): number {
+    return this.#from.next();
+  }
+  override chars(length: number, alphabet: string): string {
+    const value = this.#from.chars(length, alphabet);
+    this.drawn.push({ length, alphabet, value });
+    return value;
+  }
+}
+
+export interface AnswerTemplatesOptions {
+  /** Most distinct answers kept (templates and answers seen once). */
+  maxEntries?: number;
+  /** Most bytes of templates and handed-back buffers kept, over all entries. */
+  maxBytes?: number;
+}
+
+/**
+ * The templates of one router's answers (shared by the mocks of a server, as its adapters are).
+ * @example
+ *   const templates = new AnswerTemplates();
+ *   const rendered = templates.render(adapter, response, request, state, random);
+ */
+export class AnswerTemplates {
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
+  #hits = 0;
+
+  constructor(options: AnswerTemplatesOptions = {}) {
+    this.#maxEntries = options.maxEntries ?? 1024;
+    this.#maxBytes = options.maxBytes ?? 64 * 2 ** 20;
+  }
+
+  /** Answers given from a template so far. */
+  get hits(): number {
+    return this.#hits;
+  }
+
+  /** Bytes held now (templates, keys and handed-back buffers). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /**
+   * The adapter's rendering of this answer: from its template when there is one, else rendered.
+   * @example
+   *   templates.render(adapter, response, request, state, random).stream?.body?.()
+   */
+  render(adapter: ProviderAdapter, response: CanonicalResponse, request: CanonicalRequest, state: unknown, random: RandomBytes): RenderedResponse {
+    const direct = () => adapter.render(response, request, state, random);
+    const s = response.stream;
+    // Paced, cut or failing streams are rare and go frame by frame: rendered as they are.
+    if (s.chunkDelayMs > 0 || s.disconnectAfterChunks != null || s.error !== undefined) return direct();
+    const adapterKey = adapter.templateKey?.(response, request);
+    if (adapterKey === undefined) return direct();
+    const key = `${adapter.id}\u0000${adapterKey}\u0000${contentKey(response, request)}`;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) {
+      // Seen once: most answers of a test suite are, and rendering them twice more would be waste.
+      this.#add(key, SEEN, key.length * 2);
+      return direct();
+    }
+    if (entry === DIRECT) return direct();
+    if (entry === SEEN) return this.#build(key, adapter, response, request, state, random);
+    // A hit: most recently used last.
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#hits += 1;
+    return this.#fill(entry, valuesOf(response, entry.draws, random));
+  }
+
+  #add(key: string, entry: Entry, size: number): void {
+    const old = this.#entries.get(key);
+    if (old !== undefined) this.#drop(key, old);
+    this.#entries.set(key, entry);
+    this.#bytes += size + (typeof entry === 'object' ? key.length * 2 : 0);
+    while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
+      const [oldest, value] = this.#entries.entries().next().value!;
+      this.#drop(oldest, value);
+    }
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    if (typeof entry !== 'object') {
+      this.#bytes -= key.length * 2;
+      return;
+    }
+    this.#bytes -= entry.size + key.length * 2;
+    for (const f of entry.free.splice(0)) this.#bytes -= f.buf.length;
+    // Buffers still lent out find no list to go back to.
+    entry.free = [];
+    Object.freeze(entry.free);
+  }
+
+  #build(key: string, adapter: ProviderAdapter, response: CanonicalResponse, request: CanonicalRequest, state: unknown, random: RandomBytes): RenderedResponse {
+    const first = new RecordingRandom(random);
+    const rendered = adapter.render(response, request, state, first);
+    const second = new RecordingRandom(random);
+    const other = otherValues(response, random);
+    const check = adapter.render(other, request, state, second);
+    const template = cut(rendered, response, first);
+    const ok =
+      template !== null &&
+      first.drawn.length === second.drawn.length &&
+      sameFrames(this.#fillText(template, valuesOf(other, [], random, second.drawn.map((d) => d.value))), textFrames(check)) &&
+      JSON.stringify(check.headers) === JSON.stringify(rendered.headers) &&
+      check.status === rendered.status;
+    if (ok) this.#add(key, template, template.size);
+    else this.#add(key, DIRECT, key.length * 2);
+    return rendered;
+  }
+
+  #fillText(template: Template, values: string[]): string[] {
+    return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+  }
+
+  #fill(template: Template, values: string[]): RenderedResponse {
+    const { status, headers, stream } = template;
+    if (!stream) {
+      const text = this.#fillText(template, values)[0];
+      return { status, headers: { ...headers }, text, get json() { return JSON.parse(text) as unknown; } };
+    }
+    let frames: string[] | undefined;
+    return {
+      status,
+      headers: { ...headers },
+      stream: {
+        framing: stream.framing,
+        timing: stream.timing,
+        get frames() {
+          return (frames ??= fillFrames(template, values));
+        },
+        body: () => this.#bytesOf(template, values),
+      },
+    };
+  }
+
+  /**
+   * The whole stream as one buffer: a handed-back one, or a copy of the first rendering, with the
+   * values that differ rewritten where they sit (values keep their lengths: ids of one shape, a
+   * `created` of ten digits); piece by piece when one does not.
+   */
+  #bytesOf(template: Template, values: string[]): Buffer<ArrayBuffer> {
+    const proto = template.proto!;
+    if (!values.every((v, i) => v.length === template.holds[i].length)) return Buffer.from(fillFrames(template, values).join(''), 'utf8') as Buffer<ArrayBuffer>;
+    let buf: Buffer;
+    let holds: string[];
+    const reused = template.free.pop();
+    if (reused) {
+      this.#bytes -= reused.buf.length;
+      ({ buf, holds } = reused);
+    } else {
+      buf = proto.length > 4096 ? Buffer.allocUnsafeSlow(proto.length) : Buffer.allocUnsafe(proto.length);
+      proto.copy(buf, 0);
+      holds = template.holds;
+    }
+    for (let v = 0; v < values.length; v++) {
+      if (values[v] === holds[v]) continue;
+      const value = values[v];
+      for (const at of template.positions[v]) buf.write(value, at, 'latin1');
+    }
+    if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
+    return lend(buf as Buffer<ArrayBuffer>, () => {
+      // Handed back: it waits for the next answer of this template (unless the template was dropped).
+      if (Object.isFrozen(template.free) || template.free.length >= 4 || this.#bytes + buf.length > this.#maxBytes) return;
+      this.#bytes += buf.length;
+      template.free.push({ buf, holds: values });
+    });
+  }
+}
+
+function fillFrames(template: Template, values: string[]): string[] {
+  return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+}
+
+/**
+ * The fields of an answer that go into its key as they are: every field but the per-answer values
+ * (id, created, tool call ids) and the text, which is appended raw (no escaping pass over a long
+ * answer). A field added to CanonicalResponse must be named here or the type check fails.
+ */
+const KEYED: Record<Exclude<keyof CanonicalResponse, 'id' | 'created' | 'toolCalls' | 'text'>, true> = {
+  model: true,
+  reasoning: true,
+  refusal: true,
+  json: true,
+  usage: true,
+  finishReason: true,
+  stream: true,
+  embeddings: true,
+  headers: true,
+  inputTranscript: true,
+  goAway: true,
+};
+const KEYED_FIELDS = Object.keys(KEYED) as (keyof typeof KEYED)[];
+
+/** Everything of the answer but its per-answer values, and what of the request every rendering reads. */
+function contentKey(response: CanonicalResponse, request: CanonicalRequest): string {
+  const parts: unknown[] = [request.model, request.stream, request.path, response.id.length < MIN_VALUE ? response.id : ''];
+  for (const field of KEYED_FIELDS) parts.push(response[field]);
+  for (const c of response.toolCalls) parts.push(c.id.length < MIN_VALUE ? c.id : '', c.name, c.arguments);
+  return `${JSON.stringify(parts)}\u0000${response.text}`;
+}
+
+/** The values of an answer, in the order `cut` numbers them: id, created, tool call ids, then draws. */
+function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[]): string[] {
+  const values = [response.id, String(response.created)];
+  for (const c of response.toolCalls) values.push(c.id);
+  if (drawn) values.push(...drawn);
+  else for (const d of draws) values.push(random.chars(d.length, d.alphabet));
+  return values;
+}
+
+/** The same answer with other per-answer values of the same shapes. */
+function otherValues(response: CanonicalResponse, random: RandomBytes): CanonicalResponse {
+  const other = (id: string) => (id.length < MIN_VALUE ? id : id.slice(0, id.length - MIN_VALUE) + random.chars(MIN_VALUE, ID_ALPHABETS.alnum));
+  return { ...response, id: other(response.id), created: response.created + 1, toolCalls: response.toolCalls.map((c) => ({ ...c, id: other(c.id) })) };
+}
+
+function textFrames(rendered: RenderedResponse): string[] | null {
+  if (rendered.stream) {
+    const frames = rendered.stream.frames;
+    if (frames.some((f) => typeof f !== 'string')) return null;
+    return frames as string[];
+  }
+  return [rendered.text ?? JSON.stringify(rendered.json ?? null)];
+}
+
+function sameFrames(a: string[], b: string[] | null): boolean {
+  return b !== null && a.length === b.length && a.every((f, i) => f === b[i]);
+}
+
+/** The rendering cut at each occurrence of a per-answer value; null when it cannot be (binary frames, values of another shape). */
+function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: RecordingRandom): Template | null {
+  const frames = textFrames(rendered);
+  if (frames === null) return null;
+  const values = valuesOf(response, [], drawn, drawn.drawn.map((d) => d.value));
+  // ASCII values only: the buffers are rewritten in place, a byte a character.
+  if (values.some((v) => !/^[\x20-\x7e]*$/.test(v))) return null;
+  if (drawn.drawn.some((d) => d.length < MIN_VALUE)) return null;
+  const cutAt = values.map((v, i) => (v.length >= MIN_VALUE || i === 1 ? i : -1)).filter((i) => i >= 0);
+  let size = 0;
+  const pieces = frames.map((frame) => {
+    let parts: Piece[] = [frame];
+    for (const i of cutAt) {
+      const v = values[i];
+      parts = parts.flatMap((part) => {
+        if (typeof part !== 'string' || !part.includes(v)) return [part];
+        const out: Piece[] = [];
+        part.split(v).forEach((s, k) => {
+          if (k > 0) out.push(i);
+          if (s !== '') out.push(s);
+        });
+        return out;
+      });
+    }
+    for (const p of parts) if (typeof p === 'string') size += p.length * 2;
+    return parts;
+  });
+  const stream = rendered.stream ? { framing: rendered.stream.framing, timing: rendered.stream.timing } : null;
+  const draws = drawn.drawn.map(({ length, alphabet }) => ({ length, alphabet }));
+  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), size, free: [] };
+  if (stream) {
+    // The first rendering as bytes, and the byte offset of every value in it.
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const frame of pieces) {
+      for (const p of frame) {
+        const bytes = Buffer.from(typeof p === 'string' ? p : values[p], 'utf8');
+        if (typeof p === 'number') template.positions[p].push(at);
+        parts.push(bytes);
+        at += bytes.length;
+      }
+    }
+    template.proto = Buffer.concat(parts, at);
+    template.size += at;
+  }
+  return template;
+}

@@ -111,7 +111,7 @@ export class AnswerTemplates {
     const s = response.stream;
     // Paced, cut or failing streams are rare and go frame by frame: rendered as they are.
     if (s.chunkDelayMs > 0 || s.disconnectAfterChunks != null || s.error !== undefined) return direct();
-    const adapterKey = adapter.templateKey?.(response, request);
+    const adapterKey = adapter.templateKey?.(response, request, state);
     if (adapterKey === undefined) return direct();
     const key = `${adapter.id}\u0000${adapterKey}\u0000${contentKey(response, request)}`;
     const entry = this.#entries.get(key);

@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'vitest';
+import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
+import { openAIChatAdapter } from '../openai-chat/index.ts';
+import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { AnswerTemplates } from './answer-templates.ts';
+import { mintResponseId, mintToolCallId, OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS, RandomBytes } from './ids.ts';
+import { releaseOf } from './reusable-bytes.ts';
+
+const request = (stream: boolean, params: Record<string, unknown> = {}): CanonicalRequest => ({
+  provider: 'openai',
+  path: '/v1/chat/completions',
+  model: 'gpt-4o',
+  stream,
+  messages: [{ role: 'user', content: 'hi' }],
+  tools: [],
+  headers: {},
+  params,
+  raw: {},
+});
+const random = new RandomBytes();
+const answer = (text: string, over: Partial<CanonicalResponse> = {}): CanonicalResponse => ({
+  id: mintResponseId(OPENAI_CHAT_RESPONSE_IDS, random),
+  model: 'gpt-4o',
+  created: 1_700_000_000,
+  text,
+  toolCalls: [],
+  usage: { inputTokens: 3, outputTokens: 12 },
+  finishReason: 'stop',
+  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
+  headers: {},
+  ...over,
+});
+const bodyOf = (r: RenderedResponse) => (r.stream ? Buffer.from(r.stream.body!()) : Buffer.from(r.text ?? JSON.stringify(r.json)));
+
+describe('AnswerTemplates (the mechanism)', () => {
+  const chat = openAIChatAdapter();
+
+  test('an answer seen once is rendered; from the third of its content on, it comes from the template with its own ids', () => {
+    const templates = new AnswerTemplates();
+    const long = Array.from({ length: 500 }, (_, i) => `w${i} `).join('');
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const res = answer(long, { created: 1_700_000_000 + i });
+      const text = bodyOf(templates.render(chat, res, request(true), undefined, random)).toString();
+      expect(text).toBe(bodyOf(chat.render(res, request(true), undefined, random)).toString());
+      const frames = text.split('\n\n').filter((f) => f.startsWith('data: {')).map((f) => JSON.parse(f.slice(6)));
+      expect(new Set(frames.map((f) => `${f.id} ${f.created}`))).toEqual(new Set([`${res.id} ${res.created}`]));
+      seen.add(res.id);
+    }
+    expect(seen.size).toBe(6);
+    expect(templates.hits).toBe(4);
+  });
+
+  test('buffers handed back are reused with the new values; bytes still held keep theirs', () => {
+    const templates = new AnswerTemplates();
+    const long = 'x'.repeat(6000);
+    const kept: [Buffer, string][] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = answer(long, { created: 1_700_000_000 + (i % 3) });
+      const bytes = bodyOf(templates.render(chat, res, request(true), undefined, random));
+      const text = bytes.toString();
+      expect(text).toBe(bodyOf(chat.render(res, request(true), undefined, random)).toString());
+      if (i % 2 === 0) releaseOf(bytes)?.();
+      else kept.push([bytes, text]);
+    }
+    for (const [bytes, text] of kept) expect(bytes.toString()).toBe(text);
+  });
+
+  test('tool calls with minted ids and JSON answers take the same path', () => {
+    const templates = new AnswerTemplates();
+    for (const stream of [false, true]) {
+      for (let i = 0; i < 4; i++) {
+        const toolCalls = [
+          { id: mintToolCallId(OPENAI_TOOL_CALL_IDS, 'get_weather', random), name: 'get_weather', arguments: { city: 'Paris' } },
+          { id: mintToolCallId(OPENAI_TOOL_CALL_IDS, 'get_time', random), name: 'get_time', arguments: { zone: 'CET' } },
+        ];
+        const res = answer('', { toolCalls, finishReason: 'tool_calls' });
+        const text = bodyOf(templates.render(chat, res, request(stream), undefined, random)).toString();
+        expect(text).toBe(bodyOf(chat.render(res, request(stream), undefined, random)).toString());
+        for (const c of toolCalls) expect(text).toContain(c.id);
+      }
+    }
+    expect(templates.hits).toBe(4);
+  });
+
+  test('a rendering that reads something the key does not name never becomes a template', () => {
+    // A clock read while rendering, and an id sent encoded: the build's second rendering shows both.
+    let clock = 0;
+    const odd: ProviderAdapter = {
+      ...chat,
+      render: (res) => ({ status: 200, headers: {}, text: JSON.stringify({ id: Buffer.from(res.id).toString('base64'), at: (clock += 1) }) }),
+      templateKey: () => '',
+    };
+    const templates = new AnswerTemplates();
+    for (let i = 0; i < 5; i++) {
+      const res = answer('same');
+      const text = bodyOf(templates.render(odd, res, request(false), undefined, random)).toString();
+      expect(JSON.parse(text).id).toBe(Buffer.from(res.id).toString('base64'));
+    }
+    expect(templates.hits).toBe(0);
+  });
+
+  test('answers whose key differs (stream_options, n) get templates of their own', () => {
+    const templates = new AnswerTemplates();
+    const variants = [{}, { stream_options: { include_usage: true } }, { n: 2 }];
+    for (let round = 0; round < 3; round++) {
+      for (const params of variants) {
+        const res = answer('hello');
+        expect(bodyOf(templates.render(chat, res, request(true, params), undefined, random)).toString()).toBe(
+          bodyOf(chat.render(res, request(true, params), undefined, random)).toString(),
+        );
+      }
+    }
+    expect(templates.hits).toBe(variants.length);
+  });
+
+  test('memory is bounded in entries and in bytes, whatever answers come', () => {
+    const templates = new AnswerTemplates({ maxEntries: 8, maxBytes: 256 * 1024 });
+    for (let i = 0; i < 60; i++) {
+      for (let again = 0; again < 3; again++) {
+        const res = answer(`${i} `.repeat(150));
+        const bytes = bodyOf(templates.render(chat, res, request(true), undefined, random));
+        releaseOf(bytes)?.();
+      }
+      expect(templates.bytes).toBeLessThanOrEqual(256 * 1024);
+    }
+    expect(templates.hits).toBeGreaterThan(0);
+  });
+
+  test('paced, cut and failing streams are rendered as they are', () => {
+    const templates = new AnswerTemplates();
+    for (const stream of [
+      { chunkSize: 4, chunkDelayMs: 1, chunks: null, disconnectAfterChunks: null },
+      { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: 2 },
+    ]) {
+      for (let i = 0; i < 4; i++) templates.render(chat, answer('paced', { stream }), request(true), undefined, random);
+    }
+    expect(templates.hits).toBe(0);
+  });
+});

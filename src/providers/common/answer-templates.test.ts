@@ -87,6 +87,28 @@ describe('answer templates: ISO created, the check state, templated (issue 29, h
     expect(ids[3]).toBe(hex(3));
   });
 
+  it('evicts the least recently used: a template answered from since survives a newer one that was not', () => {
+    const adapter = isoAdapter();
+    const templates = new AnswerTemplates({ maxEntries: 3 });
+    const state = adapter.createState!();
+    const say = (text: string) => templates.render(adapter, answer(1_700_000_000, { text }), request, state, new RandomBytes());
+    say('A');
+    say('A');
+    say('A');
+    say('B');
+    say('B');
+    expect(templates.hits).toBe(1);
+    say('A');
+    expect(templates.hits).toBe(2);
+    // Two answers seen once: one entry too many, and B, not A, was least recently used.
+    say('C');
+    say('D');
+    say('A');
+    expect(templates.hits).toBe(3);
+    say('B');
+    expect(templates.hits).toBe(3);
+  });
+
   it('keeps no template for an answer whose timestamp is not one of its values (a clock read)', () => {
     const adapter = isoAdapter();
     adapter.render = (response: CanonicalResponse) => ({ status: 200, headers: {}, json: { at: new Date(Date.now() + Math.random() * 1e9).toISOString(), text: response.text } });

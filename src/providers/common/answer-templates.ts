@@ -35,6 +35,10 @@ interface Template {
   proto: Buffer | null;
   holds: string[];
   positions: number[][];
+  /** Answered from since eviction last came round to it (second-chance LRU). */
+  used: boolean;
+  /** Does it hold `created` in its ISO form? */
+  iso: boolean;
   /** Bytes this template holds. */
   size: number;
   /** Buffers of earlier answers the transport handed back, with the values they hold. */
@@ -137,11 +141,11 @@ export class AnswerTemplates {
     }
     if (entry === DIRECT) return direct();
     if (entry === SEEN) return this.#build(key, adapter, response, request, state, random);
-    // A hit: most recently used last.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    // A hit: marked, not moved (a Map's delete and set of a long key cost more than the rest of a hit);
+    // eviction gives a marked template a second chance.
+    entry.used = true;
     this.#hits += 1;
-    const values = valuesOf(response, entry.draws, random);
+    const values = valuesOf(response, entry.draws, random, undefined, entry.iso);
     // What the rendering would have done to the mock's state, with the draws it would have made.
     adapter.templated?.(response, request, state, new ReplayedRandom(values.slice(values.length - entry.draws.length)));
     return this.#fill(entry, values);
@@ -154,6 +158,13 @@ export class AnswerTemplates {
     this.#bytes += size + (typeof entry === 'object' ? key.length * 2 : 0);
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
       const [oldest, value] = this.#entries.entries().next().value!;
+      if (typeof value === 'object' && value.used && value !== entry) {
+        // Used since it last came round: to the back of the line, unmarked.
+        value.used = false;
+        this.#entries.delete(oldest);
+        this.#entries.set(oldest, value);
+        continue;
+      }
       this.#drop(oldest, value);
     }
   }
@@ -281,6 +292,9 @@ function contentKey(response: CanonicalResponse, request: CanonicalRequest): str
   return `${JSON.stringify(parts)}\u0000${response.text}`;
 }
 
+/** The index of `created`'s ISO form among an answer's values. */
+const ISO = 2;
+
 /** `created` as an ISO 8601 time (Ollama's `created_at`); empty when it is none. */
 function isoOf(created: number): string {
   const date = new Date(created * 1000);
@@ -288,8 +302,9 @@ function isoOf(created: number): string {
 }
 
 /** The values of an answer, in the order `cut` numbers them: id, created (seconds, then ISO), tool call ids, then draws. */
-function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[]): string[] {
-  const values = [response.id, String(response.created), isoOf(response.created)];
+function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[], iso = true): string[] {
+  // The ISO form only where a template holds it (a Date per answer is not free).
+  const values = [response.id, String(response.created), iso ? isoOf(response.created) : ''];
   for (const c of response.toolCalls) values.push(c.id);
   if (drawn) values.push(...drawn);
   else for (const d of draws) values.push(random.chars(d.length, d.alphabet));
@@ -352,7 +367,9 @@ function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: Rec
   });
   const stream = rendered.stream ? { framing: rendered.stream.framing, timing: rendered.stream.timing } : null;
   const draws = drawn.drawn.map(({ length, alphabet }) => ({ length, alphabet }));
-  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), size, free: [] };
+  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), iso: pieces.some((frame) => frame.includes(ISO)), used: false, size, free: [] };
+  // Answers of a template without it leave it empty (and their values stay of the template's lengths).
+  if (!template.iso) template.holds = values.map((v, i) => (i === ISO ? '' : v));
   if (stream) {
     // The first rendering as bytes, and the byte offset of every value in it.
     const parts: Buffer[] = [];

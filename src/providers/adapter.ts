@@ -165,8 +165,9 @@ export interface ProviderAdapter<State = unknown> {
    * Optional: lets answers of this API come from per-answer templates (common/answer-templates.ts).
    * What `render` reads of the request, as a string, besides the answer itself and the request's
    * model, path and `stream` (`stream_options`, the service tier); undefined for an answer that must
-   * be rendered each time (one whose rendering changes this mock's state or reads it, such as a
-   * signature under this mock's key: templates are shared by the mocks of a server). Without it every
+   * be rendered each time (one whose rendering reads this mock's state, such as a signature under
+   * this mock's key: templates are shared by the mocks of a server; or writes it, unless `templated`
+   * does that write for templated answers). Without it every
    * answer is rendered. A template is kept only when a second
    * rendering with other ids, `created` and random draws reproduces it byte for byte; what that
    * check cannot see is the key's to name: everything `render` reads must be in the key or the answer.

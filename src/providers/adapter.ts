@@ -165,13 +165,21 @@ export interface ProviderAdapter<State = unknown> {
    * Optional: lets answers of this API come from per-answer templates (common/answer-templates.ts).
    * What `render` reads of the request, as a string, besides the answer itself and the request's
    * model, path and `stream` (`stream_options`, the service tier); undefined for an answer that must
-   * be rendered each time (one whose rendering changes this mock's state or reads it, such as a
-   * signature under this mock's key: templates are shared by the mocks of a server). Without it every
+   * be rendered each time (one whose rendering reads this mock's state, such as a signature under
+   * this mock's key: templates are shared by the mocks of a server; or writes it, unless `templated`
+   * does that write for templated answers). Without it every
    * answer is rendered. A template is kept only when a second
    * rendering with other ids, `created` and random draws reproduces it byte for byte; what that
    * check cannot see is the key's to name: everything `render` reads must be in the key or the answer.
    */
   templateKey?(response: CanonicalResponse, request: CanonicalRequest, state: State): string | undefined;
+  /**
+   * Optional, with templateKey: what `render` does to this mock's state besides the bytes (a stored
+   * response, the ids of the calls it made), done for an answer given from a template, which is not
+   * rendered. `random` replays the draws the answer's rendering made (its item ids), in order. With
+   * it, a templateKey may allow answers whose rendering writes the state, never ones that read it.
+   */
+  templated?(response: CanonicalResponse, request: CanonicalRequest, state: State, random: RandomBytes): void;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**

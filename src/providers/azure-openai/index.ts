@@ -10,7 +10,7 @@
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, StreamErrorContext } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { openAIChatAdapter } from '../openai-chat/index.ts';
-import { renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts';
+import { chatTemplateKey, renderChatChunks, renderChatCompletion } from '../openai-chat/render.ts';
 import { openAIChatReader } from '../openai-chat/reader.ts';
 import { openAIEmbeddingsAdapter } from '../openai-embeddings/index.ts';
 import { openAIResponsesAdapter } from '../openai-responses/index.ts';
@@ -89,6 +89,16 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponsesState> & { id: 'a
         () => withContentFilters(renderChatCompletion(response, request)),
         () => azureChatFrames(renderChatChunks(response, request).frames()),
       );
+    },
+    // Each API's own key (its rendering is that API's, content filters being fixed); `chat` beside Chat's.
+    templateKey(response: CanonicalResponse, request: CanonicalRequest, state: ResponsesState): string | undefined {
+      const route = azureRoute(request.path);
+      if (route === null || route.api === 'chat') return `chat${chatTemplateKey(request)}`;
+      const key = (route.api === 'embeddings' ? embeddings : responses).templateKey?.(response, request, state);
+      return key === undefined ? undefined : `${route.api}${key}`;
+    },
+    templated(response: CanonicalResponse, request: CanonicalRequest, state: ResponsesState, random: RandomBytes): void {
+      if (azureRoute(request.path)?.api === 'responses') responses.templated!(response, request, state, random);
     },
     renderError: (error: CanonicalError): RenderedResponse => renderAzureError(error),
     // Azure streams OpenAI's own error frames: Chat's `data: {"error":…}`, Responses' `error` event.

@@ -10,7 +10,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '
 import { isCohereModelsRoute, renderCohereModels } from './models.ts';
 import { parseCohereChat, parseCohereEmbed } from './parse.ts';
 import { cohereReader } from './reader.ts';
-import { cohereStreamErrorFrames, renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
+import { cohereStreamErrorFrames, cohereTemplateKey, renderCohereChat, renderCohereEmbed, renderCohereError, renderCohereStream } from './render.ts';
 import type { ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = '/v2/chat';
@@ -44,6 +44,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
       if (request.provider === 'embeddings') return { status: 200, headers, json: renderCohereEmbed(response, request) };
       return jsonOrStream(response, request, headers, () => renderCohereChat(response, request), () => renderCohereStream(response, request));
     },
+    templateKey: cohereTemplateKey,
     renderError: renderCohereError,
     renderStreamError: (error: CanonicalStreamError, { response }: StreamErrorContext) => cohereStreamErrorFrames(error, response),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderCohereModels(req, catalog, renderCohereError),

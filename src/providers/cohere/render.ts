@@ -48,6 +48,19 @@ export function cohereThinking(res: CanonicalResponse, request: CanonicalRequest
   return on ? res.reasoning.text : null;
 }
 
+/**
+ * What of a Cohere request the rendering reads besides the answer, model and `stream` (the key of its
+ * answers' templates, common/answer-templates.ts): the API; for chat the `thinking` setting, for
+ * embed the embedding types and the texts, which the answer echoes.
+ * @example
+ *   cohereTemplateKey(response, request) // '["cohere",null]' for a chat request without `thinking`
+ */
+export function cohereTemplateKey(_response: CanonicalResponse, request: CanonicalRequest): string {
+  if (request.provider === 'embeddings') return JSON.stringify([request.provider, request.params.embedding_types ?? null, request.input ?? []]);
+  const thinking = (request.raw as { thinking?: { type?: unknown } } | null)?.thinking;
+  return JSON.stringify([request.provider, thinking === undefined ? null : (thinking?.type ?? false)]);
+}
+
 /** Cohere has no refusal field: a scripted refusal is the model's words. */
 const answerText = (res: CanonicalResponse): string => (res.text === '' && res.refusal !== undefined ? res.refusal : res.text);
 

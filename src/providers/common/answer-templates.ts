@@ -35,6 +35,10 @@ interface Template {
   proto: Buffer | null;
   holds: string[];
   positions: number[][];
+  /** Answered from since eviction last came round to it (second-chance LRU). */
+  used: boolean;
+  /** Does it hold `created` in its ISO form? */
+  iso: boolean;
   /** Bytes this template holds. */
   size: number;
   /** Buffers of earlier answers the transport handed back, with the values they hold. */
@@ -63,6 +67,21 @@ class RecordingRandom extends RandomBytes {
     const value = this.#from.chars(length, alphabet);
     this.drawn.push({ length, alphabet, value });
     return value;
+  }
+}
+
+/** A random pool that gives back the draws of a templated answer, in order (for `ProviderAdapter.templated`). */
+class ReplayedRandom extends RandomBytes {
+  readonly #values: string[];
+  #at = 0;
+  constructor(values: string[]) {
+    super();
+    this.#values = values;
+  }
+  override chars(length: number, alphabet: string): string {
+    const value = this.#values[this.#at++];
+    // Drawn the way the rendering drew it; anything else is a fresh draw.
+    return value !== undefined && value.length === length ? value : super.chars(length, alphabet);
   }
 }
 
@@ -122,11 +141,14 @@ export class AnswerTemplates {
     }
     if (entry === DIRECT) return direct();
     if (entry === SEEN) return this.#build(key, adapter, response, request, state, random);
-    // A hit: most recently used last.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    // A hit: marked, not moved (a Map's delete and set of a long key cost more than the rest of a hit);
+    // eviction gives a marked template a second chance.
+    entry.used = true;
     this.#hits += 1;
-    return this.#fill(entry, valuesOf(response, entry.draws, random));
+    const values = valuesOf(response, entry.draws, random, undefined, entry.iso);
+    // What the rendering would have done to the mock's state, with the draws it would have made.
+    adapter.templated?.(response, request, state, new ReplayedRandom(values.slice(values.length - entry.draws.length)));
+    return this.#fill(entry, values);
   }
 
   #add(key: string, entry: Entry, size: number): void {
@@ -136,6 +158,13 @@ export class AnswerTemplates {
     this.#bytes += size + (typeof entry === 'object' ? key.length * 2 : 0);
     while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
       const [oldest, value] = this.#entries.entries().next().value!;
+      if (typeof value === 'object' && value.used && value !== entry) {
+        // Used since it last came round: to the back of the line, unmarked.
+        value.used = false;
+        this.#entries.delete(oldest);
+        this.#entries.set(oldest, value);
+        continue;
+      }
       this.#drop(oldest, value);
     }
   }
@@ -158,7 +187,8 @@ export class AnswerTemplates {
     const rendered = adapter.render(response, request, state, first);
     const second = new RecordingRandom(random);
     const other = otherValues(response, random);
-    const check = adapter.render(other, request, state, second);
+    // A state of its own: the check's made-up ids must not reach the mock's (a stored response, a call's id).
+    const check = adapter.render(other, request, adapter.createState?.() ?? state, second);
     const template = cut(rendered, response, first);
     const ok =
       template !== null &&
@@ -264,18 +294,36 @@ function contentKey(response: CanonicalResponse, request: CanonicalRequest): str
   return `${JSON.stringify(parts)}\u0000${response.text}`;
 }
 
-/** The values of an answer, in the order `cut` numbers them: id, created, tool call ids, then draws. */
-function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[]): string[] {
-  const values = [response.id, String(response.created)];
+/** The index of `created`'s ISO form among an answer's values. */
+const ISO = 2;
+
+/** `created` as an ISO 8601 time (Ollama's `created_at`); empty when it is none. */
+function isoOf(created: number): string {
+  const date = new Date(created * 1000);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+}
+
+/** The values of an answer, in the order `cut` numbers them: id, created (seconds, then ISO), tool call ids, then draws. */
+function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[], iso = true): string[] {
+  // The ISO form only where a template holds it (a Date per answer is not free).
+  const values = [response.id, String(response.created), iso ? isoOf(response.created) : ''];
   for (const c of response.toolCalls) values.push(c.id);
   if (drawn) values.push(...drawn);
   else for (const d of draws) values.push(random.chars(d.length, d.alphabet));
   return values;
 }
 
+const TAIL_ALPHABETS = [ID_ALPHABETS.hex, ID_ALPHABETS.lower, ID_ALPHABETS.alnum, ID_ALPHABETS.base64url];
+
 /** The same answer with other per-answer values of the same shapes. */
 function otherValues(response: CanonicalResponse, random: RandomBytes): CanonicalResponse {
-  const other = (id: string) => (id.length < MIN_VALUE ? id : id.slice(0, id.length - MIN_VALUE) + random.chars(MIN_VALUE, ID_ALPHABETS.alnum));
+  // Of the replaced tail's own alphabet: a rendering may reshape an id (hex digits kept, a UUID's dashes put back).
+  const other = (id: string) => {
+    if (id.length < MIN_VALUE) return id;
+    const tail = id.slice(id.length - MIN_VALUE);
+    const alphabet = TAIL_ALPHABETS.find((a) => [...tail].every((c) => a.includes(c))) ?? ID_ALPHABETS.alnum;
+    return id.slice(0, id.length - MIN_VALUE) + random.chars(MIN_VALUE, alphabet);
+  };
   return { ...response, id: other(response.id), created: response.created + 1, toolCalls: response.toolCalls.map((c) => ({ ...c, id: other(c.id) })) };
 }
 
@@ -321,7 +369,9 @@ function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: Rec
   });
   const stream = rendered.stream ? { framing: rendered.stream.framing, timing: rendered.stream.timing } : null;
   const draws = drawn.drawn.map(({ length, alphabet }) => ({ length, alphabet }));
-  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), size, free: [] };
+  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), iso: pieces.some((frame) => frame.includes(ISO)), used: false, size, free: [] };
+  // Answers of a template without it leave it empty (and their values stay of the template's lengths).
+  if (!template.iso) template.holds = values.map((v, i) => (i === ISO ? '' : v));
   if (stream) {
     // The first rendering as bytes, and the byte offset of every value in it.
     const parts: Buffer[] = [];

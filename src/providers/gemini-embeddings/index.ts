@@ -128,6 +128,9 @@ export function geminiEmbeddingsAdapter(): ProviderAdapter & { id: 'embeddings' 
       headers: { ...GOOGLE_JSON_HEADERS, ...response.headers },
       json: renderGeminiEmbeddings(response, request),
     }),
+    // Rendering reads only the path (the method), already in every key; the prefix keeps the
+    // embeddings adapters, one id, apart.
+    templateKey: () => 'gemini',
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     reader,
   };

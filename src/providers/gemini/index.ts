@@ -10,6 +10,7 @@ import { isObject, parseJsonObject } from '../common/wire-json.ts';
 import {
   GOOGLE_JSON_HEADERS,
   GOOGLE_STREAM_HEADERS,
+  geminiTemplateKey,
   geminiThinkingView,
   renderGeminiResponse,
   renderGeminiStream,
@@ -114,6 +115,8 @@ export function geminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'gemini
     createState: () => new GeminiThoughts(),
     parse: (req: IncomingRequest, thoughts: GeminiThoughts) => parseGeminiRequest(req, thoughts),
     render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
+    // The thinking settings; answers carrying a signature (sealed by this mock) are rendered each time.
+    templateKey: geminiTemplateKey,
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderGeminiModels(req, catalog),

@@ -84,6 +84,22 @@ export function geminiThinkingView(response: CanonicalResponse, request: Canonic
   };
 }
 
+/**
+ * What of a Gemini request the rendering reads besides the answer, model and `stream`: the thinking
+ * settings (the key of its answers' templates, common/answer-templates.ts). Undefined for an answer
+ * that carries a signature: it is sealed under this mock's key, fresh each time.
+ * @example
+ *   geminiTemplateKey(response, request, thoughts) // '[false,false]' for a request without thinkingConfig
+ */
+export function geminiTemplateKey(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): string | undefined {
+  const raw = isObject(request.raw) ? request.raw : {};
+  const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
+  // As geminiThinkingView decides whether it mints a signature.
+  const signs = !thinking.off && (isGemini3(request.model) || (response.toolCalls.length > 0 && Boolean(response.reasoning)));
+  if (signs && thoughts) return undefined;
+  return JSON.stringify([thinking.includeThoughts, thinking.off]);
+}
+
 function usageMetadata(response: CanonicalResponse, view: GeminiThinkingView): Record<string, unknown> {
   const { inputTokens, outputTokens } = response.usage;
   // Gemini counts thoughts apart from the candidates (canonical output tokens include them); the total has both.

@@ -13,7 +13,7 @@ import { base64Vector } from '../openai-embeddings/index.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseMistralChat, parseMistralEmbeddings } from './parse.ts';
 import { mistralStreamErrorFrames, renderMistralChunks, renderMistralCompletion, renderMistralEmbeddings, renderMistralError } from './render.ts';
-import { MistralToolIds } from './tool-ids.ts';
+import { isMistralToolId, MistralToolIds } from './tool-ids.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 const CHAT = new Set(['/v1/chat/completions', '/chat/completions']);
@@ -77,6 +77,12 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
       }
       return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids, request), () => renderMistralChunks(response, ids, request));
     },
+    // What rendering reads of the request: the API (chat or embeddings), the vector encoding, the
+    // reasoning effort. A call id of another shape is mapped to one in this mock's state: rendered each time.
+    templateKey: (response: CanonicalResponse, request: CanonicalRequest): string | undefined =>
+      response.toolCalls.every((c) => isMistralToolId(c.id))
+        ? JSON.stringify([request.provider, request.params.encoding_format ?? null, (request.raw as { reasoning_effort?: unknown } | null)?.reasoning_effort ?? null])
+        : undefined,
     renderError,
     renderStreamError: (_error: CanonicalStreamError, { response }: StreamErrorContext) => mistralStreamErrorFrames(response),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => listModels(req, catalog, renderError),

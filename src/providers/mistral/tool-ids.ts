@@ -10,6 +10,13 @@ import { randomAlnum } from '../common/ids.ts';
 
 const NINE = /^[A-Za-z0-9]{9}$/;
 
+/**
+ * Is `id` in Mistral's form already (rendered as it is, without this mock's map)?
+ * @example
+ *   isMistralToolId('D681PevKs') // true
+ */
+export const isMistralToolId = (id: string): boolean => NINE.test(id);
+
 export class MistralToolIds {
   readonly #toWire = new Map<string, string>();
   readonly #toCanonical = new Map<string, string>();

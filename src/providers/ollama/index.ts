@@ -14,6 +14,7 @@ import { parseOllamaChat, parseOllamaEmbed, parseOllamaGenerate } from './parse.
 import { ollamaReader } from './reader.ts';
 import {
   OLLAMA_JSON,
+  ollamaThinks,
   renderOllamaChat,
   renderOllamaChatLines,
   renderOllamaEmbed,
@@ -97,6 +98,12 @@ export function ollamaAdapter(): ProviderAdapter<CallIds> & { id: 'ollama' } {
         () => (generate ? renderOllamaGenerateLines(response, request) : renderOllamaChatLines(response, request)),
         'ndjson',
       );
+    },
+    // What rendering reads of the request: the API (chat, generate or embed, by path) and whether it thinks.
+    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => JSON.stringify([request.provider, ollamaThinks(request)]),
+    // A templated tool call answer still leaves its calls' ids for the tool results that answer them.
+    templated(response: CanonicalResponse, request: CanonicalRequest, calls: CallIds): void {
+      if (request.provider !== 'embeddings') remember(calls, response);
     },
     renderError: (error: CanonicalError): RenderedResponse => renderOllamaError(error),
     renderStreamError: (error: CanonicalStreamError) => [ollamaStreamErrorLine(error)],

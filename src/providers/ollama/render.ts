@@ -30,13 +30,21 @@ const line = (o: unknown) => `${JSON.stringify(o)}\n`;
 const toolCalls = (res: CanonicalResponse) => res.toolCalls.map((c) => ({ function: { name: c.name, arguments: c.arguments ?? {} } }));
 
 /**
+ * Does the request set `think` (true or a level)?
+ * @example
+ *   ollamaThinks(request) // true for `think: 'high'`
+ */
+export function ollamaThinks(request: CanonicalRequest): boolean {
+  const think = isObject(request.raw) ? request.raw.think : undefined;
+  return think === true || think === 'high' || think === 'medium' || think === 'low';
+}
+
+/**
  * The reasoning the answer shows: only when the request sets `think` (true or a level) and the
  * step scripts some; Ollama has no opaque form, so redacted reasoning shows nothing.
  */
 export function ollamaThinking(res: CanonicalResponse, request: CanonicalRequest): string | null {
-  const think = isObject(request.raw) ? request.raw.think : undefined;
-  const on = think === true || think === 'high' || think === 'medium' || think === 'low';
-  return on && res.reasoning && !res.reasoning.redacted ? res.reasoning.text : null;
+  return ollamaThinks(request) && res.reasoning && !res.reasoning.redacted ? res.reasoning.text : null;
 }
 
 /** Ollama has no refusal field: a scripted refusal is the model's words. */

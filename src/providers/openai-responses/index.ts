@@ -9,7 +9,7 @@ import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, 
 import type { CanonicalError, CanonicalMessage, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { openAIAuthError, renderOpenAIError } from '../openai-shared/error.ts';
 import { parseResponsesRequest } from './parse.ts';
-import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, responsesEventFrames } from './render.ts';
+import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, responsesEventFrames, responsesTemplateKey } from './render.ts';
 import { ResponseStore } from './store.ts';
 import { ResponsesState } from './state.ts';
 import { responsesReasoningRules } from './rules.ts';
@@ -135,6 +135,13 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
           return responsesEventFrames(events);
         },
       );
+    },
+    // The echoed request fields; answers with a reasoning item (sealed by this mock) are rendered each time.
+    templateKey: responsesTemplateKey,
+    // A templated answer is stored as a rendered one is (its item ids are the draws the template made).
+    templated(response: CanonicalResponse, request: CanonicalRequest, state: ResponsesState, random: RandomBytes): void {
+      if ((request.raw as Json | null)?.store === false) return;
+      remember(state, renderResponsesObject(response, request, random, state.seal), request, response);
     },
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     // Events are numbered from 0, one a frame: the error event's number is the count sent before it.

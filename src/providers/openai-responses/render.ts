@@ -44,6 +44,24 @@ function echoed(request: CanonicalRequest): Record<string, unknown> {
   };
 }
 
+/** The request fields `echoed` reads. */
+const ECHOED = ['instructions', 'max_output_tokens', 'parallel_tool_calls', 'previous_response_id', 'reasoning', 'store', 'temperature', 'text', 'tool_choice', 'tools', 'top_p', 'truncation', 'metadata', 'user'];
+
+/**
+ * What of a Responses request the rendering reads besides the answer, model and `stream`: the fields
+ * the response object echoes, `reasoning` among them (the key of its answers' templates,
+ * common/answer-templates.ts). Undefined for an answer with a reasoning item: its
+ * `encrypted_content` is sealed under this mock's key, fresh each time.
+ * @example
+ *   responsesTemplateKey(response, request) // '[[],[],…]' for a request that sets none of them
+ */
+export function responsesTemplateKey(response: CanonicalResponse, request: CanonicalRequest): string | undefined {
+  if (response.reasoning && reasoningModel(request.model)) return undefined;
+  const raw = (request.raw ?? {}) as Json;
+  // A field left out ([]) is echoed as its default, one set to null as null.
+  return JSON.stringify(ECHOED.map((key) => (raw[key] === undefined ? [] : [raw[key]])));
+}
+
 function usage(response: CanonicalResponse): Record<string, unknown> {
   const { inputTokens, outputTokens } = response.usage;
   // Chat models (gpt-4o, gpt-4.1) do not reason: they report none.

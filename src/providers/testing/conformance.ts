@@ -143,7 +143,12 @@ export function describeConformance(kit: ConformanceKit): void {
       ],
       ['a length stop', { text: 'cut sh', finishReason: 'length' }],
     ];
-    if (!kit.sdk) return void it('is not a conversational API (nothing to round-trip)', () => expect(adapter.reader.conversational).toBe(false));
+    if (!kit.sdk) {
+      // Vectors are the answer: its templates hold them, and the request's texts.
+      const vectors: Array<[string, Partial<CanonicalResponse>]> = [['vectors', { embeddings: [[0.125, -0.25, 0.5], [0.75, 0, -1]] }]];
+      templatesMatchRendering(adapter, vectors, canonicalResponse, () => ({ ...canonicalRequest(kit.id, false), input: ['hi', 'there you'] }));
+      return void it('is not a conversational API (nothing to round-trip)', () => expect(adapter.reader.conversational).toBe(false));
+    }
     describe.each([false, true])('stream %s', (stream) => {
       it.each(cases)('%s', (_name, over) => {
         const response = canonicalResponse(over);

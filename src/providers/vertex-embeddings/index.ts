@@ -74,11 +74,17 @@ export function parseVertexEmbeddings(req: IncomingRequest): CanonicalRequest {
  *   renderVertexEmbeddings(response, request).predictions[0].embeddings.values.length // 768
  */
 export function renderVertexEmbeddings(response: CanonicalResponse, request: CanonicalRequest): { predictions: unknown[]; metadata: unknown } {
-  const inputs = request.input ?? [];
+  const { tokens, billable } = inputCounts(request);
   const predictions = (response.embeddings ?? []).map((values, i) => ({
-    embeddings: { statistics: { truncated: false, token_count: Math.max(1, Math.ceil((inputs[i] ?? '').length / 4)) }, values },
+    embeddings: { statistics: { truncated: false, token_count: tokens[i] ?? 1 }, values },
   }));
-  return { predictions, metadata: { billableCharacterCount: inputs.reduce((n, t) => n + t.replace(/\s/g, '').length, 0) } };
+  return { predictions, metadata: { billableCharacterCount: billable } };
+}
+
+/** What the answer says of the request's texts: each one's tokens (a quarter of its length, at least 1) and the billable characters (not whitespace). */
+function inputCounts(request: CanonicalRequest): { tokens: number[]; billable: number } {
+  const inputs = request.input ?? [];
+  return { tokens: inputs.map((t) => Math.max(1, Math.ceil(t.length / 4))), billable: inputs.reduce((n, t) => n + t.replace(/\s/g, '').length, 0) };
 }
 
 const reader: WireReader = {
@@ -112,6 +118,9 @@ export function vertexEmbeddingsAdapter(): ProviderAdapter & { id: 'embeddings' 
       headers: { ...GOOGLE_JSON_HEADERS, ...response.headers },
       json: renderVertexEmbeddings(response, request),
     }),
+    // Rendering reads the texts' lengths (token counts, billable characters); the prefix keeps the
+    // embeddings adapters, one id, apart.
+    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => `vertex${JSON.stringify(inputCounts(request))}`,
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     reader,
   };

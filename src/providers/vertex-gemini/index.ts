@@ -53,6 +53,8 @@ export function vertexGeminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: '
       return { ...parseGeminiRequest(asGemini(req), thoughts, 'vertex'), provider: 'vertex-gemini', path: req.path };
     },
     render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
+    // Gemini's rendering, so Gemini's key (answers carrying a signature are rendered each time).
+    templateKey: gemini.templateKey,
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     renderStreamError: (error: CanonicalStreamError) => [geminiStreamErrorFrame(error)],
     reader: geminiReader,

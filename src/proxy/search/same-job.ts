@@ -96,7 +96,7 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const ws = words(tool.name).filter((w) => !NAME_NOISE.has(w) && !ONE.has(w));
   while (ws.length > 1 && drop.has(ws[0])) ws.shift();
   if (ws.length === 1 && drop.has(ws[0])) ws.shift();
-  for (let i = ws.length - 1; i > 0; i--) if (namesServer(ws[i])) ws.splice(i, 1);
+  for (let i = ws.length - 1; i >= 0 && ws.length > 1; i--) if (namesServer(ws[i])) ws.splice(i, 1);
   // The name's verb: its first word the verb table or WordNet knows as one ("push_files", not "files").
   // A name's verb is a base form: "files" and "checks" in a name are nouns ("push_files", "monitor_checks").
   const base = (w: string): boolean => verbOf(w) !== undefined && !(/[^s]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined);

@@ -87,7 +87,7 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // Leading words naming the server or the family ("brave_web_search", "browser_click") say whose tool it
   // is; later ones are its own ("get_library_docs" on a server named docs).
   const drop = new Set([...words(tool.server), ...(tool.family ?? [])]);
-  // A word naming the server anywhere in the name ("get_sentry_issue", "mcp_cosmos_query" on cosmosdb) says
+  // A word naming the server elsewhere in the name ("get_sentry_issue", "mcp_cosmos_query" on cosmosdb) says
   // whose tool it is; "tool", "api" and "mcp" say nothing ("directions_tool"); "one" says how many
   // ("insert-one"), not what.
   const serverWords = words(tool.server);
@@ -96,7 +96,8 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const ws = words(tool.name).filter((w) => !NAME_NOISE.has(w) && !ONE.has(w));
   while (ws.length > 1 && drop.has(ws[0])) ws.shift();
   if (ws.length === 1 && drop.has(ws[0])) ws.shift();
-  for (let i = ws.length - 1; i >= 0 && ws.length > 1; i--) if (namesServer(ws[i])) ws.splice(i, 1);
+  // Its last word is what it acts on even so ("get_library_docs" on a server named docs).
+  for (let i = ws.length - 2; i >= 0; i--) if (namesServer(ws[i])) ws.splice(i, 1);
   // The name's verb: its first word the verb table or WordNet knows as one ("push_files", not "files").
   // A name's verb is a base form: "files" and "checks" in a name are nouns ("push_files", "monitor_checks").
   const base = (w: string): boolean => verbOf(w) !== undefined && !(/[^s]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined);

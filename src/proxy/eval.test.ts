@@ -72,11 +72,12 @@ describe('search evaluation (recall@k)', () => {
   });
 
   // catalog-heldout-6 (issue 28) holds the issue's two blind cases in natural wording; measured blind before
-  // any rule of that round: no destructive-first pick in either mode (lexical direct @1 0.848).
+  // any rule of that round: no destructive-first pick in either mode (lexical direct @1 0.848; 0.891 since the
+  // query's object leads).
   it('over the sixth held-out set: no destructive tool first in either mode, the two blind cases of issue 28 included', async () => {
     const set = loadEvalCatalog(HELDOUT_6_CATALOG_DIR);
     const lexical = await evaluateMode(set, 'lexical');
-    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.84);
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.89);
     expect(lexical.destructiveFirstPicks).toEqual([]);
     const semantic = await evaluateMode(set, 'semantic', { embedder: mockEmbedder() });
     expect(semantic.destructiveFirstPicks).toEqual([]);

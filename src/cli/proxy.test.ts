@@ -72,7 +72,7 @@ describe('ghostwire proxy (CLI)', () => {
 
   it('eval prints recall@k, MRR and destructive-first picks per search mode and query class', async () => {
     // Both modes over one set (the semantic pass embeds every tool; eval.test.ts covers the modes on every
-    // set). The run over the seven default sets is the package test's, from the installed tarball.
+    // set). The run over the eight default sets is the package test's, from the installed tarball.
     const both = await ghostwire('proxy', 'eval', '--json', '--catalog', LARGE_CATALOG_DIR);
     expect(both.code).toBe(0);
     const large = JSON.parse(both.stdout);

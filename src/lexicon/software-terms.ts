@@ -191,6 +191,7 @@ export const SOFTWARE_TERMS: readonly string[] = [
   'news | headlines | articles',
   'image | picture | photo | img',
   'video | clip',
+  'swipe | swipeable | flick through | flick',
   'transcript | captions | subtitles',
   'summary | summarize | tldr | overview | digest',
   'translate | translation',

@@ -76,8 +76,18 @@ function textOf(result: CallToolResult): string {
   return (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n').trim();
 }
 
+/** No value at all: nothing, blank text, an empty list, or an object of such (`{ content: '' }`). */
+function blank(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.values(value).every(blank);
+  return false;
+}
+
 function isEmpty(result: CallToolResult): boolean {
-  if (result.structuredContent !== undefined) return false;
+  // server-filesystem lists an empty folder as structured `{ content: '' }` beside an empty text block.
+  if (!blank(result.structuredContent)) return false;
   const content = result.content ?? [];
   return content.length === 0 || content.every((c) => c.type === 'text' && c.text.trim() === '');
 }
@@ -141,6 +151,9 @@ export async function callTool(ctx: CallContext, server: string, tool: string, a
       const policy = failurePolicy(kind, cause, server);
       body.fallback_suggestions = await ctx.fallbacks.find(server, tool, undefined, args, policy.scope).catch(() => []);
       body.fallback_note = body.fallback_suggestions.length ? policy.why : `${policy.why}; none was found`;
+    } else if (failure.kind === 'arguments' && options.include_fallbacks !== false) {
+      // Any tool taking the same schema would refuse them too: the arguments are what to fix.
+      body.fallback_note = 'its arguments do not match the tool\'s input schema: correct them; no other tool is suggested';
     }
     if (ctx.autoRetryFallback) {
       const skipped: NonNullable<CallFailure['auto_retry_skipped']> = [];

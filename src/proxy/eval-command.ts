@@ -1,7 +1,7 @@
 /**
  * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class, and
- * fallback alternatives' precision, recall and cross-action/cross-object suggestions over fixtures/fallback,
- * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4 and catalog-heldout-5 (or one --catalog directory). Semantic search uses
+ * fallback alternatives' precision, recall and cross-action/cross-object suggestions over fixtures/fallback and fixtures/fallback-heldout,
+ * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4, catalog-heldout-5 and catalog-heldout-6 (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
  */
@@ -30,9 +30,13 @@ export const HELDOUT_3_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldou
 export const HELDOUT_4_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-4');
 /** 480 tools listed from 13 more MCP servers, 240 queries written blind (measured blind once, then used in development). */
 export const HELDOUT_5_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-5');
+/** 259 tools listed from 6 more MCP servers, 100 queries with issue 28's blind cases (measured blind once). */
+export const HELDOUT_6_CATALOG_DIR = join(PACKAGE_ROOT, 'fixtures/catalog-heldout-6');
 
 /** 163 tools of 12 real MCP servers (filesystem and everything listed live), labelled same-job and must-never pairs. */
 export const FALLBACK_SET_DIR = join(PACKAGE_ROOT, 'fixtures/fallback');
+/** 189 tools of 12 other real MCP servers (from the held-out search sets), labelled before anything ran on them. */
+export const FALLBACK_HELDOUT_DIR = join(PACKAGE_ROOT, 'fixtures/fallback-heldout');
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
@@ -68,7 +72,7 @@ function fallbackTable(f: FallbackScores): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const all = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, FALLBACK_SET_DIR];
+    const all = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_6_CATALOG_DIR, FALLBACK_SET_DIR, FALLBACK_HELDOUT_DIR];
     // A directory with pairs.json is a fallback set (labelled tool pairs), else a query set.
     const fallbackDirs = all.filter((d) => existsSync(join(d, 'pairs.json')));
     const dirs = all.filter((d) => !fallbackDirs.includes(d));

@@ -1,9 +1,8 @@
 // Search quality over the catalog of real tool descriptions: the figures must not regress.
 import { describe, expect, it } from 'vitest';
 import { createMockLLM } from '../transports/mock-llm.ts';
-import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
-import { destructiveTools, evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
-import { queryActions, toolActions } from './search/actions.ts';
+import { DEFAULT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_6_CATALOG_DIR, HELDOUT_CATALOG_DIR, LARGE_CATALOG_DIR, mockEmbedder } from './eval-command.ts';
+import { evaluateMode, loadEvalCatalog, scoreRanking } from './eval.ts';
 import { createOpenAIRankingLLM } from './llm.ts';
 import { mockFetch } from './test-helpers.ts';
 
@@ -61,33 +60,34 @@ describe('search evaluation (recall@k)', () => {
   // rules of src/proxy/search/clauses.ts; catalog-heldout-5 (3 and 2) gave two more (a refusal extends over
   // coordinated verbs; a removal from a named place is not led by a tool taking things from elsewhere) and a
   // consistent stem ("flush every queued job" meets the queue purge since "queued" and "queue" share one).
-  // Both are development data since. catalog-heldout-4 has one lexical pick left, a wrong sibling of an action
-  // the query asks for ("send all our LINE followers a set of picture cards" → the text broadcast, not the
-  // card one): a synonym miss rather than a guard failure.
-  it('over the fourth held-out set: no destructive tool first semantically, and lexically none the query does not ask for', async () => {
-    const set = loadEvalCatalog(HELDOUT_4_CATALOG_DIR);
-    const lexical = await evaluateMode(set, 'lexical');
-    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
-    expect(lexical.destructiveFirstPicks.length).toBeLessThanOrEqual(1);
-    const destructive = destructiveTools(set);
-    const tools = new Map(set.tools.map((t) => [`${t.server}/${t.name}`, t]));
-    for (const pick of lexical.destructiveFirstPicks) {
-      const query = set.queries.find((q) => q.query === pick.query);
-      // The query asks for a destructive action, and the pick does that action: only the sibling is wrong.
-      expect(query?.expected.every((e) => destructive.has(e))).toBe(true);
-      const tool = tools.get(pick.got);
-      const offered = toolActions(tool?.name ?? '', tool?.description ?? '');
-      expect([...queryActions(pick.query)].some((a) => offered.has(a))).toBe(true);
-    }
-    expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
-  });
-
-  it('over the fifth held-out set: no destructive tool first in either mode', async () => {
-    const set = loadEvalCatalog(HELDOUT_5_CATALOG_DIR);
+  // Both are development data since. heldout-4's last lexical pick ("send all our LINE followers a set of
+  // picture cards they can flick through" → the text broadcast, not the card carousel) closed with the
+  // lexicon's "swipe | flick through" group (issue 28).
+  it.each([['fourth', HELDOUT_4_CATALOG_DIR], ['fifth', HELDOUT_5_CATALOG_DIR]])('over the %s held-out set: no destructive tool first in either mode', async (_, dir) => {
+    const set = loadEvalCatalog(dir);
     const lexical = await evaluateMode(set, 'lexical');
     expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.9);
     expect(lexical.destructiveFirstPicks).toEqual([]);
     expect((await evaluateMode(set, 'semantic', { embedder: mockEmbedder() })).destructiveFirstPicks).toEqual([]);
+  });
+
+  // catalog-heldout-6 (issue 28) holds the issue's two blind cases in natural wording; measured blind before
+  // any rule of that round: no destructive-first pick in either mode (lexical direct @1 0.848; 0.891 since the
+  // query's object leads).
+  it('over the sixth held-out set: no destructive tool first in either mode, the two blind cases of issue 28 included', async () => {
+    const set = loadEvalCatalog(HELDOUT_6_CATALOG_DIR);
+    const lexical = await evaluateMode(set, 'lexical');
+    expect(lexical.byClass.direct?.recall[1]).toBeGreaterThanOrEqual(0.89);
+    expect(lexical.destructiveFirstPicks).toEqual([]);
+    const semantic = await evaluateMode(set, 'semantic', { embedder: mockEmbedder() });
+    expect(semantic.destructiveFirstPicks).toEqual([]);
+    // The query asks which flags are stale, not to delete one; the delete of records is no review-note delete.
+    const blind = { ...set, queries: set.queries.filter((q) => ['which feature flags are stale?', 'delete records from a database collection'].includes(q.query)) };
+    expect(blind.queries).toHaveLength(2);
+    for (const r of [await evaluateMode(blind, 'lexical'), await evaluateMode(blind, 'semantic', { embedder: mockEmbedder() })]) {
+      expect(r.recall[3]).toBe(1);
+      expect(r.destructiveFirstPicks).toEqual([]);
+    }
   });
 
   it('our own phrasings of each class over the other sets: no destructive tool first in either mode', async () => {

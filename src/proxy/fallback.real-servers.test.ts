@@ -2,6 +2,7 @@
 // @modelcontextprotocol/server-filesystem instances (different roots) and two server-everything instances.
 // The query's action leads; same-job alternatives are found (deprecated twins, the same tool on another
 // server) and nothing of another action or object is offered; the failure decides where suggestions come from.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -102,6 +103,25 @@ describe('search and fallbacks on the real reference servers', () => {
     const suggested = ids(body.fallback_suggestions);
     expect(suggested.length).toBeGreaterThan(0);
     expect(suggested.every((id) => id.startsWith('fs2/'))).toBe(true);
+  });
+
+  it('arguments the tool\'s schema rejects are the caller\'s to fix: nothing suggested, and why', async () => {
+    const body = await call('call_tool', { server: 'fs', tool: 'read_text_file', arguments: { path: 42 } });
+    expect(body).toMatchObject({ success: false, kind: 'arguments', fallback_suggestions: [] });
+    expect(body.error).toMatch(/"path" must be string/);
+    expect(body.fallback_note).toMatch(/arguments do not match .*no other tool is suggested/);
+  });
+
+  it('an empty result is this tool\'s answer: the same job on any server, its own included', async () => {
+    // An empty folder lists as no text at all.
+    const empty = join(rootA, 'empty');
+    mkdirSync(empty);
+    const body = await call('call_tool', { server: 'fs', tool: 'list_directory', arguments: { path: empty }, include_fallbacks: true });
+    expect(body).toMatchObject({ success: false, kind: 'empty' });
+    const suggested = ids(body.fallback_suggestions);
+    expect(suggested).toEqual(expect.arrayContaining(['fs/list_directory_with_sizes', 'fs2/list_directory']));
+    expect(suggested.every((id) => /list_directory/.test(id))).toBe(true);
+    expect(body.fallback_note).toMatch(/empty result: tools doing the same job/);
   });
 
   it('a timeout suggests the same job elsewhere; auto-retry runs it there, read-only as annotated', async () => {

@@ -16,6 +16,9 @@ import { stdioEntry, tempDir } from './test-helpers.ts';
 
 const filesystemServer = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
 const fallbackDir = fileURLToPath(new URL('../../fixtures/fallback', import.meta.url));
+/** fixtures/fallback-heldout's recall now. */
+const RECALL_FLOOR = 0.27;
+const heldoutDir = fileURLToPath(new URL('../../fixtures/fallback-heldout', import.meta.url));
 const json = (r: unknown): any => (r as CallToolResult).structuredContent;
 
 describe('proxy fallbacks', () => {
@@ -52,6 +55,19 @@ describe('proxy fallbacks', () => {
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
     expect(scores.missed).not.toContainEqual({ tool: 'filesystem/read_text_file', expected: 'filesystem/read_file' });
+  });
+
+  // Labelled before anything ran on it (blind: precision 0.543, recall 0.164, 2 cross-object suggestions).
+  it('on the held-out fallback set (servers the rule was not written on): precision >= 0.9, nothing of another action or object', async () => {
+    const scores = await evaluateFallbacks(loadFallbackSet(heldoutDir));
+    expect(scores.tools).toBe(189);
+    expect(scores.precision).toBeGreaterThanOrEqual(0.9);
+    expect(scores.crossAction).toBe(0);
+    expect(scores.crossObject).toBe(0);
+    // Recall is far from the development set's; this is its floor, not a goal (docs/proxy.md).
+    expect(scores.recall).toBeGreaterThanOrEqual(RECALL_FLOOR);
+    expect(scores.missed).not.toContainEqual({ tool: 'mongodb/insert-one', expected: 'cosmosdb/mcp_create_document' });
+    expect(scores.wrong.map((w) => `${w.tool} ${w.suggested}`)).not.toContain('mongodb/atlas-list-projects rollbar/list-projects');
   });
 
   it('a failing write_file with auto-retry on creates nothing, even with no similarity threshold at all', async () => {

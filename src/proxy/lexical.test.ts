@@ -230,3 +230,19 @@ describe('LexicalIndex: the query\'s action leads', () => {
     expect(index(false).search('add a note about the meeting', 2)[0].id).toBe('meet/meeting_notes_transcript');
   });
 });
+
+describe('LexicalIndex: the query\'s object leads', () => {
+  const index = new LexicalIndex([
+    { id: 'db/list_databases', name: 'list_databases', description: 'List all databases in the account. Use this to discover databases in the Cosmos DB account.', params: [] },
+    { id: 'db/list_containers', name: 'list_containers', description: 'List all containers.', params: ['database'] },
+    { id: 'db/get_container', name: 'get_container', description: 'Get a container of a database.', params: ['database', 'container'] },
+  ]);
+
+  it('a tool acting on where the object is does not stay above one acting on the object', () => {
+    expect(index.search('list the containers in the Cosmos DB database', 3)[0].id).toBe('db/list_containers');
+    // The first k equal a full ranking's.
+    expect(index.search('list the containers in the Cosmos DB database', 1)).toEqual(index.search('list the containers in the Cosmos DB database', 10).slice(0, 1));
+    // Asked for the databases, the databases lead.
+    expect(index.search('list the databases in the Cosmos DB account', 3)[0].id).toBe('db/list_databases');
+  });
+});

@@ -9,8 +9,8 @@ import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '..
 import { actionFit, directObject, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
 import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
 import { KEEPS_COPY } from './search/verbs.ts';
-import { actionLeads, better, changesSomething, keep, meets, onlyLooks, type Hit } from './search/action-lead.ts';
-import { detachment, toolSource } from './search/detach.ts';
+import { actionLeads, better, objectLeads, changesSomething, keep, meets, onlyLooks, type Hit } from './search/action-lead.ts';
+import { detachment, objectPlace, toolSource } from './search/detach.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, writtenInto, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
@@ -253,6 +253,9 @@ export class LexicalIndex {
       for (const t of this.synonyms.lexiconTerms(w)) acted.add(t);
     }
     if (FILE_NAME.test(query)) acted.add('file');
+    // Where the object is ("in project web-app"): a tool acting on that place is not the one asked for.
+    // A detachment ("remove the label from these emails") updates the place itself.
+    const place = new Set(detachment(query) ? [] : (objectPlace(query) ?? []).flatMap((w) => tokenize(w)));
     // A query asking to change something (write, create, delete, send…) is not answered by a tool that only
     // looks. Running is left out: a query run may only read.
     const changes = changesSomething(asked);
@@ -268,9 +271,10 @@ export class LexicalIndex {
       totals[d] = 0;
       if (allow && !allow(this.ids[d])) continue;
       // A doc that could not enter the top k nor lead even at the highest factors is not weighed further.
-      // (Not for a query asking to change something: a tool of its action may move up from below the top k.)
+      // (Not for a query asking to change something or naming where its object is: a tool of its action, or
+      // on its object, may move up from below the top k.)
       const bound = raw * MAX_FACTOR;
-      if (!changes && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
+      if (!changes && place.size === 0 && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
       const { actions, readOnly, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
       let covered = 0;
@@ -290,6 +294,8 @@ export class LexicalIndex {
       // threshold measure how much of the query a tool's text answers.
       const own = named.servers.size > 0 && target.server !== undefined && named.servers.has(target.server) ? NAMED_SERVER : 1;
       const hit: Hit = { d, score: fitted * coverage * own, held, sim: fitted, fit, looks: changes && (onlyLooks(actions) || (actions.size === 0 && readOnly)) && ![...nameWords].some((w) => KEEPS_COPY.has(w)), onObject: fit === 'match' && meets(target.what, acted) };
+      // A name that also says the object ("get_dashboard_cards" for "the cards on dashboard 6") acts on it.
+      hit.onPlace = !hit.onObject && place.size > 0 && meets(target.what, place) && !nameTerms.some((t) => acted.has(t.term));
       if (!held && (!free || better(hit, free))) free = hit;
       keep(top, hit, k);
       // The best k tools that may move up past a tool that only looks (actionLeads), wherever they rank.
@@ -303,6 +309,7 @@ export class LexicalIndex {
       top.unshift(free);
     }
     actionLeads(top);
+    objectLeads(top);
     const hits = top.slice(0, k).map((h) => ({ id: this.ids[h.d], score: h.score, similarity: best > 0 ? Math.min(1, h.sim / best) : 0 }));
     return hits;
   }

@@ -123,6 +123,8 @@ describe('proxy over Streamable HTTP', () => {
     const firstPid = (await call('list_mcp_servers')).servers.find((s: any) => s.name === 'crash').pid;
     const crashed = json(await through('crash', 'crash', {}));
     expect(crashed).toMatchObject({ success: false, kind: 'connection' });
+    // A lost connection rules out the whole server: only another server's same-job tool (none here), and why.
+    expect(crashed.fallback_note).toMatch(/connection to the server was lost: no tool of crash can answer now, so only the same job on another server is suggested; none was found/);
     await expect.poll(() => isAlive(firstPid)).toBe(false);
     expect((await through('crash', 'echo', { text: 'two' })).content).toEqual([{ type: 'text', text: 'two' }]);
     const after = (await call('list_mcp_servers')).servers.find((s: any) => s.name === 'crash');
@@ -135,6 +137,7 @@ describe('proxy over Streamable HTTP', () => {
     expect(first.kind).toBe('connection');
     const second = json(await through('broken', 'anything'));
     expect(second).toMatchObject({ kind: 'unavailable' });
+    expect(second.fallback_note).toMatch(/server is unavailable: no tool of broken can answer now/);
     expect(second.error).toMatch(/circuit open until/);
     const broken = (await call('list_mcp_servers')).servers.find((s: any) => s.name === 'broken');
     expect(broken).toMatchObject({ state: 'failed', circuit: 'open' });

@@ -9,7 +9,7 @@ import type { Action } from './verbs.ts';
 const ACTION_LEAD = 0.5;
 
 /** A scored document while ranking. */
-export interface Hit { d: number; score: number; held: boolean; sim: number; fit: 'match' | 'clash' | 'unknown'; looks: boolean; onObject: boolean }
+export interface Hit { d: number; score: number; held: boolean; sim: number; fit: 'match' | 'clash' | 'unknown'; looks: boolean; onObject: boolean; onPlace?: boolean }
 
 /** Actions that only look at something. */
 const LOOKING: ReadonlySet<Action> = new Set(['read', 'list', 'search']);
@@ -34,6 +34,28 @@ export function actionLeads(top: Hit[]): void {
     for (let j = top.length - 1; j > i; j--) if (top[j].fit === 'match' && top[j].onObject && !top[j].held && top[j].score >= floor) up.unshift(...top.splice(j, 1));
     top.splice(i, 0, ...up);
     i += up.length;
+  }
+}
+
+/** A tool acting on what the query acts on, scoring at least this share of a sibling that does not, ranks above it. */
+const OBJECT_LEAD = 0.5;
+
+/**
+ * The query's object leads: of two tools doing the asked action, one acting on what the query acts on
+ * ("list all feature flags in project web-app" → list-feature-flags, "list the containers in the database" →
+ * list_containers) never stays below one acting on where that object is (list_projects, list_databases), when
+ * it scores at least OBJECT_LEAD of it. Held-back tools are not moved.
+ */
+export function objectLeads(top: Hit[]): void {
+  for (let i = 0; i < top.length; i++) {
+    if (top[i].fit !== 'match' || top[i].onObject || !top[i].onPlace) continue;
+    const floor = top[i].score * OBJECT_LEAD;
+    // Only the best such sibling moves: the rest keep their ranks (a place's tool stays near the top).
+    const j = top.findIndex((h, at) => at > i && h.fit === 'match' && h.onObject && !h.held && h.score >= floor);
+    if (j > i) {
+      top.splice(i, 0, ...top.splice(j, 1));
+      i++;
+    }
   }
 }
 

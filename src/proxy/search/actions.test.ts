@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionFit, directObject, isDestructive, queryActions, refusedActions, toolActions, withoutRequestFrame } from './actions.ts';
+import { objectPlace } from './detach.ts';
 import { heldBack, nameObjects } from './held-back.ts';
 import { speaksOfAll } from './clauses.ts';
 
@@ -107,6 +108,13 @@ describe('actions asked and offered', () => {
     expect(directObject('delete the event, do not notify the attendees')).toEqual(['event']);
     expect(directObject('delete the branch without asking me')).toEqual(['branch']);
     expect(directObject('cancel the meeting instead of moving it')).toEqual(['meeting']);
+    // Where the object is: a place after in/from/on, not a part or measure of something ("the count of users").
+    expect(objectPlace('list the containers in the Cosmos DB database')).toEqual(['cosmos', 'db', 'database']);
+    expect(objectPlace('list all feature flags in project web-app')).toEqual(['project', 'web', 'app']);
+    expect(objectPlace('get the count of users in list 12')).toBeUndefined();
+    expect(objectPlace('get the details of the Mobile initiative')).toBeUndefined();
+    expect(objectPlace('list the collections')).toBeUndefined();
+    expect(objectPlace('which collections are in the database')).toBeUndefined();
   });
 
   it('holds back a destructive tool whose action is asked on another object', () => {

@@ -7,6 +7,7 @@
  */
 import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
 import { directObject, queryActions, withoutRequestFrame } from './actions.ts';
+import { DETERMINERS as ARTICLES, OBJECT_END } from './verbs.ts';
 
 /** Things that exist only attached to something else (general English and software usage). */
 const ATTACHED = new Set([
@@ -120,3 +121,24 @@ export function toolSource(name: string, description: string, server = ''): Set<
   if (inText >= 0) take(first.slice(inText + 1));
   return out;
 }
+
+/**
+ * Where the imperative's object is (the words after the preposition that ends it, in its clause), or
+ * undefined when it names no place.
+ * @example
+ *   objectPlace('list the containers in the Cosmos DB database'); // ['cosmos', 'db', 'database']
+ */
+export function objectPlace(query: string): string[] | undefined {
+  const object = directObject(query);
+  if (!object) return undefined;
+  const ws = words(withoutRequestFrame(query).split(/[,;](?:\s|$)/)[0]);
+  const end = ws.findIndex((w, i) => i > 0 && OBJECT_END.has(w));
+  // "the count of users in list 12", "the details of the initiative": a part or measure of something asks
+  // about that thing and where it is alike.
+  if (end < 0 || !PLACE.has(ws[end]) || ws.slice(1, end).every((w) => ARTICLES.has(w) || STOPWORDS.has(w))) return undefined;
+  const at = end;
+  const out = ws.slice(at + 1).filter((w) => !STOPWORDS.has(w) && !ARTICLES.has(w));
+  return out.length ? out : undefined;
+}
+/** Prepositions of place: "in project x", "from the database", "on the board" (not "of": "the details of the initiative" reads the initiative). */
+const PLACE = new Set(['in', 'from', 'on', 'within', 'inside', 'at']);

@@ -42,6 +42,25 @@ describe('same job', () => {
     expect(jobs.differ(tool('l', 'linear_addToFavorites', "Add an entity to the current user's Linear favorites", ['id']), tool('a', 'create_record', 'Create a record', ['object']))).toBe('object');
   });
 
+  it('held out: server names, tool/one are no objects; words before the verb qualify; an own verb acts; a reply is no new message', () => {
+    // "sentry" in a Sentry tool's name and "cosmos" on a cosmosdb server say whose tool it is.
+    expect(jobs.differ(tool('cosmosdb', 'mcp_create_document', 'Create a new document in a CosmosDB container.', ['container', 'item']),
+      tool('mongodb', 'insert-one', 'Insert a document into a MongoDB collection', ['database', 'collection', 'document']))).toBeUndefined();
+    expect(jobs.differ(tool('google-maps', 'maps_directions', 'Get turn-by-turn directions between two points.', ['origin', 'destination']),
+      tool('mapbox', 'directions_tool', 'Fetches directions from Mapbox API based on provided coordinates.', ['coordinates']))).toBeUndefined();
+    // One is not many.
+    expect(jobs.differ(tool('mongodb', 'delete-one', 'Removes a single document that match the filter from a MongoDB collection', ['filter']),
+      tool('mongodb', 'delete-many', 'Removes all documents that match the filter from a MongoDB collection', ['filter']))).toBe('object');
+    // Atlas projects are not Rollbar's.
+    expect(jobs.differ(tool('mongodb', 'atlas-list-projects', 'List MongoDB Atlas projects', []), tool('rollbar', 'list-projects', 'List configured Rollbar projects available to this MCP server', []))).toBe('object');
+    // Reverse geocoding is not geocoding; a light verb adds nothing ("take_screenshot" is "screenshot").
+    expect(jobs.differ(tool('gm', 'maps_geocode', 'Convert an address into geographic coordinates.', ['address']), tool('gm', 'maps_reverse_geocode', 'Convert coordinates into a street address.', ['latitude', 'longitude']))).toBe('action');
+    expect(jobs.differ({ ...tool('pw', 'browser_take_screenshot', 'Take a screenshot of the current page', ['filename', 'scale'], ['scale']), family: new Set(['browser']) }, tool('puppeteer', 'puppeteer_screenshot', 'Take a screenshot of the current page or a single element', ['name'], ['name']))).toBeUndefined();
+    // A reply needs the message it answers; a message sent afresh does not.
+    expect(jobs.differ(tool('teams', 'reply_to_channel_message', 'Reply to a specific message in a channel.', ['teamId', 'channelId', 'messageId', 'message']),
+      tool('slack', 'slack_post_message', 'Post a new message to a Slack channel.', ['channel_id', 'text']))).toBe('object');
+  });
+
   it('a server family prefix is not an object; a verb starting most names is no family', () => {
     expect(familyWords(['browser_click', 'browser_hover', 'browser_navigate', 'browser_close'])).toEqual(new Set(['browser']));
     expect(familyWords(['create_issue', 'create_branch', 'create_repository', 'fork_repository'])).toEqual(new Set());

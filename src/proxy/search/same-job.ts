@@ -41,6 +41,11 @@ export interface Job {
   plural?: boolean;
   /** Stems of its name and what its description says first (two sentences), and what the lexicon also calls them. */
   reach: ReadonlySet<string>;
+  /** Stems of the words before its name's verb, when its object follows the verb ("atlas" of atlas-list-projects). */
+  qualifier: readonly string[];
+  /** Its required parameters that name a reference (messageId), and all its reference parameters. */
+  ids: ReadonlySet<string>;
+  refs: ReadonlySet<string>;
   /** Stems of its parameter names. */
   params: ReadonlySet<string>;
   /** Stems of each required parameter's name. */
@@ -51,6 +56,16 @@ export interface Job {
 const OPTION = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
 /** Name words that say nothing of the object. */
 const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'of']);
+/** Name words that say nothing of what a tool does. */
+const NAME_NOISE = new Set(['tool', 'tools', 'api', 'mcp']);
+/** What a server's name may add to its product's ("cosmosdb" is Cosmos). */
+const PRODUCT_SUFFIX = ['db', 'mcp', 'io', 'js', 'hq', 'app', 'ai'];
+/** Actions that make something new. */
+const MAKING = ['create', 'send'];
+/** Light verbs (stems): they say their object's own action ("take_screenshot", "make_call", "do_search"). */
+const LIGHT = new Set(['take', 'make', 'do', 'perform', 'have', 'give']);
+/** Name words that make it act on one ("insert-one", "get_single_item"). */
+const ONE = new Set(['one', 'single']);
 /** Name words that make it act on many at once ("approve_all", "read_multiple_files", "batch_delete"). */
 const MANY = new Set(['all', 'many', 'multiple', 'batch', 'bulk']);
 /** Verbs that start or stop something: starting never stands in for stopping. */
@@ -72,9 +87,17 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // Leading words naming the server or the family ("brave_web_search", "browser_click") say whose tool it
   // is; later ones are its own ("get_library_docs" on a server named docs).
   const drop = new Set([...words(tool.server), ...(tool.family ?? [])]);
-  const ws = words(tool.name);
+  // A word naming the server elsewhere in the name ("get_sentry_issue", "mcp_cosmos_query" on cosmosdb) says
+  // whose tool it is; "tool", "api" and "mcp" say nothing ("directions_tool"); "one" says how many
+  // ("insert-one"), not what.
+  const serverWords = words(tool.server);
+  const namesServer = (w: string): boolean => serverWords.some((x) => x === w || PRODUCT_SUFFIX.some((f) => x === w + f));
+  const one = words(tool.name).some((w) => ONE.has(w));
+  const ws = words(tool.name).filter((w) => !NAME_NOISE.has(w) && !ONE.has(w));
   while (ws.length > 1 && drop.has(ws[0])) ws.shift();
   if (ws.length === 1 && drop.has(ws[0])) ws.shift();
+  // Its last word is what it acts on even so ("get_library_docs" on a server named docs).
+  for (let i = ws.length - 2; i >= 0; i--) if (namesServer(ws[i])) ws.splice(i, 1);
   // The name's verb: its first word the verb table or WordNet knows as one ("push_files", not "files").
   // A name's verb is a base form: "files" and "checks" in a name are nouns ("push_files", "monitor_checks").
   const base = (w: string): boolean => verbOf(w) !== undefined && !(/[^s]s$/.test(w) && verbOf(w.slice(0, -1)) !== undefined);
@@ -108,6 +131,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   };
   // "add_to_favorites": a name whose verb is followed by a preposition acts on what follows it.
   take(OBJECT_END.has(after[0] ?? '') && !OPTION.has(after[0]) ? after.slice(1) : after);
+  // Words before the verb of a name whose object follows it say whose or which ("atlas-list-projects"
+  // lists Atlas projects, not any product's).
+  const qualifier = object.size > 0 ? before.filter((w) => w.length > 1 && !NOISE.has(w) && !/^\d+$/.test(w)).map(stem) : [];
   if (object.size === 0) take(before);
   // A name that says only its verb ("qase_get", "search" on a Drive server) acts on what its description's
   // first verb does, by that phrase's head noun ("Fetch one known record by type" → record; "Search for files
@@ -138,10 +164,10 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
   // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one.
   const byId = /\bby ?id\b/.test(words(tool.name).join(' '));
-  const plural = ws.some((w) => MANY.has(w)) ? true : byId ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
-  return { actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
+  return { qualifier, ids: new Set((tool.required ?? []).filter(isReference).map(referenceKey)), refs: new Set(tool.params.filter(isReference).map(referenceKey)), actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
 }
 
 /**
@@ -159,11 +185,20 @@ export function familyWords(names: string[]): Set<string> {
   return new Set([...counts].filter(([, c]) => names.length >= 3 && c * 2 > names.length).map(([w]) => w));
 }
 
+const paramWords = (p: string): string[] => words(p.replace(/([a-z])([A-Z])/g, '$1 $2'));
+/** A parameter naming a reference to one thing: its last word is "id" (messageId, thread_id). */
+const isReference = (p: string): boolean => paramWords(p).at(-1) === 'id' && paramWords(p).length > 1;
+const referenceKey = (p: string): string => paramWords(p).map(stem).join(' ');
+
 /** Why two jobs differ, or undefined when they are the same job. */
 export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   const shared = [...a.actions].some((x) => b.actions.has(x));
   // A tool whose action cannot be read at all is compared on its object alone, and needs one.
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
+  // A name with a verb of its own ("reverse_geocode") does something a name without one ("geocode") does not.
+  // A light verb adds nothing: "take_screenshot" is "screenshot".
+  const own = (x: Job): boolean => [...x.actions].some((v) => v.startsWith('v:') && !LIGHT.has(v.slice(2)));
+  if ((a.actions.size === 0 && own(b)) || (b.actions.size === 0 && own(a))) return 'action';
   if ((a.actions.size === 0 || b.actions.size === 0) && (a.object.size === 0 || b.object.size === 0)) return 'object';
   if (a.actions.has('start') !== b.actions.has('start') || a.actions.has('stop') !== b.actions.has('stop')) return 'action';
   // Two names that are only verbs ("tavily_search", "firecrawl_search") do the same when the verb is the same
@@ -177,6 +212,8 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   // All at once is not one ("approve_all" and "approve"); a batch of what the other lists is ("batch_delete_emails", "delete_emails").
   if (a.many !== b.many && (a.many ? b : a).plural !== true) return 'object';
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").
+  for (const x of a.qualifier) if (!b.reach.has(x)) return 'object';
+  for (const x of b.qualifier) if (!a.reach.has(x)) return 'object';
   for (const x of a.object) if (!b.reach.has(x)) return 'object';
   for (const x of b.object) if (!a.reach.has(x)) return 'object';
   if (a.plural !== undefined && b.plural !== undefined && a.plural !== b.plural) return 'object';
@@ -185,6 +222,10 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   // a GitLab project) do the same job on different backends.
   const extra = (x: Job, y: Job): boolean => x.required.some((p) => ![...p].some((w) => y.params.has(w)));
   if (extra(a, b) !== extra(b, a)) return 'object';
+  // Of two tools that make or send something, one that needs a reference to one of what it acts on (a
+  // reply's messageId) answers one that exists; one that takes no such reference sends a new one.
+  const needs = (x: Job, y: Job): boolean => [...x.ids].some((r) => x.head !== undefined && r === `${x.head} id` && !y.refs.has(r));
+  if (MAKING.some((m) => a.actions.has(m) && b.actions.has(m)) && needs(a, b) !== needs(b, a)) return 'object';
   return undefined;
 }
 

@@ -15,7 +15,7 @@
  * length, a checksum, a clock read while rendering) fails the check and that content is rendered
  * directly from then on. See docs/decisions/answer-templates.md.
  */
-import type { ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
+import type { FrameText, ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
 import { ID_ALPHABETS, RandomBytes } from './ids.ts';
 import { lend } from './reusable-bytes.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -23,15 +23,25 @@ import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonic
 /** One piece of a template: fixed text, or the index of a per-answer value. */
 type Piece = string | number;
 
+/** A random draw a rendering made: `chars(length, alphabet)`, or a `uuid()`. */
+interface Draw {
+  length: number;
+  alphabet: string;
+  uuid?: true;
+}
+
 interface Template {
   status: number;
-  headers: Record<string, string>;
+  /** Header values as pieces, in order (a request id drawn per answer is a value). */
+  headers: [string, Piece[]][];
   stream: Pick<RenderedStream, 'framing' | 'timing'> | null;
   /** Frames (one for a JSON body), each as pieces. */
   frames: Piece[][];
+  /** Binary streams: the adapter's way from a frame's text back to the frame; null for text frames. */
+  framer: FrameText | null;
   /** Random draws the rendering made, in order: each answer draws its own of the same shape. */
-  draws: { length: number; alphabet: string }[];
-  /** Streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
+  draws: Draw[];
+  /** Text streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
   proto: Buffer | null;
   holds: string[];
   positions: number[][];
@@ -50,7 +60,7 @@ const MIN_VALUE = 8;
 
 /** A random pool that remembers what it was asked for (the draws a template must make afresh). */
 class RecordingRandom extends RandomBytes {
-  readonly drawn: { length: number; alphabet: string; value: string }[] = [];
+  readonly drawn: (Draw & { value: string })[] = [];
   readonly #from: RandomBytes;
   constructor(from: RandomBytes) {
     super();
@@ -62,6 +72,11 @@ class RecordingRandom extends RandomBytes {
   override chars(length: number, alphabet: string): string {
     const value = this.#from.chars(length, alphabet);
     this.drawn.push({ length, alphabet, value });
+    return value;
+  }
+  override uuid(): string {
+    const value = this.#from.uuid();
+    this.drawn.push({ length: value.length, alphabet: '', uuid: true, value });
     return value;
   }
 }
@@ -159,32 +174,38 @@ export class AnswerTemplates {
     const second = new RecordingRandom(random);
     const other = otherValues(response, random);
     const check = adapter.render(other, request, state, second);
-    const template = cut(rendered, response, first);
+    const template = cut(rendered, response, first, adapter.frameText ?? null);
     const ok =
       template !== null &&
       first.drawn.length === second.drawn.length &&
-      sameFrames(this.#fillText(template, valuesOf(other, [], random, second.drawn.map((d) => d.value))), textFrames(check)) &&
-      JSON.stringify(check.headers) === JSON.stringify(rendered.headers) &&
+      reproduces(template, valuesOf(other, [], random, second.drawn.map((d) => d.value)), check) &&
       check.status === rendered.status;
     if (ok) this.#add(key, template, template.size);
     else this.#add(key, DIRECT, key.length * 2);
     return rendered;
   }
 
-  #fillText(template: Template, values: string[]): string[] {
-    return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
-  }
-
   #fill(template: Template, values: string[]): RenderedResponse {
-    const { status, headers, stream } = template;
+    const { status, stream, framer } = template;
+    const headers = fillHeaders(template, values);
     if (!stream) {
-      const text = this.#fillText(template, values)[0];
-      return { status, headers: { ...headers }, text, get json() { return JSON.parse(text) as unknown; } };
+      const text = fillFrames(template, values)[0];
+      return { status, headers, text, get json() { return JSON.parse(text) as unknown; } };
+    }
+    if (framer) {
+      // Binary frames: each frame's text filled, then framed again by the adapter (its checksums are the values').
+      let binary: Uint8Array[] | undefined;
+      const framed = () => (binary ??= fillFrames(template, values).map((text) => framer.frame(text)));
+      return {
+        status,
+        headers,
+        stream: { framing: stream.framing, timing: stream.timing, get frames() { return framed(); }, body: () => Buffer.concat(framed()) as Buffer<ArrayBuffer> },
+      };
     }
     let frames: string[] | undefined;
     return {
       status,
-      headers: { ...headers },
+      headers,
       stream: {
         framing: stream.framing,
         timing: stream.timing,
@@ -230,8 +251,26 @@ export class AnswerTemplates {
   }
 }
 
+const fill = (pieces: Piece[], values: string[]): string => (pieces.length === 1 && typeof pieces[0] === 'string' ? pieces[0] : pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+
 function fillFrames(template: Template, values: string[]): string[] {
-  return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+  return template.frames.map((pieces) => fill(pieces, values));
+}
+
+function fillHeaders(template: Template, values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, pieces] of template.headers) out[name] = fill(pieces, values);
+  return out;
+}
+
+/** Does the template filled with `values` give `check` (another rendering with those values) byte for byte? */
+function reproduces(template: Template, values: string[], check: RenderedResponse): boolean {
+  if (JSON.stringify(fillHeaders(template, values)) !== JSON.stringify(check.headers)) return false;
+  const filled = fillFrames(template, values);
+  const { framer } = template;
+  if (!framer) return sameFrames(filled, textFrames(check, null));
+  const frames = check.stream?.frames ?? [];
+  return frames.length === filled.length && filled.every((text, i) => typeof frames[i] !== 'string' && Buffer.from(framer.frame(text)).equals(frames[i]));
 }
 
 /**
@@ -263,11 +302,11 @@ function contentKey(response: CanonicalResponse, request: CanonicalRequest): str
 }
 
 /** The values of an answer, in the order `cut` numbers them: id, created, tool call ids, then draws. */
-function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[]): string[] {
+function valuesOf(response: CanonicalResponse, draws: Draw[], random: RandomBytes, drawn?: string[]): string[] {
   const values = [response.id, String(response.created)];
   for (const c of response.toolCalls) values.push(c.id);
   if (drawn) values.push(...drawn);
-  else for (const d of draws) values.push(random.chars(d.length, d.alphabet));
+  else for (const d of draws) values.push(d.uuid ? random.uuid() : random.chars(d.length, d.alphabet));
   return values;
 }
 
@@ -277,11 +316,19 @@ function otherValues(response: CanonicalResponse, random: RandomBytes): Canonica
   return { ...response, id: other(response.id), created: response.created + 1, toolCalls: response.toolCalls.map((c) => ({ ...c, id: other(c.id) })) };
 }
 
-function textFrames(rendered: RenderedResponse): string[] | null {
+/** The frames as text: binary ones as `framer` reads them (null without one, or when one does not read, or frames of both kinds). */
+function textFrames(rendered: RenderedResponse, framer: FrameText | null): string[] | null {
   if (rendered.stream) {
     const frames = rendered.stream.frames;
-    if (frames.some((f) => typeof f !== 'string')) return null;
-    return frames as string[];
+    if (frames.every((f) => typeof f === 'string')) return frames as string[];
+    if (!framer || frames.some((f) => typeof f === 'string')) return null;
+    const texts: string[] = [];
+    for (const f of frames as Uint8Array[]) {
+      const text = framer.text(f);
+      if (text === null) return null;
+      texts.push(text);
+    }
+    return texts;
   }
   return [rendered.text ?? JSON.stringify(rendered.json ?? null)];
 }
@@ -290,37 +337,60 @@ function sameFrames(a: string[], b: string[] | null): boolean {
   return b !== null && a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
-/** The rendering cut at each occurrence of a per-answer value; null when it cannot be (binary frames, values of another shape). */
-function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: RecordingRandom): Template | null {
-  const frames = textFrames(rendered);
+/** `text` cut at each occurrence of the values numbered `cutAt`. */
+function cutText(text: string, values: string[], cutAt: number[]): Piece[] {
+  let parts: Piece[] = [text];
+  for (const i of cutAt) {
+    const v = values[i];
+    parts = parts.flatMap((part) => {
+      if (typeof part !== 'string' || !part.includes(v)) return [part];
+      const out: Piece[] = [];
+      part.split(v).forEach((s, k) => {
+        if (k > 0) out.push(i);
+        if (s !== '') out.push(s);
+      });
+      return out;
+    });
+  }
+  return parts;
+}
+
+/**
+ * The rendering cut at each occurrence of a per-answer value, in its frames and header values; null
+ * when it cannot be (binary frames the adapter cannot read as text, values of another shape).
+ */
+function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: RecordingRandom, framer: FrameText | null): Template | null {
+  const frames = textFrames(rendered, framer);
   if (frames === null) return null;
+  const binary = rendered.stream !== undefined && rendered.stream.frames.some((f) => typeof f !== 'string');
   const values = valuesOf(response, [], drawn, drawn.drawn.map((d) => d.value));
   // ASCII values only: the buffers are rewritten in place, a byte a character.
   if (values.some((v) => !/^[\x20-\x7e]*$/.test(v))) return null;
   if (drawn.drawn.some((d) => d.length < MIN_VALUE)) return null;
   const cutAt = values.map((v, i) => (v.length >= MIN_VALUE || i === 1 ? i : -1)).filter((i) => i >= 0);
   let size = 0;
-  const pieces = frames.map((frame) => {
-    let parts: Piece[] = [frame];
-    for (const i of cutAt) {
-      const v = values[i];
-      parts = parts.flatMap((part) => {
-        if (typeof part !== 'string' || !part.includes(v)) return [part];
-        const out: Piece[] = [];
-        part.split(v).forEach((s, k) => {
-          if (k > 0) out.push(i);
-          if (s !== '') out.push(s);
-        });
-        return out;
-      });
-    }
+  const counted = (parts: Piece[]) => {
     for (const p of parts) if (typeof p === 'string') size += p.length * 2;
     return parts;
-  });
+  };
+  const pieces = frames.map((frame) => counted(cutText(frame, values, cutAt)));
+  const headers = Object.entries(rendered.headers).map(([name, value]): [string, Piece[]] => [name, counted(cutText(value, values, cutAt))]);
   const stream = rendered.stream ? { framing: rendered.stream.framing, timing: rendered.stream.timing } : null;
-  const draws = drawn.drawn.map(({ length, alphabet }) => ({ length, alphabet }));
-  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), size, free: [] };
-  if (stream) {
+  const draws = drawn.drawn.map(({ length, alphabet, uuid }): Draw => (uuid ? { length, alphabet, uuid } : { length, alphabet }));
+  const template: Template = {
+    status: rendered.status,
+    headers,
+    stream,
+    frames: pieces,
+    framer: binary ? framer : null,
+    draws,
+    proto: null,
+    holds: values,
+    positions: values.map(() => []),
+    size,
+    free: [],
+  };
+  if (stream && !binary) {
     // The first rendering as bytes, and the byte offset of every value in it.
     const parts: Buffer[] = [];
     let at = 0;

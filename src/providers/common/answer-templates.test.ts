@@ -119,6 +119,20 @@ describe('answer templates: header values and binary frames (FrameText)', () => 
     }
   });
 
+  it('frames again only the frames that hold a value: the others are the same bytes in every answer', () => {
+    let framed = 0;
+    const counting: FrameText = { text: toyText.text, frame: (text) => (framed++, toyFrame(text)) };
+    const adapter = toyAdapter({ frameText: counting });
+    const templates = new AnswerTemplates();
+    for (let i = 0; i < 3; i++) templates.render(adapter, answer(), request, undefined, new SeededRandom(2 * i + 7));
+    framed = 0;
+    const rendered = templates.render(adapter, answer(), request, undefined, new SeededRandom(99));
+    expect(rendered.stream!.frames).toHaveLength(8);
+    // Of the eight frames only the first names the answer's id and `created`.
+    expect(framed).toBe(1);
+    expect(templates.hits).toBe(2);
+  });
+
   it('renders binary streams each time when the adapter gives no FrameText', () => {
     const { templates } = answerMany(toyAdapter({ frameText: undefined }), 5);
     expect(templates.hits).toBe(0);

@@ -14,6 +14,10 @@
  * A rendering that depends on anything else the check can see (a value encoded in another form, a
  * length, a checksum, a clock read while rendering) fails the check and that content is rendered
  * directly from then on. See docs/decisions/answer-templates.md.
+ *
+ * Header values are cut like the body (a request id the adapter draws per answer is a value).
+ * Binary stream frames (length-prefixed, checksummed) are cut as the text the adapter's `frameText`
+ * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
 import type { FrameText, ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
 import { ID_ALPHABETS, RandomBytes } from './ids.ts';
@@ -39,6 +43,8 @@ interface Template {
   frames: Piece[][];
   /** Binary streams: the adapter's way from a frame's text back to the frame; null for text frames. */
   framer: FrameText | null;
+  /** Binary streams: the frames that hold no value, as rendered (framed once, not per answer). */
+  fixed: (Uint8Array | null)[];
   /** Random draws the rendering made, in order: each answer draws its own of the same shape. */
   draws: Draw[];
   /** Text streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
@@ -193,9 +199,8 @@ export class AnswerTemplates {
       return { status, headers, text, get json() { return JSON.parse(text) as unknown; } };
     }
     if (framer) {
-      // Binary frames: each frame's text filled, then framed again by the adapter (its checksums are the values').
       let binary: Uint8Array[] | undefined;
-      const framed = () => (binary ??= fillFrames(template, values).map((text) => framer.frame(text)));
+      const framed = () => (binary ??= binaryFrames(template, framer, values));
       return {
         status,
         headers,
@@ -263,14 +268,22 @@ function fillHeaders(template: Template, values: string[]): Record<string, strin
   return out;
 }
 
+/**
+ * Binary frames of an answer: those that hold a value filled and framed again by the adapter (their
+ * lengths and checksums are the values'), the others as the template keeps them.
+ */
+function binaryFrames(template: Template, framer: FrameText, values: string[]): Uint8Array[] {
+  return template.frames.map((pieces, i) => template.fixed[i] ?? framer.frame(fill(pieces, values)));
+}
+
 /** Does the template filled with `values` give `check` (another rendering with those values) byte for byte? */
 function reproduces(template: Template, values: string[], check: RenderedResponse): boolean {
   if (JSON.stringify(fillHeaders(template, values)) !== JSON.stringify(check.headers)) return false;
-  const filled = fillFrames(template, values);
   const { framer } = template;
-  if (!framer) return sameFrames(filled, textFrames(check, null));
+  if (!framer) return sameFrames(fillFrames(template, values), textFrames(check, null));
   const frames = check.stream?.frames ?? [];
-  return frames.length === filled.length && filled.every((text, i) => typeof frames[i] !== 'string' && Buffer.from(framer.frame(text)).equals(frames[i]));
+  const filled = binaryFrames(template, framer, values);
+  return frames.length === filled.length && filled.every((frame, i) => typeof frames[i] !== 'string' && Buffer.from(frame).equals(frames[i]));
 }
 
 /**
@@ -383,6 +396,7 @@ function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: Rec
     stream,
     frames: pieces,
     framer: binary ? framer : null,
+    fixed: [],
     draws,
     proto: null,
     holds: values,
@@ -390,6 +404,11 @@ function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: Rec
     size,
     free: [],
   };
+  if (binary) {
+    // A frame without values is the same bytes in every answer: kept as rendered (transports only read frames).
+    template.fixed = pieces.map((p, i) => (p.some((piece) => typeof piece === 'number') ? null : (rendered.stream!.frames[i] as Uint8Array)));
+    for (const f of template.fixed) template.size += f?.length ?? 0;
+  }
   if (stream && !binary) {
     // The first rendering as bytes, and the byte offset of every value in it.
     const parts: Buffer[] = [];

@@ -24,6 +24,20 @@ export interface RenderedStream {
 }
 
 /**
+ * How an API's binary stream frames read as text and back, so its streams can come from answer
+ * templates (common/answer-templates.ts), which cut text: the text shows every value the frame
+ * carries as it is (a payload inside base64 decoded), and `frame` gives the frame back whole, its
+ * lengths and checksums computed afresh. A template is kept only when `frame` reproduces a second
+ * rendering byte for byte.
+ */
+export interface FrameText {
+  /** The frame as text; null for a frame that does not read so (the answer is then rendered each time). */
+  text(frame: Uint8Array): string | null;
+  /** The frame a text stands for. */
+  frame(text: string): Uint8Array;
+}
+
+/**
  * What an adapter renders: a JSON body or a stream of frames, with the provider's own headers
  * (its `content-type` included; the core only fills in a default when the adapter gives none).
  */
@@ -180,6 +194,8 @@ export interface ProviderAdapter<State = unknown> {
    * it, a templateKey may allow answers whose rendering writes the state, never ones that read it.
    */
   templated?(response: CanonicalResponse, request: CanonicalRequest, state: State, random: RandomBytes): void;
+  /** Optional, for APIs whose streams are binary frames: how they read as text, so templates can hold them. */
+  readonly frameText?: FrameText;
   /** Canonical error → the provider's own error shape. `request` is absent when parsing failed. */
   renderError(error: CanonicalError, request?: CanonicalRequest): RenderedResponse;
   /**

@@ -7,6 +7,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStre
 import { estimateInputTokens } from '../../scenario/tokens.ts';
 import { parseAnthropicRequest } from './parse.ts';
 import {
+  anthropicTemplateKey,
   mintAnthropicRequestId,
   anthropicStreamErrorFrame,
   renderAnthropicError,
@@ -16,7 +17,7 @@ import {
 import { isAnthropicModelsRoute, renderAnthropicModels } from './models.ts';
 import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
-import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
 
 /**
@@ -82,11 +83,13 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
     responseIds: () => ANTHROPIC_MESSAGE_IDS,
     createState: (): AnthropicState => ({ seal: new ReasoningSeal() }),
     parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state) }),
-    render(response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse {
-      const headers = { 'request-id': mintAnthropicRequestId(), ...response.headers };
+    render(response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse {
+      const headers = { 'request-id': mintAnthropicRequestId(random), ...response.headers };
       const seal = sealOf(state);
       return jsonOrStream(response, request, headers, () => renderAnthropicMessage(response, request, seal), () => renderAnthropicStream(response, request, seal));
     },
+    // What rendering reads of the request besides the answer, model and `stream` (stop sequence, thinking).
+    templateKey: (response: CanonicalResponse, request: CanonicalRequest, state: unknown) => anthropicTemplateKey(response, request, sealOf(state)),
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderAnthropicModels(req, catalog),

@@ -5,7 +5,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
-import { mintId, withPrefix } from '../common/ids.ts';
+import { randomAlnum, withPrefix, type RandomBytes } from '../common/ids.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 import { continuesToolLoop, THINKING_PURPOSE, thinkingMode } from './thinking.ts';
@@ -43,9 +43,14 @@ function anthropicErrorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-/** A request id in Anthropic's format (`req_` + 24 alphanumerics), sent as `request-id`. */
-export function mintAnthropicRequestId(): string {
-  return mintId('req_011C', 20);
+/**
+ * A request id in Anthropic's format (`req_` + 24 alphanumerics), sent as `request-id`; from the
+ * mock's pool when given (an answer's draws must come from it: common/answer-templates.ts).
+ * @example
+ *   mintAnthropicRequestId(random) // 'req_011CRf6mEqWGYbKMLbXkRWHs'
+ */
+export function mintAnthropicRequestId(random?: RandomBytes): string {
+  return `req_011C${randomAlnum(20, undefined, random)}`;
 }
 
 function stopSequence(response: CanonicalResponse, request: CanonicalRequest): string | null {
@@ -57,18 +62,48 @@ function stopSequence(response: CanonicalResponse, request: CanonicalRequest): s
 /** A thinking block as the message carries it (`thinking` with its signature, or `redacted_thinking`). */
 type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
+/** The kind of thinking block an answer opens with: none, redacted, or thinking with its text shown or omitted. */
+type ThinkingKind = null | 'redacted' | 'shown' | 'omitted';
+
 /**
- * The thinking block an answer opens with: only when the request turns thinking on, and, in a tool
- * loop already under way, only when thinking is interleaved (otherwise Claude thinks once, at the
- * start of its turn). Signed (or, redacted, encrypted) with this mock's seal.
+ * Which thinking block an answer opens with: one only when the request turns thinking on, and, in a
+ * tool loop already under way, only when thinking is interleaved (otherwise Claude thinks once, at
+ * the start of its turn).
+ */
+function thinkingKind(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingKind {
+  if (!response.reasoning || !seal) return null;
+  const mode = thinkingMode(request.params, request.headers);
+  if (!mode.enabled) return null;
+  if (!mode.interleaved && continuesToolLoop(request)) return null;
+  if (response.reasoning.redacted) return 'redacted';
+  return mode.omitted ? 'omitted' : 'shown';
+}
+
+/**
+ * The thinking block an answer opens with (see `thinkingKind`), signed (or, redacted, encrypted)
+ * with this mock's seal.
  */
 export function thinkingBlock(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingBlock | null {
-  const mode = thinkingMode(request.params, request.headers);
-  if (!response.reasoning || !seal || !mode.enabled) return null;
-  if (!mode.interleaved && continuesToolLoop(request)) return null;
-  if (response.reasoning.redacted) return { type: 'redacted_thinking', data: seal.encrypt(response.reasoning.text) };
-  const thinking = mode.omitted ? '' : response.reasoning.text;
-  return { type: 'thinking', thinking, signature: seal.sign(THINKING_PURPOSE, thinking) };
+  const kind = thinkingKind(response, request, seal);
+  if (kind === null) return null;
+  if (kind === 'redacted') return { type: 'redacted_thinking', data: seal!.encrypt(response.reasoning!.text) };
+  const thinking = kind === 'omitted' ? '' : response.reasoning!.text;
+  return { type: 'thinking', thinking, signature: seal!.sign(THINKING_PURPOSE, thinking) };
+}
+
+/**
+ * What the message (and its stream) reads of the request besides its model and `stream`, for answer
+ * templates (common/answer-templates.ts): the `stop_sequence` a stop-sequence answer names, and the
+ * thinking block's kind. A signed block is this mock's seal's: its templates are that seal's alone
+ * (its id in the key). Redacted thinking is encrypted afresh (a random IV) each time: undefined,
+ * rendered each time.
+ * @example
+ *   anthropicTemplateKey(response, request, seal) // '[null,null]' for a text answer
+ */
+export function anthropicTemplateKey(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): string | undefined {
+  const kind = thinkingKind(response, request, seal);
+  if (kind === 'redacted') return undefined;
+  return JSON.stringify([stopSequence(response, request), kind === null ? null : `${kind}:${seal!.id}`]);
 }
 
 function usage(response: CanonicalResponse, outputTokens: number, thinking: ThinkingBlock | null): Record<string, unknown> {

@@ -12,6 +12,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStre
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
 import { anthropicStreamErrorFrame, renderAnthropicError } from '../anthropic/render.ts';
+import type { RandomBytes } from '../common/ids.ts';
 import { BEDROCK_CLAUDE_MESSAGE_IDS, BEDROCK_CLAUDE_TOOL_CALL_IDS } from '../bedrock/index.ts';
 
 /** The path prefix Mantle serves Anthropic's API under. */
@@ -60,7 +61,9 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     parse(req: IncomingRequest, state: unknown): CanonicalRequest {
       return { ...anthropic.parse(asAnthropic(req), state), provider: 'bedrock', path: req.path };
     },
-    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse => anthropic.render(response, request, state),
+    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse => anthropic.render(response, request, state, random),
+    // Anthropic's rendering, read the same way.
+    templateKey: anthropic.templateKey,
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     reader: anthropicReader,

@@ -28,12 +28,15 @@ const usage = (res: CanonicalResponse) => ({
 /** A reasoning block as Converse carries it: text with (Claude's) signature, or redacted bytes (base64 in JSON). */
 type Reasoning = { reasoningText: { text: string; signature?: string } } | { redactedContent: string };
 
+/** The kind of reasoning block an answer opens with: none, redacted, signed (Claude's) or unsigned text. */
+type ReasoningKind = null | 'redacted' | 'signed' | 'unsigned';
+
 /**
- * The `reasoningContent` an answer opens with: only when the request asks for it (Claude with
+ * Which `reasoningContent` an answer opens with: one only when the request asks for it (Claude with
  * `additionalModelRequestFields.thinking` on; other reasoning models always), and, in a tool loop
  * already under way, only when Claude's thinking is interleaved.
  */
-function reasoningOf(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): Reasoning | null {
+function reasoningKind(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): ReasoningKind {
   if (!res.reasoning || !request || !seal) return null;
   const mode = requestThinking(request);
   if (!mode.enabled) return null;
@@ -41,10 +44,31 @@ function reasoningOf(res: CanonicalResponse, request: CanonicalRequest | undefin
   const last = messages.at(-1);
   const inLoop = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b?.toolResult);
   if (inLoop && !mode.interleaved) return null;
-  if (res.reasoning.redacted) return { redactedContent: seal.encrypt(res.reasoning.text) };
+  if (res.reasoning.redacted) return 'redacted';
   // Claude signs its reasoning; other models' reasoning carries no signature.
-  const signature = isClaude(request.model) ? seal.sign(THINKING_PURPOSE, res.reasoning.text) : undefined;
-  return { reasoningText: { text: res.reasoning.text, ...(signature ? { signature } : {}) } };
+  return isClaude(request.model) ? 'signed' : 'unsigned';
+}
+
+/** The `reasoningContent` an answer opens with (see `reasoningKind`), signed or encrypted with this mock's seal. */
+function reasoningOf(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): Reasoning | null {
+  const kind = reasoningKind(res, request, seal);
+  if (kind === null) return null;
+  const text = res.reasoning!.text;
+  if (kind === 'redacted') return { redactedContent: seal!.encrypt(text) };
+  return { reasoningText: { text, ...(kind === 'signed' ? { signature: seal!.sign(THINKING_PURPOSE, text) } : {}) } };
+}
+
+/**
+ * What a Converse answer reads of the request besides its model, path and `stream`, for answer
+ * templates: the reasoning block's kind, a signed one under this mock's seal's id (its templates are
+ * that seal's alone); undefined for redacted reasoning, encrypted afresh each time.
+ * @example
+ *   converseTemplateKey(res, request, seal) // 'null' for an answer without reasoning
+ */
+export function converseTemplateKey(res: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): string | undefined {
+  const kind = reasoningKind(res, request, seal);
+  if (kind === 'redacted') return undefined;
+  return JSON.stringify(kind === 'signed' ? `${kind}:${seal!.id}` : kind);
 }
 
 /** Converse has no refusal field: a refusal stops as `content_filtered`. */

@@ -5,6 +5,7 @@
  * `:message-type: event`. Recorded exception messages (`:exception-type`) read back too.
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
+import type { FrameText } from '../adapter.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -21,11 +22,56 @@ const header = (value: string) => ({ type: 'string' as const, value });
  *   eventMessage('messageStart', { role: 'assistant' }) // Uint8Array, total length in its first 4 bytes
  */
 export function eventMessage(eventType: string, payload: unknown): Uint8Array {
+  return eventOfJson(eventType, JSON.stringify(payload));
+}
+
+/** One event message whose payload is `json`, already encoded. */
+function eventOfJson(eventType: string, json: string): Uint8Array {
   return codec.encode({
     headers: { ':event-type': header(eventType), ':content-type': header('application/json'), ':message-type': header('event') },
-    body: encoder.encode(JSON.stringify(payload)),
+    body: encoder.encode(json),
   });
 }
+
+/** The headers of an event message, in the order `eventMessage` writes them. */
+const EVENT_HEADERS = [':event-type', ':content-type', ':message-type'];
+/** A `chunk` event's payload (InvokeModelWithResponseStream): the Anthropic event's JSON as base64 `bytes`. */
+const CHUNK = /^\{"bytes":"([A-Za-z0-9+/]*={0,2})"\}$/;
+
+/**
+ * Event messages as text, so streams can come from answer templates (common/answer-templates.ts):
+ * `{event type}\n{JSON payload}`, a `chunk`'s payload the JSON inside its base64 `bytes` (where the
+ * message id and tool ids sit); back to the message with its prelude and CRCs computed afresh.
+ * Messages of another form (exceptions) do not read as text.
+ * @example
+ *   eventStreamText.text(eventMessage('messageStop', { stopReason: 'end_turn' })) // 'messageStop\n{"stopReason":"end_turn"}'
+ */
+export const eventStreamText: FrameText = {
+  text(frame: Uint8Array): string | null {
+    let message: ReturnType<typeof codec.decode>;
+    try {
+      message = codec.decode(frame);
+    } catch {
+      return null;
+    }
+    const h = message.headers;
+    const names = Object.keys(h);
+    if (names.length !== EVENT_HEADERS.length || names.some((n, i) => n !== EVENT_HEADERS[i] || h[n].type !== 'string')) return null;
+    if (h[':content-type'].value !== 'application/json' || h[':message-type'].value !== 'event') return null;
+    const type = String(h[':event-type'].value);
+    if (type.includes('\n')) return null;
+    const body = decoder.decode(message.body);
+    if (type !== 'chunk') return `${type}\n${body}`;
+    const bytes = CHUNK.exec(body);
+    return bytes ? `${type}\n${Buffer.from(bytes[1], 'base64').toString('utf8')}` : null;
+  },
+  frame(text: string): Uint8Array {
+    const at = text.indexOf('\n');
+    const type = text.slice(0, at);
+    const body = text.slice(at + 1);
+    return eventOfJson(type, type === 'chunk' ? `{"bytes":"${Buffer.from(body, 'utf8').toString('base64')}"}` : body);
+  },
+};
 
 /**
  * One exception message, as Bedrock ends a stream that fails: `:message-type: exception` with the

@@ -6,17 +6,18 @@
  * accepted by the presence of their `AWS4-HMAC-SHA256` authorization (no signature check: test
  * credentials are static), as are Bedrock API keys (`Bearer`).
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest, StreamErrorContext } from '../adapter.ts';
 import { BadRequestError } from '../adapter.ts';
 import { decodeSegment } from '../common/models.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { parseConverse } from './converse-parse.ts';
-import { renderConverse, renderConverseStream } from './converse-render.ts';
+import { converseTemplateKey, renderConverse, renderConverseStream } from './converse-render.ts';
+import { eventStreamText } from './event-stream.ts';
+import { anthropicTemplateKey } from '../anthropic/render.ts';
 import { bedrockStreamErrorFrame, renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
-import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import { randomUuid, type RandomBytes, type ResponseIdShape, type ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
 
 const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
@@ -45,8 +46,8 @@ function parse(req: IncomingRequest, state: unknown): CanonicalRequest {
   return parseInvoke(req, modelId, operation === 'invoke-with-response-stream', sealOf(state));
 }
 
-const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
-  'x-amzn-requestid': randomUUID(),
+const metricHeaders = (res: CanonicalResponse, random: RandomBytes | undefined): Record<string, string> => ({
+  'x-amzn-requestid': randomUuid(random),
   'x-amzn-bedrock-input-token-count': String(res.usage.inputTokens),
   'x-amzn-bedrock-output-token-count': String(res.usage.outputTokens),
   'x-amzn-bedrock-invocation-latency': '0',
@@ -55,8 +56,8 @@ const metricHeaders = (res: CanonicalResponse): Record<string, string> => ({
 /** InvokeModel (Anthropic's Messages bodies) rather than Converse. */
 const isInvoke = (path: string) => /\/invoke(-with-response-stream)?$/.test(path);
 
-function render(response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse {
-  const headers = { ...metricHeaders(response), ...response.headers };
+function render(response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse {
+  const headers = { ...metricHeaders(response, random), ...response.headers };
   if (request.provider === 'embeddings') return { status: 200, headers, json: renderTitan(response, request) };
   const converse = !isInvoke(request.path);
   const seal = sealOf(state);
@@ -66,6 +67,18 @@ function render(response: CanonicalResponse, request: CanonicalRequest, state: u
   // InvokeModelWithResponseStream names the body's content type in its own header.
   const streamHeaders = converse ? headers : { ...headers, 'x-amzn-bedrock-content-type': 'application/json' };
   return { status: 200, headers: streamHeaders, stream: { framing: 'binary', frames, timing: { chunkDelayMs, disconnectAfterChunks } } };
+}
+
+/**
+ * What rendering reads of the request besides the answer, model, path and `stream`, for answer
+ * templates: InvokeModel's what Anthropic's rendering reads (stop sequence, thinking), Converse's
+ * its reasoning block's kind. Titan embeddings are rendered each time: the vector is the answer, and
+ * keying a template on it costs what rendering it does.
+ */
+function templateKey(response: CanonicalResponse, request: CanonicalRequest, state: unknown): string | undefined {
+  if (request.provider === 'embeddings') return undefined;
+  const seal = sealOf(state);
+  return isInvoke(request.path) ? anthropicTemplateKey(response, request, seal) : converseTemplateKey(response, request, seal);
 }
 
 /** Claude's tool_use ids through InvokeModel: `toolu_bdrk_01` + 22 of [A-Za-z0-9] (`toolu_bdrk_01NR9pamiL6h5WqSnVZF1unz`). */
@@ -106,6 +119,9 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
     createState: (): BedrockState => ({ seal: new ReasoningSeal() }),
     parse,
     render,
+    templateKey,
+    // Event-stream messages read as text and framed again: ConverseStream and InvokeModel streams come from templates too.
+    frameText: eventStreamText,
     renderError: renderBedrockError,
     renderStreamError: (error: CanonicalStreamError, { request }: StreamErrorContext) => [bedrockStreamErrorFrame(error, isInvoke(request.path))],
     reader: bedrockReader,

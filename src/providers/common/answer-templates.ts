@@ -14,8 +14,12 @@
  * A rendering that depends on anything else the check can see (a value encoded in another form, a
  * length, a checksum, a clock read while rendering) fails the check and that content is rendered
  * directly from then on. See docs/decisions/answer-templates.md.
+ *
+ * Header values are cut like the body (a request id the adapter draws per answer is a value).
+ * Binary stream frames (length-prefixed, checksummed) are cut as the text the adapter's `frameText`
+ * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
-import type { ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
+import type { FrameText, ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
 import { ID_ALPHABETS, RandomBytes } from './ids.ts';
 import { lend } from './reusable-bytes.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -23,15 +27,27 @@ import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonic
 /** One piece of a template: fixed text, or the index of a per-answer value. */
 type Piece = string | number;
 
+/** A random draw a rendering made: `chars(length, alphabet)`, or a `uuid()`. */
+interface Draw {
+  length: number;
+  alphabet: string;
+  uuid?: true;
+}
+
 interface Template {
   status: number;
-  headers: Record<string, string>;
+  /** Header values as pieces, in order (a request id drawn per answer is a value). */
+  headers: [string, Piece[]][];
   stream: Pick<RenderedStream, 'framing' | 'timing'> | null;
   /** Frames (one for a JSON body), each as pieces. */
   frames: Piece[][];
+  /** Binary streams: the adapter's way from a frame's text back to the frame; null for text frames. */
+  framer: FrameText | null;
+  /** Binary streams: the frames that hold no value, as rendered (framed once, not per answer). */
+  fixed: (Uint8Array | null)[];
   /** Random draws the rendering made, in order: each answer draws its own of the same shape. */
-  draws: { length: number; alphabet: string }[];
-  /** Streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
+  draws: Draw[];
+  /** Text streams: the first rendering's bytes, the values they hold, and where each value's bytes sit. */
   proto: Buffer | null;
   holds: string[];
   positions: number[][];
@@ -54,7 +70,7 @@ const MIN_VALUE = 8;
 
 /** A random pool that remembers what it was asked for (the draws a template must make afresh). */
 class RecordingRandom extends RandomBytes {
-  readonly drawn: { length: number; alphabet: string; value: string }[] = [];
+  readonly drawn: (Draw & { value: string })[] = [];
   readonly #from: RandomBytes;
   constructor(from: RandomBytes) {
     super();
@@ -66,6 +82,11 @@ class RecordingRandom extends RandomBytes {
   override chars(length: number, alphabet: string): string {
     const value = this.#from.chars(length, alphabet);
     this.drawn.push({ length, alphabet, value });
+    return value;
+  }
+  override uuid(): string {
+    const value = this.#from.uuid();
+    this.drawn.push({ length: value.length, alphabet: '', uuid: true, value });
     return value;
   }
 }
@@ -82,6 +103,10 @@ class ReplayedRandom extends RandomBytes {
     const value = this.#values[this.#at++];
     // Drawn the way the rendering drew it; anything else is a fresh draw.
     return value !== undefined && value.length === length ? value : super.chars(length, alphabet);
+  }
+  override uuid(): string {
+    const value = this.#values[this.#at++];
+    return value !== undefined && value.length === 36 ? value : super.uuid();
   }
 }
 
@@ -187,34 +212,41 @@ export class AnswerTemplates {
     const rendered = adapter.render(response, request, state, first);
     const second = new RecordingRandom(random);
     const other = otherValues(response, random);
-    // A state of its own: the check's made-up ids must not reach the mock's (a stored response, a call's id).
-    const check = adapter.render(other, request, adapter.createState?.() ?? state, second);
-    const template = cut(rendered, response, first);
+    // A rendering that writes the mock's state (it has `templated`) is checked in a state of its own: the
+    // check's made-up ids must not reach the mock's (a stored response, a call's id). One that only reads
+    // it (a seal's signatures, keyed by the seal) is checked in the mock's own, to give the same bytes.
+    const check = adapter.render(other, request, adapter.templated ? (adapter.createState?.() ?? state) : state, second);
+    const template = cut(rendered, response, first, adapter.frameText ?? null);
     const ok =
       template !== null &&
       first.drawn.length === second.drawn.length &&
-      sameFrames(this.#fillText(template, valuesOf(other, [], random, second.drawn.map((d) => d.value))), textFrames(check)) &&
-      JSON.stringify(check.headers) === JSON.stringify(rendered.headers) &&
+      reproduces(template, valuesOf(other, [], random, second.drawn.map((d) => d.value)), check) &&
       check.status === rendered.status;
     if (ok) this.#add(key, template, template.size);
     else this.#add(key, DIRECT, key.length * 2);
     return rendered;
   }
 
-  #fillText(template: Template, values: string[]): string[] {
-    return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
-  }
-
   #fill(template: Template, values: string[]): RenderedResponse {
-    const { status, headers, stream } = template;
+    const { status, stream, framer } = template;
+    const headers = fillHeaders(template, values);
     if (!stream) {
-      const text = this.#fillText(template, values)[0];
-      return { status, headers: { ...headers }, text, get json() { return JSON.parse(text) as unknown; } };
+      const text = fillFrames(template, values)[0];
+      return { status, headers, text, get json() { return JSON.parse(text) as unknown; } };
+    }
+    if (framer) {
+      let binary: Uint8Array[] | undefined;
+      const framed = () => (binary ??= binaryFrames(template, framer, values));
+      return {
+        status,
+        headers,
+        stream: { framing: stream.framing, timing: stream.timing, get frames() { return framed(); }, body: () => Buffer.concat(framed()) as Buffer<ArrayBuffer> },
+      };
     }
     let frames: string[] | undefined;
     return {
       status,
-      headers: { ...headers },
+      headers,
       stream: {
         framing: stream.framing,
         timing: stream.timing,
@@ -262,8 +294,34 @@ export class AnswerTemplates {
   }
 }
 
+const fill = (pieces: Piece[], values: string[]): string => (pieces.length === 1 && typeof pieces[0] === 'string' ? pieces[0] : pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+
 function fillFrames(template: Template, values: string[]): string[] {
-  return template.frames.map((pieces) => pieces.map((p) => (typeof p === 'string' ? p : values[p])).join(''));
+  return template.frames.map((pieces) => fill(pieces, values));
+}
+
+function fillHeaders(template: Template, values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, pieces] of template.headers) out[name] = fill(pieces, values);
+  return out;
+}
+
+/**
+ * Binary frames of an answer: those that hold a value filled and framed again by the adapter (their
+ * lengths and checksums are the values'), the others as the template keeps them.
+ */
+function binaryFrames(template: Template, framer: FrameText, values: string[]): Uint8Array[] {
+  return template.frames.map((pieces, i) => template.fixed[i] ?? framer.frame(fill(pieces, values)));
+}
+
+/** Does the template filled with `values` give `check` (another rendering with those values) byte for byte? */
+function reproduces(template: Template, values: string[], check: RenderedResponse): boolean {
+  if (JSON.stringify(fillHeaders(template, values)) !== JSON.stringify(check.headers)) return false;
+  const { framer } = template;
+  if (!framer) return sameFrames(fillFrames(template, values), textFrames(check, null));
+  const frames = check.stream?.frames ?? [];
+  const filled = binaryFrames(template, framer, values);
+  return frames.length === filled.length && filled.every((frame, i) => typeof frames[i] !== 'string' && Buffer.from(frame).equals(frames[i]));
 }
 
 /**
@@ -304,12 +362,12 @@ function isoOf(created: number): string {
 }
 
 /** The values of an answer, in the order `cut` numbers them: id, created (seconds, then ISO), tool call ids, then draws. */
-function valuesOf(response: CanonicalResponse, draws: { length: number; alphabet: string }[], random: RandomBytes, drawn?: string[], iso = true): string[] {
+function valuesOf(response: CanonicalResponse, draws: Draw[], random: RandomBytes, drawn?: string[], iso = true): string[] {
   // The ISO form only where a template holds it (a Date per answer is not free).
   const values = [response.id, String(response.created), iso ? isoOf(response.created) : ''];
   for (const c of response.toolCalls) values.push(c.id);
   if (drawn) values.push(...drawn);
-  else for (const d of draws) values.push(random.chars(d.length, d.alphabet));
+  else for (const d of draws) values.push(d.uuid ? random.uuid() : random.chars(d.length, d.alphabet));
   return values;
 }
 
@@ -327,11 +385,19 @@ function otherValues(response: CanonicalResponse, random: RandomBytes): Canonica
   return { ...response, id: other(response.id), created: response.created + 1, toolCalls: response.toolCalls.map((c) => ({ ...c, id: other(c.id) })) };
 }
 
-function textFrames(rendered: RenderedResponse): string[] | null {
+/** The frames as text: binary ones as `framer` reads them (null without one, or when one does not read, or frames of both kinds). */
+function textFrames(rendered: RenderedResponse, framer: FrameText | null): string[] | null {
   if (rendered.stream) {
     const frames = rendered.stream.frames;
-    if (frames.some((f) => typeof f !== 'string')) return null;
-    return frames as string[];
+    if (frames.every((f) => typeof f === 'string')) return frames as string[];
+    if (!framer || frames.some((f) => typeof f === 'string')) return null;
+    const texts: string[] = [];
+    for (const f of frames as Uint8Array[]) {
+      const text = framer.text(f);
+      if (text === null) return null;
+      texts.push(text);
+    }
+    return texts;
   }
   return [rendered.text ?? JSON.stringify(rendered.json ?? null)];
 }
@@ -340,39 +406,70 @@ function sameFrames(a: string[], b: string[] | null): boolean {
   return b !== null && a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
-/** The rendering cut at each occurrence of a per-answer value; null when it cannot be (binary frames, values of another shape). */
-function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: RecordingRandom): Template | null {
-  const frames = textFrames(rendered);
+/** `text` cut at each occurrence of the values numbered `cutAt`. */
+function cutText(text: string, values: string[], cutAt: number[]): Piece[] {
+  let parts: Piece[] = [text];
+  for (const i of cutAt) {
+    const v = values[i];
+    parts = parts.flatMap((part) => {
+      if (typeof part !== 'string' || !part.includes(v)) return [part];
+      const out: Piece[] = [];
+      part.split(v).forEach((s, k) => {
+        if (k > 0) out.push(i);
+        if (s !== '') out.push(s);
+      });
+      return out;
+    });
+  }
+  return parts;
+}
+
+/**
+ * The rendering cut at each occurrence of a per-answer value, in its frames and header values; null
+ * when it cannot be (binary frames the adapter cannot read as text, values of another shape).
+ */
+function cut(rendered: RenderedResponse, response: CanonicalResponse, drawn: RecordingRandom, framer: FrameText | null): Template | null {
+  const frames = textFrames(rendered, framer);
   if (frames === null) return null;
+  const binary = rendered.stream !== undefined && rendered.stream.frames.some((f) => typeof f !== 'string');
   const values = valuesOf(response, [], drawn, drawn.drawn.map((d) => d.value));
   // ASCII values only: the buffers are rewritten in place, a byte a character.
   if (values.some((v) => !/^[\x20-\x7e]*$/.test(v))) return null;
   if (drawn.drawn.some((d) => d.length < MIN_VALUE)) return null;
   const cutAt = values.map((v, i) => (v.length >= MIN_VALUE || i === 1 ? i : -1)).filter((i) => i >= 0);
   let size = 0;
-  const pieces = frames.map((frame) => {
-    let parts: Piece[] = [frame];
-    for (const i of cutAt) {
-      const v = values[i];
-      parts = parts.flatMap((part) => {
-        if (typeof part !== 'string' || !part.includes(v)) return [part];
-        const out: Piece[] = [];
-        part.split(v).forEach((s, k) => {
-          if (k > 0) out.push(i);
-          if (s !== '') out.push(s);
-        });
-        return out;
-      });
-    }
+  const counted = (parts: Piece[]) => {
     for (const p of parts) if (typeof p === 'string') size += p.length * 2;
     return parts;
-  });
+  };
+  const pieces = frames.map((frame) => counted(cutText(frame, values, cutAt)));
+  const headers = Object.entries(rendered.headers).map(([name, value]): [string, Piece[]] => [name, counted(cutText(value, values, cutAt))]);
   const stream = rendered.stream ? { framing: rendered.stream.framing, timing: rendered.stream.timing } : null;
-  const draws = drawn.drawn.map(({ length, alphabet }) => ({ length, alphabet }));
-  const template: Template = { status: rendered.status, headers: { ...rendered.headers }, stream, frames: pieces, draws, proto: null, holds: values, positions: values.map(() => []), iso: pieces.some((frame) => frame.includes(ISO)), used: false, size, free: [] };
+  const draws = drawn.drawn.map(({ length, alphabet, uuid }): Draw => (uuid ? { length, alphabet, uuid } : { length, alphabet }));
+  const template: Template = {
+    status: rendered.status,
+    headers,
+    stream,
+    frames: pieces,
+    framer: binary ? framer : null,
+    fixed: [],
+    draws,
+    proto: null,
+    holds: values,
+    positions: values.map(() => []),
+    iso: pieces.some((frame) => frame.includes(ISO)) || headers.some(([, h]) => h.includes(ISO)),
+    used: false,
+    size,
+    free: [],
+  };
   // Answers of a template without it leave it empty (and their values stay of the template's lengths).
   if (!template.iso) template.holds = values.map((v, i) => (i === ISO ? '' : v));
-  if (stream) {
+  if (binary) {
+    // A frame without values is the same bytes in every answer: kept as rendered (transports only read frames).
+    template.fixed = pieces.map((p, i) => (p.some((piece) => typeof piece === 'number') ? null : (rendered.stream!.frames[i] as Uint8Array)));
+    for (const f of template.fixed) template.size += f?.length ?? 0;
+  }
+  if (stream && !binary) {
     // The first rendering as bytes, and the byte offset of every value in it.
     const parts: Buffer[] = [];
     let at = 0;

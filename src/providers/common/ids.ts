@@ -68,6 +68,26 @@ export class RandomBytes {
     }
     return out.toString('latin1', 0, length);
   }
+
+  /**
+   * A random version 4 UUID (`8-4-4-4-12` hex digits, version `4`, variant one of `89ab`), drawn as
+   * one value: answer templates draw it afresh per answer as they do `chars` (common/answer-templates.ts).
+   */
+  uuid(): string {
+    const h = this.chars(31, ID_ALPHABETS.hex);
+    // The 31st digit picks the variant: 16 digits onto 4 variants, uniform.
+    const variant = '89ab'[nibble(h.charCodeAt(30)) & 3];
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-${variant}${h.slice(15, 18)}-${h.slice(18, 30)}`;
+  }
+}
+
+/**
+ * A random UUID from `random`'s pool when given, else node's.
+ * @example
+ *   randomUuid(random) // '3f9e1b5a-8c2d-4e7f-a1b2-c3d4e5f60718'
+ */
+export function randomUuid(random?: RandomBytes): string {
+  return random ? random.uuid() : randomUUID();
 }
 
 /** A lowercase hex digit's value from its char code. */

@@ -9,7 +9,7 @@
  * Anthropic one); encrypted content is AES-256-GCM of the text, so it is really opaque and its
  * tag proves it untouched. The key is per instance: one per mock (an adapter's state), never on disk.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -24,6 +24,11 @@ const TAG_BYTES = 16;
  */
 export class ReasoningSeal {
   readonly #key: Buffer;
+  /**
+   * Names this seal, not its key (it says nothing of it): answers signed with this seal may share a
+   * template only under its name (common/answer-templates.ts; templates are shared by a server's mocks).
+   */
+  readonly id = randomUUID();
 
   constructor(key: Buffer = randomBytes(32)) {
     this.#key = key;

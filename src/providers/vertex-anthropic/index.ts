@@ -16,7 +16,7 @@ import { decodeSegment } from '../common/models.ts';
 import { parseJsonObject } from '../common/wire-json.ts';
 import { renderGoogleError } from '../gemini/render.ts';
 import { VERTEX_CREDENTIALS, VERTEX_HOSTS, vertexAuthError, vertexRoute } from '../vertex-shared/index.ts';
-import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 
 /**
  * The version Vertex documents for the body; the current SDK copies its `anthropic-version` header
@@ -89,8 +89,10 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
       return { ...canonical, provider: 'vertex-anthropic', path: req.path };
     },
     // Claude on Vertex mints its message ids as `msg_vrtx_…` (the stream's `message_start` too).
-    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown): RenderedResponse =>
-      anthropic.render({ ...response, id: withPrefix(VERTEX_MESSAGE_ID_PREFIX, response.id) }, request, state),
+    render: (response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse =>
+      anthropic.render({ ...response, id: withPrefix(VERTEX_MESSAGE_ID_PREFIX, response.id) }, request, state, random),
+    // Anthropic's rendering, read the same way (the id's prefix is the answer's own).
+    templateKey: anthropic.templateKey,
     renderError(error: CanonicalError): RenderedResponse {
       // The front end (credentials, unknown routes) answers as Google; the model as Anthropic.
       if (error.status === 401 || error.code === 'unknown_url') return renderGoogleError(error);

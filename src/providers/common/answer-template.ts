@@ -139,12 +139,74 @@ const KEYED: Record<Exclude<keyof CanonicalResponse, 'id' | 'created' | 'toolCal
 };
 const KEYED_FIELDS = Object.keys(KEYED) as (keyof typeof KEYED)[];
 
-/** Everything of the answer but its per-answer values, and what of the request every rendering reads. */
+/**
+ * Everything of the answer but its per-answer values and its text, and what of the request every
+ * rendering reads; the text goes into the key as its number (see `TextNumbers`).
+ */
 export function contentKey(response: CanonicalResponse, request: CanonicalRequest): string {
-  const parts: unknown[] = [request.model, request.stream, request.path, response.id.length < MIN_VALUE ? response.id : ''];
-  for (const field of KEYED_FIELDS) parts.push(response[field]);
-  for (const c of response.toolCalls) parts.push(c.id.length < MIN_VALUE ? c.id : '', c.name, c.arguments);
-  return `${JSON.stringify(parts)}\u0000${response.text}`;
+  // Joined by hand, each part JSON: one JSON.stringify over the whole list, most of it undefined fields
+  // and empty records, was the larger part of a short stream's template lookup.
+  let key = `${JSON.stringify(request.model)},${request.stream},${JSON.stringify(request.path)},${JSON.stringify(response.id.length < MIN_VALUE ? response.id : '')}`;
+  for (const field of KEYED_FIELDS) key += `,${part(response[field])}`;
+  for (const c of response.toolCalls) key += `,${JSON.stringify(c.id.length < MIN_VALUE ? c.id : '')},${JSON.stringify(c.name)},${part(c.arguments)}`;
+  return key;
+}
+
+/** One part of a key as JSON; an absent value and an empty record as short marks of their own. */
+function part(value: unknown): string {
+  if (value === undefined) return '-';
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    let empty = true;
+    for (const _ in value) {
+      empty = false;
+      break;
+    }
+    if (empty) return '{}';
+  }
+  return JSON.stringify(value) ?? '-';
+}
+
+/**
+ * A number per answer text, for keys: a step's text is the same string object answer after answer,
+ * whose hash the engine keeps, so looking it up here costs nothing per character, where a key holding
+ * a 4 KiB text would be copied and hashed whole for every request. Numbers are never reused: when the
+ * table passes its bounds it starts over, and keys of the texts it forgot simply stop matching.
+ * @example
+ *   const numbers = new TextNumbers();
+ *   numbers.of(text) === numbers.of(text) // true
+ */
+export class TextNumbers {
+  readonly #numbers = new Map<string, number>();
+  #next = 0;
+  #chars = 0;
+  readonly #maxEntries: number;
+  readonly #maxChars: number;
+
+  constructor(maxEntries = 4096, maxChars = 16 * 2 ** 20) {
+    this.#maxEntries = maxEntries;
+    this.#maxChars = maxChars;
+  }
+
+  /** Characters of the texts remembered (each held at most once). */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  of(text: string): number {
+    const known = this.#numbers.get(text);
+    if (known !== undefined) return known;
+    if (this.#numbers.size >= this.#maxEntries || this.#chars + text.length > this.#maxChars) {
+      this.#numbers.clear();
+      this.#chars = 0;
+    }
+    const n = this.#next++;
+    // A text past the bound is numbered afresh each time rather than held.
+    if (text.length <= this.#maxChars) {
+      this.#numbers.set(text, n);
+      this.#chars += text.length;
+    }
+    return n;
+  }
 }
 
 /** The index of `created`'s ISO form among an answer's values. */

@@ -20,7 +20,7 @@
  * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
 import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
-import { binaryFrames, contentKey, cut, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
+import { binaryFrames, contentKey, cut, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
 import type { RandomBytes } from './ids.ts';
 import { lend } from './reusable-bytes.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -44,6 +44,8 @@ export interface AnswerTemplatesOptions {
  */
 export class AnswerTemplates {
   readonly #entries = new Map<string, Entry>();
+  /** Answer texts by number, for keys (a step's text is hashed once, not per request). */
+  readonly #texts = new TextNumbers();
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   #bytes = 0;
@@ -76,7 +78,7 @@ export class AnswerTemplates {
     if (s.chunkDelayMs > 0 || s.disconnectAfterChunks != null || s.error !== undefined) return direct();
     const adapterKey = adapter.templateKey?.(response, request, state);
     if (adapterKey === undefined) return direct();
-    const key = `${adapter.id}\u0000${adapterKey}\u0000${contentKey(response, request)}`;
+    const key = `${adapter.id}\u0000${adapterKey}\u0000${this.#texts.of(response.text)}\u0000${contentKey(response, request)}`;
     const entry = this.#entries.get(key);
     if (entry === undefined) {
       // Seen once: most answers of a test suite are, and rendering them twice more would be waste.

@@ -23,11 +23,7 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 try {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  // GHOSTWIRE_BUILD_NO_CHECK=1 (the package tests' pack, src/cli/testing/packed.ts): emit without the type
-  // check (--noCheck), half the build's CPU. `npm test` type-checks the same sources with the same options
-  // first (scripts/check.ts); the .d.ts files then differ only in the order of some union members.
-  const noCheck = process.env.GHOSTWIRE_BUILD_NO_CHECK === '1' ? ['--noCheck'] : [];
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging, ...noCheck], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`tsc failed (${result.status ?? result.signal})`);
   for (let attempt = 1; ; attempt++) {
     try {

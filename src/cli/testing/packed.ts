@@ -82,10 +82,8 @@ export interface Packed {
  */
 export async function packRepository(destination: string): Promise<Packed> {
   const started = performance.now();
-  // --offline: packing a local folder needs no registry, and a test must never reach one. The prepack build
-  // skips its type check (scripts/build.ts): `npm test` has type-checked these sources before Vitest starts,
-  // and the pack is the one step every package test waits on.
-  const pack = await run('npm', ['pack', '--json', '--offline', '--pack-destination', destination], { cwd: ROOT, env: userEnv({ GHOSTWIRE_BUILD_NO_CHECK: '1' }), timeoutMs: 170_000 });
+  // --offline: packing a local folder needs no registry, and a test must never reach one.
+  const pack = await run('npm', ['pack', '--json', '--offline', '--pack-destination', destination], { cwd: ROOT, env: userEnv(), timeoutMs: 170_000 });
   if (pack.code !== 0) throw new Error(`npm pack failed: ${explain(pack)}`);
   const packMs = Math.round(performance.now() - started);
   const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];

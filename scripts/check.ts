@@ -1,21 +1,39 @@
 // `npm test`'s static checks, the type check (`npm run typecheck`) and the linter (`npm run lint`), run side
 // by side: each is mostly one core's work, so together they take the longer one's time instead of the sum.
 // Each one's output is printed whole when it ends, under its own heading; any failure fails the script.
+//
+// Both keep what they learned in node_modules/.cache (tsc's incremental build info, ESLint's cache), so a
+// run after a small change re-checks only what it touches: ~50 CPU-s cold, a few warm. tsc's build info
+// records every input file's hash, @types and SDK declarations included, and ESLint's cache each file's
+// content hash with the config's, so a stale entry is never trusted. The folder is per checkout (a hash of
+// its path): worktrees that share one node_modules keep apart caches instead of overwriting each other's.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = join(root, 'node_modules', '.cache', 'ghostwire-check', createHash('sha256').update(root).digest('hex').slice(0, 12));
 const eslintPackage = require.resolve('eslint/package.json');
 const checks = [
-  { name: 'typecheck: tsc --noEmit', bin: require.resolve('typescript/bin/tsc'), args: ['--noEmit'] },
-  { name: 'lint: eslint .', bin: join(dirname(eslintPackage), (require(eslintPackage) as { bin: { eslint: string } }).bin.eslint), args: ['.'] },
+  {
+    name: 'typecheck: tsc --noEmit',
+    bin: require.resolve('typescript/bin/tsc'),
+    args: ['--noEmit', '--incremental', '--tsBuildInfoFile', join(cache, 'tsconfig.tsbuildinfo')],
+  },
+  {
+    name: 'lint: eslint .',
+    bin: join(dirname(eslintPackage), (require(eslintPackage) as { bin: { eslint: string } }).bin.eslint),
+    args: ['.', '--cache', '--cache-strategy', 'content', '--cache-location', join(cache, 'eslintcache')],
+  },
 ];
 
 function check({ name, bin, args }: (typeof checks)[number]): Promise<boolean> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));

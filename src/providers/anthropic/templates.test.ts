@@ -16,6 +16,7 @@ import type { ScenarioInput } from '../../scenario/schema.ts';
 import { capturingFetch } from '../testing/capture.ts';
 import { anthropicAdapter, sealOf } from './index.ts';
 import { THINKING_PURPOSE } from './thinking.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
 const MODEL = 'claude-sonnet-4-6';
 const weather: Anthropic.Tool = { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
@@ -33,30 +34,10 @@ function sessions(count: number, scenarios: ScenarioInput[]) {
 }
 
 let next = 0;
-const response = (over: Partial<CanonicalResponse>): CanonicalResponse => ({
-  id: `msg_01${String(next++).padStart(22, '0')}`,
-  model: MODEL,
-  created: 1_700_000_000,
-  text: 'Done.',
-  toolCalls: [],
-  usage: { inputTokens: 3, outputTokens: 5 },
-  finishReason: 'stop',
-  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-  headers: {},
-  ...over,
-});
-const request = (stream: boolean, over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
-  provider: 'anthropic',
-  path: '/v1/messages',
-  model: MODEL,
-  stream,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw: { messages: [{ role: 'user', content: 'hi' }] },
-  ...over,
-});
+const response = (over: Partial<CanonicalResponse>): CanonicalResponse =>
+  canonicalResponse({ id: `msg_01${String(next++).padStart(22, '0')}`, model: MODEL, text: 'Done.', usage: { inputTokens: 3, outputTokens: 5 }, ...over });
+const request = (stream: boolean, over: Partial<CanonicalRequest> = {}): CanonicalRequest =>
+  canonicalRequest({ provider: 'anthropic', path: '/v1/messages', model: MODEL, stream, raw: { messages: [{ role: 'user', content: 'hi' }] }, ...over });
 
 describe('Anthropic answers from templates', () => {
   it('names each request’s own stop sequence, and answers from templates with fresh ids and request-ids', async () => {

@@ -3,18 +3,9 @@ import { AnswerTemplates } from '../common/answer-templates.ts';
 import { RandomBytes } from '../common/ids.ts';
 import { azureOpenAIAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest } from '../testing/canonical.ts';
 
-const request = (path: string, stream: boolean, raw: Record<string, unknown> = {}): CanonicalRequest => ({
-  provider: 'azure-openai',
-  path,
-  model: 'gpt-4.1',
-  stream,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw,
-});
+const request = (path: string, stream: boolean, raw: Record<string, unknown> = {}): CanonicalRequest => canonicalRequest({ provider: 'azure-openai', path, model: 'gpt-4.1', stream, raw });
 
 function answer(round: number): CanonicalResponse {
   return {

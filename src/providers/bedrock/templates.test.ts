@@ -24,34 +24,14 @@ import { renderConverseStream } from './converse-render.ts';
 import { eventMessage, eventStreamText, exceptionMessage } from './event-stream.ts';
 import { bedrockAdapter } from './index.ts';
 import { renderInvokeStream } from './invoke.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
 const HAIKU = 'anthropic.claude-3-haiku-20240307-v1:0';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const response = (over: Partial<CanonicalResponse>): CanonicalResponse => ({
-  id: 'abc123',
-  model: HAIKU,
-  created: 1_700_000_000,
-  text: '',
-  toolCalls: [],
-  usage: { inputTokens: 11, outputTokens: 7 },
-  finishReason: 'stop',
-  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-  headers: {},
-  ...over,
-});
-const request = (path: string, stream: boolean, over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
-  provider: 'bedrock',
-  path,
-  model: HAIKU,
-  stream,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw: { messages: [{ role: 'user', content: 'hi' }] },
-  ...over,
-});
+const response = (over: Partial<CanonicalResponse>): CanonicalResponse => canonicalResponse({ model: HAIKU, ...over });
+const request = (path: string, stream: boolean, over: Partial<CanonicalRequest> = {}): CanonicalRequest =>
+  canonicalRequest({ provider: 'bedrock', path, model: HAIKU, stream, raw: { messages: [{ role: 'user', content: 'hi' }] }, ...over });
 
 const cases: Array<[string, Partial<CanonicalResponse>]> = [
   ['text', { text: 'Hello there, traveller.' }],

@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cohereAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
-const response: CanonicalResponse = {
-  id: 'abc123',
-  model: 'command-a-03-2025',
-  created: 1_700_000_000,
-  text: 'Hello.',
-  toolCalls: [],
-  usage: { inputTokens: 5, outputTokens: 3 },
-  finishReason: 'stop',
-  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-  headers: {},
-};
+const response: CanonicalResponse = canonicalResponse({ model: 'command-a-03-2025', text: 'Hello.', usage: { inputTokens: 5, outputTokens: 3 } });
 
-const request = (over: Partial<CanonicalRequest>): CanonicalRequest => ({
-  provider: 'cohere',
-  path: '/v2/chat',
-  model: 'command-a-reasoning-08-2025',
-  stream: false,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw: {},
-  ...over,
-});
+const request = (over: Partial<CanonicalRequest>): CanonicalRequest => canonicalRequest({ provider: 'cohere', path: '/v2/chat', model: 'command-a-reasoning-08-2025', ...over });
 
 describe('Cohere answers from templates (issue 29)', () => {
   const adapter = cohereAdapter();

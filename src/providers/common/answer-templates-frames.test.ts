@@ -4,39 +4,14 @@ import type { FrameText, ProviderAdapter, RenderedResponse } from '../adapter.ts
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 import { AnswerTemplates } from './answer-templates.ts';
 import { ID_ALPHABETS, RandomBytes } from './ids.ts';
+import { canonicalRequest, canonicalResponse, SeededRandom } from '../testing/canonical.ts';
 
-/** The same bytes for the same seed (xorshift): a template's answer and a fresh rendering draw alike. */
-class SeededRandom extends RandomBytes {
-  #state: number;
-  constructor(seed: number) {
-    super();
-    this.#state = seed | 1;
-  }
-  override next(): number {
-    let x = this.#state;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#state = x;
-    return x & 0xff;
-  }
-}
-
-const request: CanonicalRequest = { provider: 'bedrock', path: '/toy', model: 'm-1', stream: true, messages: [{ role: 'user', content: 'hi' }], tools: [], headers: {}, params: {}, raw: {} };
+const request: CanonicalRequest = canonicalRequest({ provider: 'bedrock', path: '/toy', stream: true });
 
 let ids = 0;
 /** The same answer with a fresh id of one shape each time. */
-const answer = (text = 'Hello there, traveller.'): CanonicalResponse => ({
-  id: `msg_01${String(ids++).padStart(22, '0')}`,
-  model: 'm-1',
-  created: 1_700_000_000 + ids,
-  text,
-  toolCalls: [],
-  usage: { inputTokens: 3, outputTokens: 5 },
-  finishReason: 'stop',
-  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-  headers: {},
-});
+const answer = (text = 'Hello there, traveller.'): CanonicalResponse =>
+  canonicalResponse({ id: `msg_01${String(ids++).padStart(22, '0')}`, created: 1_700_000_000 + ids, text, usage: { inputTokens: 3, outputTokens: 5 } });
 
 /** A toy binary framing: a 4-byte length, the payload, a CRC-32 of both (a checksum that changes with every id). */
 function toyFrame(payload: string): Uint8Array {

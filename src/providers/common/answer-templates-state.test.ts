@@ -3,22 +3,12 @@ import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
 import { AnswerTemplates } from './answer-templates.ts';
 import { ID_ALPHABETS, randomAlnum, RandomBytes } from './ids.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
-const request: CanonicalRequest = { provider: 'ollama', path: '/api/chat', model: 'm-1', stream: false, messages: [{ role: 'user', content: 'hi' }], tools: [], headers: {}, params: {}, raw: {} };
+const request: CanonicalRequest = canonicalRequest({ provider: 'ollama', path: '/api/chat' });
 
 function answer(created: number, over: Partial<CanonicalResponse> = {}): CanonicalResponse {
-  return {
-    id: 'abc123',
-    model: 'm-1',
-    created,
-    text: 'Hello there.',
-    toolCalls: [],
-    usage: { inputTokens: 1, outputTokens: 2 },
-    finishReason: 'stop',
-    stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-    headers: {},
-    ...over,
-  };
+  return canonicalResponse({ created, text: 'Hello there.', usage: { inputTokens: 1, outputTokens: 2 }, ...over });
 }
 
 const body = (rendered: RenderedResponse): string => rendered.text ?? JSON.stringify(rendered.json);

@@ -5,31 +5,12 @@ import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonic
 import { AnswerTemplates } from './answer-templates.ts';
 import { mintResponseId, mintToolCallId, OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS, RandomBytes } from './ids.ts';
 import { releaseOf } from './reusable-bytes.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
-const request = (stream: boolean, params: Record<string, unknown> = {}): CanonicalRequest => ({
-  provider: 'openai',
-  path: '/v1/chat/completions',
-  model: 'gpt-4o',
-  stream,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params,
-  raw: {},
-});
+const request = (stream: boolean, params: Record<string, unknown> = {}): CanonicalRequest => canonicalRequest({ path: '/v1/chat/completions', model: 'gpt-4o', stream, params });
 const random = new RandomBytes();
-const answer = (text: string, over: Partial<CanonicalResponse> = {}): CanonicalResponse => ({
-  id: mintResponseId(OPENAI_CHAT_RESPONSE_IDS, random),
-  model: 'gpt-4o',
-  created: 1_700_000_000,
-  text,
-  toolCalls: [],
-  usage: { inputTokens: 3, outputTokens: 12 },
-  finishReason: 'stop',
-  stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-  headers: {},
-  ...over,
-});
+const answer = (text: string, over: Partial<CanonicalResponse> = {}): CanonicalResponse =>
+  canonicalResponse({ id: mintResponseId(OPENAI_CHAT_RESPONSE_IDS, random), model: 'gpt-4o', text, usage: { inputTokens: 3, outputTokens: 12 }, ...over });
 const bodyOf = (r: RenderedResponse) => (r.stream ? Buffer.from(r.stream.body!()) : Buffer.from(r.text ?? JSON.stringify(r.json)));
 
 describe('AnswerTemplates (the mechanism)', () => {

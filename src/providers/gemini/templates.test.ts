@@ -3,9 +3,10 @@ import { AnswerTemplates } from '../common/answer-templates.ts';
 import { RandomBytes } from '../common/ids.ts';
 import { geminiAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest } from '../testing/canonical.ts';
 
 function request(model: string, generationConfig: unknown, stream = true): CanonicalRequest {
-  return { provider: 'gemini', path: `/v1beta/models/${model}:streamGenerateContent`, model, stream, messages: [{ role: 'user', content: 'hi' }], tools: [], headers: {}, params: {}, raw: { generationConfig } };
+  return canonicalRequest({ provider: 'gemini', path: `/v1beta/models/${model}:streamGenerateContent`, model, stream, raw: { generationConfig } });
 }
 
 function answer(round: number, over: Partial<CanonicalResponse> = {}): CanonicalResponse {

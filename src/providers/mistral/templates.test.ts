@@ -3,31 +3,19 @@ import { AnswerTemplates } from '../common/answer-templates.ts';
 import { RandomBytes } from '../common/ids.ts';
 import { mistralAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
-const chat = (raw: Record<string, unknown> = {}): CanonicalRequest => ({
-  provider: 'mistral',
-  path: '/v1/chat/completions',
-  model: 'mistral-large-latest',
-  stream: true,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw,
-});
+const chat = (raw: Record<string, unknown> = {}): CanonicalRequest => canonicalRequest({ provider: 'mistral', path: '/v1/chat/completions', model: 'mistral-large-latest', stream: true, raw });
 
 function answer(round: number, callId: string): CanonicalResponse {
-  return {
+  return canonicalResponse({
     id: `0123456789abcdef0123456789abcde${round}`,
     model: 'mistral-large-latest',
     created: 1_700_000_000 + round,
-    text: '',
     toolCalls: [{ id: callId, name: 'get_weather', arguments: { city: 'Paris' } }],
     usage: { inputTokens: 5, outputTokens: 3 },
     finishReason: 'tool_calls',
-    stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-    headers: {},
-  };
+  });
 }
 
 const wireId = (r: ReturnType<AnswerTemplates['render']>) => /"tool_calls":\[\{"id":"([^"]+)"/.exec(r.stream!.frames.join(''))![1];

@@ -3,32 +3,12 @@ import { AnswerTemplates } from '../common/answer-templates.ts';
 import { RandomBytes } from '../common/ids.ts';
 import { ollamaAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
-const chat = (stream: boolean, raw: Record<string, unknown> = {}): CanonicalRequest => ({
-  provider: 'ollama',
-  path: '/api/chat',
-  model: 'llama3.2',
-  stream,
-  messages: [{ role: 'user', content: 'hi' }],
-  tools: [],
-  headers: {},
-  params: {},
-  raw,
-});
+const chat = (stream: boolean, raw: Record<string, unknown> = {}): CanonicalRequest => canonicalRequest({ provider: 'ollama', path: '/api/chat', model: 'llama3.2', stream, raw });
 
 function answer(round: number, over: Partial<CanonicalResponse> = {}): CanonicalResponse {
-  return {
-    id: 'abc123',
-    model: 'llama3.2',
-    created: 1_700_000_000 + round * 3_601,
-    text: 'Hello there.',
-    toolCalls: [],
-    usage: { inputTokens: 5, outputTokens: 3 },
-    finishReason: 'stop',
-    stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-    headers: {},
-    ...over,
-  };
+  return canonicalResponse({ model: 'llama3.2', created: 1_700_000_000 + round * 3_601, text: 'Hello there.', usage: { inputTokens: 5, outputTokens: 3 }, ...over });
 }
 
 const body = (r: ReturnType<AnswerTemplates['render']>) => (r.stream ? (r.stream.body ? Buffer.from(r.stream.body()).toString() : r.stream.frames.join('')) : (r.text ?? JSON.stringify(r.json)));

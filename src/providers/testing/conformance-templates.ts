@@ -7,24 +7,8 @@ import { expect, it } from 'vitest';
 import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
 import { AnswerTemplates } from '../common/answer-templates.ts';
 import { mintResponseId, mintToolCallId, OPENAI_TOOL_CALL_IDS, RandomBytes } from '../common/ids.ts';
+import { SeededRandom } from './canonical.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
-
-/** A random pool that gives the same bytes for the same seed (xorshift), so two renderings can draw alike. */
-class SeededRandom extends RandomBytes {
-  #state: number;
-  constructor(seed: number) {
-    super();
-    this.#state = seed | 1;
-  }
-  override next(): number {
-    let x = this.#state;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#state = x;
-    return x & 0xff;
-  }
-}
 
 /** Everything of a rendering that reaches the wire, as text. */
 function wire(rendered: RenderedResponse): { status: number; headers: Record<string, string>; frames: string | null; body: string } {
@@ -41,7 +25,7 @@ function wire(rendered: RenderedResponse): { status: number; headers: Record<str
  * fourth come from its template where the adapter allows templates), each compared with a fresh
  * rendering given the same values.
  * @example
- *   templatesMatchRendering('openai', adapter, cases, (stream) => canonicalRequest('openai', stream));
+ *   templatesMatchRendering(adapter, cases, canonicalResponse, (stream) => canonicalRequest({ stream }));
  */
 export function templatesMatchRendering(
   adapter: ProviderAdapter,

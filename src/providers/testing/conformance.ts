@@ -12,6 +12,7 @@ import type { ScenarioInput } from '../../scenario/schema.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import { startMockLLMServer, type MockLLMServer } from '../../transports/server.ts';
+import { canonicalRequest, canonicalResponse } from './canonical.ts';
 import { templatesMatchRendering } from './conformance-templates.ts';
 import { readsStreamErrors, streamErrorCases, type SdkStreamError, type StreamErrorExpectations } from './conformance-stream-errors.ts';
 
@@ -101,23 +102,8 @@ export interface ConformanceKit {
 
 const TRANSPORTS = ['msw', 'port'] as const;
 
-function canonicalResponse(over: Partial<CanonicalResponse>): CanonicalResponse {
-  return {
-    id: 'abc123',
-    model: 'm-1',
-    created: 1_700_000_000,
-    text: '',
-    toolCalls: [],
-    usage: { inputTokens: 11, outputTokens: 7 },
-    finishReason: 'stop',
-    stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-    headers: {},
-    ...over,
-  };
-}
-
-function canonicalRequest(id: ProviderId, stream: boolean, params: Record<string, unknown> = {}): CanonicalRequest {
-  return { provider: id, path: '/', model: 'm-1', stream, messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'get_weather' }], headers: {}, params, raw: {} };
+function kitRequest(id: ProviderId, stream: boolean, params: Record<string, unknown> = {}): CanonicalRequest {
+  return canonicalRequest({ provider: id, stream, tools: [{ name: 'get_weather' }], params });
 }
 
 /**
@@ -146,13 +132,13 @@ export function describeConformance(kit: ConformanceKit): void {
     if (!kit.sdk) {
       // Vectors are the answer: its templates hold them, and the request's texts.
       const vectors: Array<[string, Partial<CanonicalResponse>]> = [['vectors', { embeddings: [[0.125, -0.25, 0.5], [0.75, 0, -1]] }]];
-      templatesMatchRendering(adapter, vectors, canonicalResponse, () => ({ ...canonicalRequest(kit.id, false), input: ['hi', 'there you'] }));
+      templatesMatchRendering(adapter, vectors, canonicalResponse, () => ({ ...kitRequest(kit.id, false), input: ['hi', 'there you'] }));
       return void it('is not a conversational API (nothing to round-trip)', () => expect(adapter.reader.conversational).toBe(false));
     }
     describe.each([false, true])('stream %s', (stream) => {
       it.each(cases)('%s', (_name, over) => {
         const response = canonicalResponse(over);
-        const rendered = adapter.render(response, canonicalRequest(kit.id, stream, stream ? kit.streamParams : {}), adapter.createState?.());
+        const rendered = adapter.render(response, kitRequest(kit.id, stream, stream ? kit.streamParams : {}), adapter.createState?.());
         expect(rendered.status).toBe(200);
         expect(rendered.stream === undefined).toBe(!stream);
         const view = stream ? adapter.reader.streamedAnswer(rendered.stream!.frames) : adapter.reader.answer(rendered.json);
@@ -164,10 +150,10 @@ export function describeConformance(kit: ConformanceKit): void {
       });
     });
 
-    templatesMatchRendering(adapter, cases, canonicalResponse, (stream) => canonicalRequest(kit.id, stream, stream ? kit.streamParams : {}));
+    templatesMatchRendering(adapter, cases, canonicalResponse, (stream) => kitRequest(kit.id, stream, stream ? kit.streamParams : {}));
 
     // A golden recorded from a stream that failed keeps the failure in its summary.
-    readsStreamErrors(kit, adapter, canonicalResponse({}), canonicalRequest(kit.id, true, kit.streamParams));
+    readsStreamErrors(kit, adapter, canonicalResponse({}), kitRequest(kit.id, true, kit.streamParams));
 
   });
 

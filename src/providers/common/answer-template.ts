@@ -42,6 +42,8 @@ export interface Template {
   size: number;
   /** Buffers of earlier answers the transport handed back, with the values they hold. */
   free: { buf: Buffer; holds: string[] }[];
+  /** Dropped from the cache: buffers still lent out are not taken back. */
+  dropped: boolean;
 }
 
 /** Values shorter than this are not cut out (a scenario's `call_1` would match everywhere): they stay in the key. */
@@ -318,6 +320,7 @@ export function cut(rendered: RenderedResponse, response: CanonicalResponse, dra
     used: false,
     size,
     free: [],
+    dropped: false,
   };
   // Answers of a template without it leave it empty (and their values stay of the template's lengths).
   if (!template.iso) template.holds = values.map((v, i) => (i === ISO ? '' : v));

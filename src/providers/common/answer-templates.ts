@@ -123,9 +123,7 @@ export class AnswerTemplates {
     }
     this.#bytes -= entry.size + key.length * 2;
     for (const f of entry.free.splice(0)) this.#bytes -= f.buf.length;
-    // Buffers still lent out find no list to go back to.
-    entry.free = [];
-    Object.freeze(entry.free);
+    entry.dropped = true;
   }
 
   #build(key: string, adapter: ProviderAdapter, response: CanonicalResponse, request: CanonicalRequest, state: unknown, random: RandomBytes): RenderedResponse {
@@ -208,7 +206,7 @@ export class AnswerTemplates {
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {
       // Handed back: it waits for the next answer of this template (unless the template was dropped).
-      if (Object.isFrozen(template.free) || template.free.length >= 4 || this.#bytes + buf.length > this.#maxBytes) return;
+      if (template.dropped || template.free.length >= 4 || this.#bytes + buf.length > this.#maxBytes) return;
       this.#bytes += buf.length;
       template.free.push({ buf, holds: values });
     });

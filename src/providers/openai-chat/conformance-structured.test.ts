@@ -1,23 +1,15 @@
 import OpenAI from 'openai';
-import { zodResponseFormat } from 'openai/helpers/zod';
-import { z } from 'zod';
-import { describeStructuredConformance, WEATHER_SCHEMA_NAME, type SdkReasoning } from '../testing/conformance-structured.ts';
+import { describeStructuredConformance, type SdkReasoning } from '../testing/conformance-structured.ts';
+import { openAIChatStructured } from '../testing/kits.ts';
 
 const client = (base: string | undefined) => new OpenAI({ apiKey: 'sk-test', maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) });
-// WEATHER_SCHEMA as users write it for the SDK's parse helpers.
-const format = zodResponseFormat(z.object({ city: z.string(), temperature: z.number(), conditions: z.enum(['sunny', 'cloudy', 'rain']) }), WEATHER_SCHEMA_NAME);
 
 describeStructuredConformance({
   id: 'openai',
   // OpenAI's own models show no reasoning on Chat; an OpenAI-compatible server's do (`reasoning_content`).
   reasoningModel: 'deepseek-reasoner',
   refusals: true,
-  async structured(base, prompt, stream) {
-    const body = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: prompt }], response_format: format };
-    const completion = stream ? await client(base).chat.completions.stream(body).finalChatCompletion() : await client(base).chat.completions.parse(body);
-    const message = completion.choices[0].message;
-    return { value: message.parsed, refusal: message.refusal };
-  },
+  structured: openAIChatStructured(client),
   async reasoning(base, model, prompt, stream): Promise<SdkReasoning> {
     const messages = [{ role: 'user' as const, content: prompt }];
     if (!stream) {

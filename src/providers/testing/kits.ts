@@ -6,8 +6,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, type Content, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
 import { expect } from 'vitest';
 import type { ConformanceSdk, SdkAnswer, SdkStreamError, SdkToolCall } from './conformance.ts';
+import { WEATHER_SCHEMA_NAME, type StructuredConformanceKit } from './conformance-structured.ts';
 
 /**
  * Opens a stream and reads it as users do, collecting its text, until it throws (an SDK that reads
@@ -283,4 +286,20 @@ export function openAIStreamError(err: unknown): SdkStreamError {
   if (!(err instanceof OpenAI.APIError)) throw new Error(`expected an OpenAI.APIError, got ${String(err)}`);
   const body = err.error as { message?: string } | undefined;
   return { message: body?.message, type: err.type ?? null, status: err.status ?? null };
+}
+
+/**
+ * A Chat Completions client's structured answer as users get it: `chat.completions.parse` with the weather
+ * schema written in zod, or the stream helper's final completion (OpenAI and Azure alike).
+ * @example
+ *   describeStructuredConformance({ ..., structured: openAIChatStructured(client) });
+ */
+export function openAIChatStructured(client: (base: string | undefined) => Pick<OpenAI, 'chat'>): StructuredConformanceKit['structured'] {
+  const format = zodResponseFormat(z.object({ city: z.string(), temperature: z.number(), conditions: z.enum(['sunny', 'cloudy', 'rain']) }), WEATHER_SCHEMA_NAME);
+  return async (base, prompt, stream) => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: prompt }], response_format: format };
+    const completion = stream ? await client(base).chat.completions.stream(body).finalChatCompletion() : await client(base).chat.completions.parse(body);
+    const message = completion.choices[0].message;
+    return { value: message.parsed, refusal: message.refusal };
+  };
 }

@@ -14,6 +14,7 @@ import { capture, measure, median, rotate, scratchDir, spread, startAimock, star
 
 const CONNECTIONS = 16;
 const ROUNDS = 3;
+const WARM_ROUNDS = 3;
 const LONG = { timeout: 900_000 };
 const dir = scratchDir();
 const headers = { authorization: 'Bearer sk-bench', 'content-type': 'application/json' };
@@ -74,8 +75,12 @@ for (const shape of shapes) {
     expect(said(answer.body) && said(peerAnswer.body)).toBe(true);
     const bare = await started(startBare(dir, answer));
     const opts = (url: string) => ({ url: `${url}/v1/chat/completions`, method: 'POST', headers, body: body(shape), idReplacement: true, connections: CONNECTIONS, amount: shape.amount });
-    // Warm-up: JIT tiers, pools, and ghostwire's journal at its entry limit as in a server that has run a while.
-    for (const s of [bare, ghostwire, aimock]) await measure(s, opts(s.url));
+    // Warm-up, as long as the rounds measured: JIT tiers, pools, and ghostwire's journal at its entry limit
+    // as in a server that has run a while. V8 goes on optimizing a server's request path for tens of
+    // thousands of requests (ghostwire, --trace-opt: 700 ms of compiling between its 10,000th and
+    // 30,000th request, 48 ms between the 30,000th and 50,000th), so one round of warm-up measured
+    // part of the compiler's work as the answers' cost. Every server gets the same warm-up.
+    for (const s of [bare, ghostwire, aimock]) for (let i = 0; i < WARM_ROUNDS; i++) await measure(s, opts(s.url));
     const [b, g, a] = await rotate(ROUNDS, [
       () => measure(bare, opts(bare.url), answer.body.length),
       () => measure(ghostwire, opts(ghostwire.url), answer.body.length),

@@ -175,6 +175,12 @@ export interface CanonicalResponse {
   inputTranscript?: string;
   /** Gemini Live: the step's `goAway` (time left before the server disconnects). */
   goAway?: string;
+  /**
+   * Where the answer's content comes from, when all of it but the per-answer values (ids, `created`),
+   * the model and the usage is one step's own, the same object answer after answer (no `{{…}}`, no
+   * structured value, no echoed headers): answer templates key on it instead of on the content.
+   */
+  source?: object;
 }
 
 /** An error to render in the provider's own error shape. */

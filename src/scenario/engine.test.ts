@@ -59,6 +59,28 @@ describe('ScenarioEngine', () => {
     expect(ids[1]).not.toBe(ids[2]);
   });
 
+  it("names a step as its answer's source only when all the answer's content but ids, model and usage is the step's own", () => {
+    const steps = [
+      { match: { model: 'plain' }, respond: { text: 'same every time', toolCalls: [{ name: 'f', arguments: { a: 1 } }] }, consume: false },
+      { match: { model: 'templated' }, respond: { text: 'for {{model}}' }, consume: false },
+      { match: { model: 'structured' }, respond: { json: { a: 1 } }, consume: false },
+      { match: { model: 'echo' }, respond: { text: 'x', echoHeaders: ['x-trace'] }, consume: false },
+    ];
+    const engine = new ScenarioEngine([{ name: 'sources', steps }]);
+    const sourceOf = (model: string, content = 'hi') => {
+      const selection = engine.select(chat({ model, messages: [{ role: 'user', content }] }));
+      if (selection.kind !== 'respond') throw new Error(selection.kind);
+      return selection.response;
+    };
+    const [a, b] = [sourceOf('plain'), sourceOf('plain', 'a much longer question than before')];
+    expect(a.source).toBeDefined();
+    expect(b.source).toBe(a.source);
+    // The usage still follows the request (and the arguments' length counts in the output estimate).
+    expect(b.usage.inputTokens).toBeGreaterThan(a.usage.inputTokens);
+    expect(a.usage.outputTokens).toBe(Math.ceil(('same every time'.length + 'f'.length + '{"a":1}'.length) / 4));
+    for (const model of ['templated', 'structured', 'echo']) expect(sourceOf(model).source).toBeUndefined();
+  });
+
   it('mints a bare 24-hex tool call id, no provider prefix, when given no minter', () => {
     const engine = new ScenarioEngine([{ name: 'ids', steps: [{ respond: { toolCalls: [{ name: 'get_weather', arguments: {} }] } }] }]);
     const first = engine.select(chat());

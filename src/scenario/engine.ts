@@ -6,7 +6,7 @@ import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './sc
 import { AuthoringError, StructuredAnswers } from './structured.ts';
 import type { IdMinter, NearMiss, Selection, StepRef } from './selection.ts';
 import { fillTemplate, fillTemplateDeep } from './template.ts';
-import { estimateInputTokens, estimateTokens } from './tokens.ts';
+import { estimateInputTokens, estimateTokens, tokensOfLength } from './tokens.ts';
 import { parseScenario } from './validate.ts';
 
 /** How many near misses a no-match error names. */
@@ -45,6 +45,8 @@ export class ScenarioEngine {
   #pendingToolResults: string[] | null = null;
   /** Response ids (and tool call ids when no API shape is given): 24 hex characters (per-engine prefix + counter). */
   readonly #ids = new HexIds();
+  /** Lengths of tool call arguments as JSON, by object: a step's own arguments are encoded once, not per answer. */
+  readonly #argumentLengths = new WeakMap<object, number>();
   /** Checks and generates structured answers (compiled schemas cached per engine). */
   readonly #structured = new StructuredAnswers();
 
@@ -219,7 +221,7 @@ export class ScenarioEngine {
       created: Math.floor(Date.now() / 1000),
       text,
       toolCalls,
-      usage: usageOf(respond.usage, request, text + (refusal ?? ''), toolCalls, reasoning),
+      usage: usageOf(respond.usage, request, text + (refusal ?? ''), toolCalls, reasoning, (args) => this.#argumentLength(args)),
       finishReason: respond.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       stream,
       headers: responseHeaders(respond.headers, respond.echoHeaders, request),
@@ -228,9 +230,18 @@ export class ScenarioEngine {
     if (refusal !== undefined) response.refusal = refusal;
     if (json !== undefined) response.json = json;
     if (request.provider === 'embeddings') response.embeddings = embeddingsFor(request, respond.embeddings);
+    // Everything but ids, `created`, model and usage is the step's own: said, so answer templates key on the step.
+    else if (!state.templated && json === undefined && !respond.echoHeaders?.length) response.source = respond;
     if (state.step.inputTranscript !== undefined) response.inputTranscript = fillTemplate(state.step.inputTranscript, values);
     if (respond.goAway !== undefined) response.goAway = respond.goAway;
     return response;
+  }
+
+  #argumentLength(args: unknown): number {
+    if (typeof args !== 'object' || args === null) return (JSON.stringify(args) ?? '').length;
+    let length = this.#argumentLengths.get(args);
+    if (length === undefined) this.#argumentLengths.set(args, (length = (JSON.stringify(args) ?? '').length));
+    return length;
   }
 
   /**
@@ -278,11 +289,14 @@ function usageOf(
   text: string,
   toolCalls: CanonicalToolCall[],
   reasoning: CanonicalReasoning | undefined,
+  argumentLength: (args: unknown) => number,
 ): CanonicalUsage {
   const reasoningTokens = given?.reasoningTokens ?? (reasoning ? Math.max(1, estimateTokens(reasoning.text)) : undefined);
   if (given) return reasoningTokens === undefined ? { ...given } : { ...given, reasoningTokens };
-  const produced = text + toolCalls.map((c) => c.name + JSON.stringify(c.arguments)).join('');
-  const usage: CanonicalUsage = { inputTokens: estimateInputTokens(request), outputTokens: estimateTokens(produced) + (reasoningTokens ?? 0) };
+  // The produced text is the answer's text and each call's name and arguments as JSON; only its length counts.
+  let produced = text.length;
+  for (const c of toolCalls) produced += c.name.length + argumentLength(c.arguments);
+  const usage: CanonicalUsage = { inputTokens: estimateInputTokens(request), outputTokens: tokensOfLength(produced) + (reasoningTokens ?? 0) };
   if (reasoningTokens !== undefined) usage.reasoningTokens = reasoningTokens;
   return usage;
 }

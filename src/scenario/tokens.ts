@@ -10,7 +10,16 @@ import type { CanonicalRequest } from './canonical.ts';
  *   estimateTokens('Hello, world') // 3
  */
 export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.max(1, Math.ceil(text.length / 4));
+  return tokensOfLength(text.length);
+}
+
+/**
+ * The same estimate from a text's length alone (a text never built, only measured).
+ * @example
+ *   tokensOfLength(12) // 3
+ */
+export function tokensOfLength(length: number): number {
+  return length === 0 ? 0 : Math.max(1, Math.ceil(length / 4));
 }
 
 /**

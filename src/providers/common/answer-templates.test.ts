@@ -105,6 +105,25 @@ describe('AnswerTemplates (the mechanism)', () => {
     expect(templates.hits).toBe(variants.length);
   });
 
+  test('answers of one step key on the step: what varies per request (model, usage, path) still gets templates of its own, and two steps never share one', () => {
+    const templates = new AnswerTemplates();
+    const stepA = { text: 'hello' };
+    const stepB = { text: 'hello' };
+    const req = (model: string) => canonicalRequest({ path: '/v1/chat/completions', model, stream: true, params: { stream_options: { include_usage: true } } });
+    const variants: [object, string, number][] = [[stepA, 'gpt-4o', 3], [stepA, 'gpt-4o-mini', 3], [stepA, 'gpt-4o', 9], [stepB, 'gpt-4o', 3]];
+    for (let round = 0; round < 3; round++) {
+      for (const [source, model, inputTokens] of variants) {
+        const res = answer('hello', { model, source, usage: { inputTokens, outputTokens: 2 } });
+        const text = bodyOf(templates.render(chat, res, req(model), undefined, random)).toString();
+        expect(text).toBe(bodyOf(chat.render(res, req(model), undefined, random)).toString());
+        expect(text).toContain(`"model":"${model}"`);
+        expect(text).toContain(`"prompt_tokens":${inputTokens}`);
+      }
+    }
+    // One template per variant, each used once (the third round); none served another's bytes (above).
+    expect(templates.hits).toBe(variants.length);
+  });
+
   test('memory is bounded in entries and in bytes, whatever answers come', () => {
     const templates = new AnswerTemplates({ maxEntries: 8, maxBytes: 256 * 1024 });
     for (let i = 0; i < 60; i++) {

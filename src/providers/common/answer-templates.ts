@@ -20,7 +20,7 @@
  * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
 import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
-import { binaryFrames, contentKey, cut, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
+import { binaryFrames, contentKey, cut, sourceKey, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
 import type { RandomBytes } from './ids.ts';
 import { lend } from './reusable-bytes.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -46,6 +46,9 @@ export class AnswerTemplates {
   readonly #entries = new Map<string, Entry>();
   /** Answer texts by number, for keys (a step's text is hashed once, not per request). */
   readonly #texts = new TextNumbers();
+  /** Answer sources (steps) by number, for keys: weakly, so a replaced scenario's steps go. */
+  readonly #sources = new WeakMap<object, number>();
+  #nextSource = 0;
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   #bytes = 0;
@@ -78,7 +81,12 @@ export class AnswerTemplates {
     if (s.chunkDelayMs > 0 || s.disconnectAfterChunks != null || s.error !== undefined) return direct();
     const adapterKey = adapter.templateKey?.(response, request, state);
     if (adapterKey === undefined) return direct();
-    const key = `${adapter.id}\u0000${adapterKey}\u0000${this.#texts.of(response.text)}\u0000${contentKey(response, request)}`;
+    // An answer from a step's own content keys on the step (a number), not on the content: no pass over
+    // the text, the arguments and every other field per request.
+    const source = response.source;
+    const key = source
+      ? `${adapter.id}\u0000${adapterKey}\u0000${sourceKey(this.#numberOf(source), response, request)}`
+      : `${adapter.id}\u0000${adapterKey}\u0000${this.#texts.of(response.text)}\u0000${contentKey(response, request)}`;
     const entry = this.#entries.get(key);
     if (entry === undefined) {
       // Seen once: most answers of a test suite are, and rendering them twice more would be waste.
@@ -95,6 +103,12 @@ export class AnswerTemplates {
     // What the rendering would have done to the mock's state, with the draws it would have made.
     adapter.templated?.(response, request, state, new ReplayedRandom(values.slice(values.length - entry.draws.length)));
     return this.#fill(entry, values);
+  }
+
+  #numberOf(source: object): number {
+    let n = this.#sources.get(source);
+    if (n === undefined) this.#sources.set(source, (n = this.#nextSource++));
+    return n;
   }
 
   #add(key: string, entry: Entry, size: number): void {

@@ -170,5 +170,7 @@ export function renderChat(res: CanonicalResponse, req: CanonicalRequest): Rende
  */
 export function chatTemplateKey(req: CanonicalRequest): string {
   const { stream_options = null, service_tier = null, n = null } = req.params;
+  // Most requests carry none of them: one constant, no encoding per request.
+  if (stream_options === null && service_tier === null && n === null) return '[null,null,null]';
   return JSON.stringify([stream_options, service_tier, n]);
 }

@@ -39,7 +39,7 @@ export interface CallFailure {
   error: string;
   /** Why it failed: error (tool said so), timeout, empty, invalid, unavailable, connection, arguments, unknown_tool. */
   kind: string;
-  /** What the tool's error names, when it rules out the tool's own server: access_denied, not_found, invalid_argument. */
+  /** What the tool's error names, when it rules out the tool's own server: access_denied, not_found, invalid_argument, conflict. */
   cause?: FailureCause;
   fallback_suggestions: FallbackSuggestion[];
   /** Why the suggestions are what they are (or why there are none). */

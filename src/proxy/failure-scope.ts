@@ -7,15 +7,23 @@
  */
 import type { FallbackScope } from './fallback.ts';
 
-/** Why a tool said it failed, read from its error: the three causes that rule out its own server. */
-export type FailureCause = 'access_denied' | 'not_found' | 'invalid_argument';
+/** Why a tool said it failed, read from its error: the causes that rule out its own server. */
+export type FailureCause = 'access_denied' | 'not_found' | 'invalid_argument' | 'conflict';
 
 const CAUSES: Array<[FailureCause, RegExp]> = [
   // Node's errno codes, HTTP statuses and the wording servers use (server-filesystem: "Access denied - path outside allowed directories").
-  ['access_denied', /\b(?:access denied|permission denied|not permitted|forbidden|unauthori[sz]ed|not allowed|outside (?:the )?allowed|EACCES|EPERM|401|403)\b/i],
-  ['not_found', /\b(?:not found|no such (?:file|directory|key|table|object|resource)|does ?n[o']t exist|ENOENT|404)\b/i],
-  // MCP's InvalidParams (-32602) and the usual wording of a rejected argument.
-  ['invalid_argument', /(?:-32602|\binvalid (?:argument|param|input|value)s?\b|\bEINVAL\b|\bbad request\b|\b400\b)/i],
+  ['access_denied', /\b(?:access denied|permission denied|not permitted|forbidden|unauthori[sz]ed|not allowed|outside (?:the )?allowed|authenticat\w* (?:is )?required|EACCES|EPERM|401|403)\b/i],
+  // server-filesystem's edit_file: "Could not find exact match for edit".
+  ['not_found', /\b(?:not found|no such (?:file|directory|key|table|object|resource)|does ?n[o']t exist|could not find|ENOENT|404)\b/i],
+  // What is to be created is there already (server-filesystem's move_file: "Destination already exists"; HTTP 409).
+  ['conflict', /\b(?:already exists?|EEXIST|409|conflict)\b/i],
+  // MCP's InvalidParams (-32602), the usual wording of a rejected argument, and server-filesystem's own checks
+  // of its arguments ("Cannot specify both head and tail parameters simultaneously", "Path must be absolute
+  // after normalization", "Ambiguous Unicode path component").
+  [
+    'invalid_argument',
+    /(?:-32602|\binvalid (?:argument|param|input|value)s?\b|\bEINVAL\b|\bbad request\b|\b400\b|\bcannot (?:specify|use|combine) both\b|\bmutually exclusive\b|\b(?:is|are) required\b|\bmissing required\b|\bmust (?:be|not be|have)\b|\bambiguous\b)/i,
+  ],
 ];
 
 /**
@@ -37,6 +45,7 @@ export interface FailurePolicy {
 
 const WORDS: Record<string, string> = {
   access_denied: 'access was denied', not_found: 'what it asked for was not found', invalid_argument: 'its arguments were rejected',
+  conflict: 'what it would create already exists',
   timeout: 'the call timed out', connection: 'the connection to the server was lost', unavailable: 'the server is unavailable',
   empty: 'the tool returned an empty result', invalid: 'the tool returned an invalid result',
 };

@@ -2,7 +2,7 @@
 // @modelcontextprotocol/server-filesystem instances (different roots) and two server-everything instances.
 // The query's action leads; same-job alternatives are found (deprecated twins, the same tool on another
 // server) and nothing of another action or object is offered; the failure decides where suggestions come from.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -110,6 +110,28 @@ describe('search and fallbacks on the real reference servers', () => {
     expect(body).toMatchObject({ success: false, kind: 'arguments', fallback_suggestions: [] });
     expect(body.error).toMatch(/"path" must be string/);
     expect(body.fallback_note).toMatch(/arguments do not match .*no other tool is suggested/);
+  });
+
+  it('arguments the server itself rejects (head and tail at once) are read as such: only the other server, and why', async () => {
+    const file = join(rootA, 'lines.txt');
+    writeFileSync(file, 'a\nb\nc\n');
+    const body = await call('call_tool', { server: 'fs', tool: 'read_text_file', arguments: { path: file, head: 1, tail: 1 }, include_fallbacks: true });
+    expect(body).toMatchObject({ success: false, kind: 'error', cause: 'invalid_argument' });
+    expect(body.error).toMatch(/Cannot specify both head and tail/);
+    expect(ids(body.fallback_suggestions)).toContain('fs2/read_text_file');
+    expect(ids(body.fallback_suggestions).every((id) => id.startsWith('fs2/'))).toBe(true);
+    expect(body.fallback_note).toMatch(/arguments were rejected: fs decides that for all its tools/);
+  });
+
+  it('a destination that already exists is a conflict on this server: never its own tools', async () => {
+    writeFileSync(join(rootA, 'from.txt'), 'x');
+    writeFileSync(join(rootA, 'to.txt'), 'y');
+    const body = await call('call_tool', { server: 'fs', tool: 'move_file', arguments: { source: join(rootA, 'from.txt'), destination: join(rootA, 'to.txt') }, include_fallbacks: true });
+    expect(body).toMatchObject({ success: false, kind: 'error', cause: 'conflict' });
+    expect(body.error).toMatch(/already exists/);
+    expect(ids(body.fallback_suggestions)).toContain('fs2/move_file');
+    expect(ids(body.fallback_suggestions).every((id) => id.startsWith('fs2/'))).toBe(true);
+    expect(body.fallback_note).toMatch(/already exists: fs decides that for all its tools/);
   });
 
   it('an empty result is this tool\'s answer: the same job on any server, its own included', async () => {

@@ -57,6 +57,7 @@ describe('the packed package, installed', () => {
       'fixtures/catalog-heldout-6/tools.json', 'fixtures/catalog-heldout-6/queries.json',
       'fixtures/fallback/tools.json', 'fixtures/fallback/pairs.json',
       'fixtures/fallback-heldout/tools.json', 'fixtures/fallback-heldout/pairs.json',
+      'fixtures/fallback-heldout-2/tools.json', 'fixtures/fallback-heldout-2/pairs.json',
     ]));
     // Data files ship once, at the package root.
     expect(packed.filter((p) => p.startsWith('dist/fixtures/') && p.endsWith('.json'))).toEqual([]);
@@ -159,13 +160,13 @@ describe('the packed package, installed', () => {
     expect(mcp.code, explain(mcp)).toBe(0);
   });
 
-  it('`ghostwire proxy eval` finds the eight eval sets and the two fallback sets in the installed package', { timeout: 90_000 }, async () => {
+  it('`ghostwire proxy eval` finds the eight eval sets and the three fallback sets in the installed package', { timeout: 90_000 }, async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets, fallbacks } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number; queries: number }>; fallbacks: Array<{ catalog: string; tools: number }> };
     expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout'), join(pkg, 'fixtures/catalog-heldout-2'), join(pkg, 'fixtures/catalog-heldout-3'), join(pkg, 'fixtures/catalog-heldout-4'), join(pkg, 'fixtures/catalog-heldout-5'), join(pkg, 'fixtures/catalog-heldout-6')]);
     expect(sets.map((s) => [s.tools, s.queries])).toEqual([[142, 48], [447, 212], [371, 204], [419, 193], [393, 176], [383, 209], [480, 240], [259, 100]]);
-    expect(fallbacks.map((f) => [f.catalog, f.tools])).toEqual([[join(pkg, 'fixtures/fallback'), 163], [join(pkg, 'fixtures/fallback-heldout'), 189]]);
+    expect(fallbacks.map((f) => [f.catalog, f.tools])).toEqual([[join(pkg, 'fixtures/fallback'), 163], [join(pkg, 'fixtures/fallback-heldout'), 189], [join(pkg, 'fixtures/fallback-heldout-2'), 226]]);
   });
 
   it('the packed bin runs from dist/', async () => {

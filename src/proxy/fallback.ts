@@ -12,6 +12,7 @@ import { toolId } from './embeddings.ts';
 import { parameterNames } from './hashing.ts';
 import type { ToolSearch } from './search.ts';
 import { familyWords, JobReader, type JobTool } from './search/same-job.ts';
+import { serverKinds } from './search/server-kinds.ts';
 
 export interface FallbackSuggestion {
   server: string;
@@ -111,6 +112,7 @@ export class FallbackResolver {
     const job = (t: { server: string; name: string; description: string; inputSchema: Record<string, unknown>; annotations?: JobTool['annotations'] }): JobTool =>
       ({ server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
     const source = job(self);
+    const kinds = serverKinds(all.map((t) => ({ server: t.server, head: this.jobs.job(job(t)).head })));
     // Only the same job: never a write for a read, a delete for a create, an issue for a pull request. Every
     // tool is weighed (a same-job tool of another server may share few words with this one's long
     // description), then only those are ranked by similarity.
@@ -118,6 +120,9 @@ export class FallbackResolver {
     for (const t of all) {
       if (t.server === server && t.name === tool) continue;
       if (scope === 'elsewhere' && t.server === server) continue;
+      // Another server's tool stands in only where the two servers are of one kind (a task tracker's label is
+      // not a mailbox's): besides this, they act on another thing of the same name.
+      if (t.server !== server && !kinds.alike(server, t.server)) continue;
       if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t)) === undefined) same.add(toolId(t.server, t.name));
     }
     if (same.size === 0) return [];

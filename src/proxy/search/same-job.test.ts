@@ -33,6 +33,16 @@ describe('same job', () => {
     expect(jobs.differ(tool('fc', 'firecrawl_monitor_check', 'Get a single check', ['id', 'checkId']), tool('fc', 'firecrawl_monitor_checks', 'List historical checks for a monitor', ['id', 'checkId']))).toBe('object');
   });
 
+  it('making, changing or removing, one and a batch of the same thing stand in for each other; reading, one is not a listing', () => {
+    const createTask = tool('asana', 'asana_create_task', 'Create a new task in a project', ['name', 'projects'], ['name']);
+    const createTasks = tool('todoist', 'create_tasks', 'Create one or more tasks', ['tasks']);
+    expect(jobs.differ(createTask, createTasks)).toBeUndefined();
+    expect(jobs.differ(tool('asana', 'asana_delete_section', 'Delete a section', ['section_id']), tool('todoist', 'delete_sections', 'Delete one or more sections', ['ids']))).toBeUndefined();
+    expect(jobs.differ(tool('asana', 'asana_get_task', 'Get one task by its id', ['task_id']), tool('todoist', 'get_tasks', 'List tasks matching a filter', ['filter'], []))).toBe('object');
+    // Still not another action: a batch delete is no create.
+    expect(jobs.differ(createTask, tool('todoist', 'delete_tasks', 'Delete one or more tasks', ['ids']))).toBe('action');
+  });
+
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
     expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
     expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');

@@ -62,6 +62,8 @@ const NAME_NOISE = new Set(['tool', 'tools', 'api', 'mcp']);
 const PRODUCT_SUFFIX = ['db', 'mcp', 'io', 'js', 'hq', 'app', 'ai'];
 /** Actions that make something new. */
 const MAKING = ['create', 'send'];
+/** Actions that make, change or remove what they act on. */
+const WRITING = ['create', 'update', 'delete'];
 /** Light verbs (stems): they say their object's own action ("take_screenshot", "make_call", "do_search"). */
 const LIGHT = new Set(['take', 'make', 'do', 'perform', 'have', 'give']);
 /** Name words that make it act on one ("insert-one", "get_single_item"). */
@@ -216,7 +218,10 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   for (const x of b.qualifier) if (!a.reach.has(x)) return 'object';
   for (const x of a.object) if (!b.reach.has(x)) return 'object';
   for (const x of b.object) if (!a.reach.has(x)) return 'object';
-  if (a.plural !== undefined && b.plural !== undefined && a.plural !== b.plural) return 'object';
+  // Reading, one is not many: "get_task" answers one, "get_tasks" lists them. Making, changing or removing,
+  // the number says single or batch of the same thing ("create_tasks" takes one or more): either stands in.
+  const writing = WRITING.some((w) => a.actions.has(w) && b.actions.has(w));
+  if (!writing && a.plural !== undefined && b.plural !== undefined && a.plural !== b.plural) return 'object';
   // A tool that needs a place the other knows nothing of (the owner and repo of a GitHub file, next to a
   // local file's path) acts on another kind of object; two tools that each need their own (a GitHub repo,
   // a GitLab project) do the same job on different backends.

@@ -123,7 +123,7 @@ export class FallbackResolver {
       // Another server's tool stands in only where the two servers are of one kind (a task tracker's label is
       // not a mailbox's): besides this, they act on another thing of the same name.
       if (t.server !== server && !kinds.alike(server, t.server)) continue;
-      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t)) === undefined) same.add(toolId(t.server, t.name));
+      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t), t.server !== server) === undefined) same.add(toolId(t.server, t.name));
     }
     if (same.size === 0) return [];
     const similar = await this.search.similarTo(server, tool, same.size, (id) => same.has(id));

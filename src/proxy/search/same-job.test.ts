@@ -43,6 +43,15 @@ describe('same job', () => {
     expect(jobs.differ(createTask, tool('todoist', 'delete_tasks', 'Delete one or more tasks', ['ids']))).toBe('action');
   });
 
+  it('of servers of one kind, a tool naming a parent the other product leaves implicit does the same job', () => {
+    const slack = tool('slack', 'slack_list_channels', 'List public channels in the Slack workspace with pagination.', ['limit', 'cursor'], []);
+    const teams = tool('teams', 'list_channels', 'List all channels in a specific Microsoft Team.', ['teamId']);
+    expect(jobs.differ(slack, teams)).toBe('object');
+    expect(jobs.differ(slack, teams, true)).toBeUndefined();
+    // Still another action or another object however alike the servers.
+    expect(jobs.differ(slack, tool('teams', 'create_channel', 'Create a channel in a team.', ['teamId', 'name']), true)).toBe('action');
+  });
+
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
     expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
     expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');

@@ -192,8 +192,8 @@ const paramWords = (p: string): string[] => words(p.replace(/([a-z])([A-Z])/g, '
 const isReference = (p: string): boolean => paramWords(p).at(-1) === 'id' && paramWords(p).length > 1;
 const referenceKey = (p: string): string => paramWords(p).map(stem).join(' ');
 
-/** Why two jobs differ, or undefined when they are the same job. */
-export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
+/** Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of one kind. */
+export function jobDifference(a: Job, b: Job, sameKind = false): 'action' | 'object' | undefined {
   const shared = [...a.actions].some((x) => b.actions.has(x));
   // A tool whose action cannot be read at all is compared on its object alone, and needs one.
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
@@ -224,9 +224,11 @@ export function jobDifference(a: Job, b: Job): 'action' | 'object' | undefined {
   if (!writing && a.plural !== undefined && b.plural !== undefined && a.plural !== b.plural) return 'object';
   // A tool that needs a place the other knows nothing of (the owner and repo of a GitHub file, next to a
   // local file's path) acts on another kind of object; two tools that each need their own (a GitHub repo,
-  // a GitLab project) do the same job on different backends.
+  // a GitLab project) do the same job on different backends, and so do two tools of servers of one kind
+  // (`sameKind`, ./server-kinds.ts) where one names a parent the other's product leaves implicit (Teams'
+  // team of a channel, a Slack workspace's).
   const extra = (x: Job, y: Job): boolean => x.required.some((p) => ![...p].some((w) => y.params.has(w)));
-  if (extra(a, b) !== extra(b, a)) return 'object';
+  if (!sameKind && extra(a, b) !== extra(b, a)) return 'object';
   // Of two tools that make or send something, one that needs a reference to one of what it acts on (a
   // reply's messageId) answers one that exists; one that takes no such reference sends a new one.
   const needs = (x: Job, y: Job): boolean => [...x.ids].some((r) => x.head !== undefined && r === `${x.head} id` && !y.refs.has(r));
@@ -259,7 +261,7 @@ export class JobReader {
   }
 
   /** Why `a` and `b` are not the same job ('action' or 'object'), or undefined when they are. */
-  differ(a: JobTool, b: JobTool): 'action' | 'object' | undefined {
-    return jobDifference(this.job(a), this.job(b));
+  differ(a: JobTool, b: JobTool, sameKind = false): 'action' | 'object' | undefined {
+    return jobDifference(this.job(a), this.job(b), sameKind);
   }
 }

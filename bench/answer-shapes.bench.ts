@@ -10,7 +10,7 @@
  * Goals per shape (issue 29): ghostwire ≤ 1.5x bare and ≤ 0.5x aimock, medians of per-round ratios.
  */
 import { afterAll, expect, test } from 'vitest';
-import { capture, measure, median, rotate, scratchDir, spread, startAimock, startBare, startGhostwire, type Round, type ServerProcess } from './support/processes.ts';
+import { capture, measure, median, rotate, scratchDir, spread, startAimock, startBare, startGhostwire, stoppedAfterAll, type Round } from './support/processes.ts';
 
 const CONNECTIONS = 16;
 const ROUNDS = 3;
@@ -45,13 +45,7 @@ const shapes: Shape[] = [
 const body = (s: Shape) =>
   JSON.stringify({ model: s.model, stream: s.stream, messages: [{ role: 'user', content: `What is the weather like? request [<id>]` }], ...(s.tools ? { tools: [weather] } : {}) });
 
-const servers: ServerProcess[] = [];
-afterAll(() => Promise.all(servers.map((s) => s.stop())));
-const started = async (s: Promise<ServerProcess>) => {
-  const server = await s;
-  servers.push(server);
-  return server;
-};
+const started = stoppedAfterAll();
 
 const ghostwire = await started(startGhostwire(dir, [{ name: 'shapes', steps: shapes.map((s) => ({ match: { model: s.model }, respond: s.ghostwire, consume: false })) }]));
 const aimock = await started(startAimock(dir, shapes.map((s) => ({ match: { model: s.model }, ...s.aimock }))));

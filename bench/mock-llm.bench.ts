@@ -10,8 +10,8 @@
  * - 100 sessions with traffic in all of them: ≥ 0.9 of one session's throughput (per server CPU second);
  * - 10,000 concurrent streaming clients: none dropped; the server's resident memory is reported.
  */
-import { afterAll, expect, test } from 'vitest';
-import { alternate, capture, measure, median, scratchDir, spread, startBare, startBareWork, startGhostwire, streamClients, type Round, type ServerProcess } from './support/processes.ts';
+import { expect, test } from 'vitest';
+import { alternate, capture, measure, median, scratchDir, spread, startBare, startBareWork, startGhostwire, stoppedAfterAll, streamClients, type Round } from './support/processes.ts';
 
 const CONNECTIONS = 16;
 const ROUNDS = 7;
@@ -25,13 +25,7 @@ const steps = [
   { match: { stream: false }, respond: { text: 'A short answer for the throughput benchmark.', usage: { inputTokens: 5, outputTokens: 9 } }, consume: false },
   { match: { stream: true }, respond: { text: text1000, stream: { chunkSize: 4 } }, consume: false },
 ];
-const servers: ServerProcess[] = [];
-afterAll(() => Promise.all(servers.map((s) => s.stop())));
-const started = async (s: Promise<ServerProcess>) => {
-  const server = await s;
-  servers.push(server);
-  return server;
-};
+const started = stoppedAfterAll();
 
 const ghostwire = await started(startGhostwire(dir, [{ name: 'bench', steps }]));
 const chatUrl = `${ghostwire.url}/v1/chat/completions`;

@@ -23,6 +23,22 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * A function that awaits a server process and stops it after the bench file (one list per file).
+ * @example
+ *   const started = stoppedAfterAll();
+ *   const ghostwire = await started(startGhostwire(dir, scenarios));
+ */
+export function stoppedAfterAll(): (server: Promise<ServerProcess>) => Promise<ServerProcess> {
+  const servers: ServerProcess[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.stop())));
+  return async (pending) => {
+    const server = await pending;
+    servers.push(server);
+    return server;
+  };
+}
+
 /** A scratch folder removed after the bench file (and, failing that, when its process exits). */
 export function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));

@@ -3,23 +3,12 @@ import { AnswerTemplates } from '../common/answer-templates.ts';
 import { RandomBytes } from '../common/ids.ts';
 import { azureOpenAIAdapter } from './index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
-import { canonicalRequest } from '../testing/canonical.ts';
+import { canonicalRequest, canonicalResponse } from '../testing/canonical.ts';
 
 const request = (path: string, stream: boolean, raw: Record<string, unknown> = {}): CanonicalRequest => canonicalRequest({ provider: 'azure-openai', path, model: 'gpt-4.1', stream, raw });
 
-function answer(round: number): CanonicalResponse {
-  return {
-    id: `resp_${'0'.repeat(46)}${round}0`,
-    model: 'gpt-4.1',
-    created: 1_700_000_000 + round,
-    text: 'Hello there, traveller.',
-    toolCalls: [],
-    usage: { inputTokens: 5, outputTokens: 3 },
-    finishReason: 'stop',
-    stream: { chunkSize: 4, chunkDelayMs: 0, chunks: null, disconnectAfterChunks: null },
-    headers: {},
-  };
-}
+const answer = (round: number): CanonicalResponse =>
+  canonicalResponse({ id: `resp_${'0'.repeat(46)}${round}0`, model: 'gpt-4.1', created: 1_700_000_000 + round, text: 'Hello there, traveller.', usage: { inputTokens: 5, outputTokens: 3 } });
 
 const text = (r: ReturnType<AnswerTemplates['render']>) => (r.stream ? r.stream.frames.join('') : (r.text ?? JSON.stringify(r.json)));
 

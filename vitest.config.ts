@@ -18,7 +18,7 @@ const conditions = ['ghostwire-source'];
 process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/node-compile-cache');
 enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
-const roots = ['src', 'examples', 'fixtures'];
+const roots = ['src', 'examples', 'fixtures', 'bench'];
 const testFiles = roots.flatMap((root) =>
   (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
 );

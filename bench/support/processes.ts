@@ -68,8 +68,10 @@ function started(child: ChildProcess, what: string): Promise<string> {
 }
 
 function serverProcess(args: string[], what: string): Promise<ServerProcess> {
-  // Its own process group, ended with the bench (SIGTERM on stop, SIGKILL if the bench dies first).
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Its own process group, ended with the bench: SIGTERM on stop, SIGKILL from our 'exit' handler, and
+  // when the bench's process is gone without running either, by the child itself (exit-with-parent.ts:
+  // its stdin is a pipe only we hold).
+  const child = spawn(process.execPath, ['--import', here('./exit-with-parent.ts'), ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const pid = child.pid!;
   const kill = () => {
     try {

@@ -58,6 +58,7 @@ describe('the packed package, installed', () => {
       'fixtures/fallback/tools.json', 'fixtures/fallback/pairs.json',
       'fixtures/fallback-heldout/tools.json', 'fixtures/fallback-heldout/pairs.json',
       'fixtures/fallback-heldout-2/tools.json', 'fixtures/fallback-heldout-2/pairs.json',
+      'fixtures/fallback-heldout-3/tools.json', 'fixtures/fallback-heldout-3/pairs.json',
     ]));
     // Data files ship once, at the package root.
     expect(packed.filter((p) => p.startsWith('dist/fixtures/') && p.endsWith('.json'))).toEqual([]);
@@ -166,7 +167,7 @@ describe('the packed package, installed', () => {
     const { sets, fallbacks } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number; queries: number }>; fallbacks: Array<{ catalog: string; tools: number }> };
     expect(sets.map((s) => s.catalog)).toEqual([join(pkg, 'fixtures/catalog'), join(pkg, 'fixtures/catalog-large'), join(pkg, 'fixtures/catalog-heldout'), join(pkg, 'fixtures/catalog-heldout-2'), join(pkg, 'fixtures/catalog-heldout-3'), join(pkg, 'fixtures/catalog-heldout-4'), join(pkg, 'fixtures/catalog-heldout-5'), join(pkg, 'fixtures/catalog-heldout-6')]);
     expect(sets.map((s) => [s.tools, s.queries])).toEqual([[142, 48], [447, 212], [371, 204], [419, 193], [393, 176], [383, 209], [480, 240], [259, 100]]);
-    expect(fallbacks.map((f) => [f.catalog, f.tools])).toEqual([[join(pkg, 'fixtures/fallback'), 163], [join(pkg, 'fixtures/fallback-heldout'), 189], [join(pkg, 'fixtures/fallback-heldout-2'), 226]]);
+    expect(fallbacks.map((f) => [f.catalog, f.tools])).toEqual([[join(pkg, 'fixtures/fallback'), 163], [join(pkg, 'fixtures/fallback-heldout'), 189], [join(pkg, 'fixtures/fallback-heldout-2'), 226], [join(pkg, 'fixtures/fallback-heldout-3'), 312]]);
   });
 
   it('the packed bin runs from dist/', async () => {

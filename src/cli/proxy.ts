@@ -15,7 +15,7 @@ commands:
   recommend-tools  recommend tools:   recommend-tools "<task>" [--mode semantic|hybrid|llm] [--top-k N]
   refresh          re-index tools:    refresh [--server S] [--force]
   eval             recall@k, MRR, destructive-first per search mode and query class (fixtures/catalog, catalog-large, catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4, catalog-heldout-5, catalog-heldout-6);
-                   fallback alternatives' precision, recall, cross-action and cross-object suggestions (fixtures/fallback, fixtures/fallback-heldout, fallback-heldout-2)
+                   fallback alternatives' precision, recall, cross-action and cross-object suggestions (fixtures/fallback, fixtures/fallback-heldout, fallback-heldout-2, fallback-heldout-3)
                    eval [--catalog DIR] [--mode lexical,semantic,hybrid,llm] [--json]; DIR holds tools.json + queries.json (or + pairs.json: a fallback set)
 
 common options:

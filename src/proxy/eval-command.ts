@@ -1,6 +1,6 @@
 /**
  * `ghostwire proxy eval`: recall@k, MRR and destructive-first picks per search mode and query class, and
- * fallback alternatives' precision, recall and cross-action/cross-object suggestions over fixtures/fallback, fixtures/fallback-heldout and fixtures/fallback-heldout-2,
+ * fallback alternatives' precision, recall and cross-action/cross-object suggestions over fixtures/fallback, fixtures/fallback-heldout, fixtures/fallback-heldout-2 and fixtures/fallback-heldout-3,
  * over fixtures/catalog, fixtures/catalog-large, fixtures/catalog-heldout, catalog-heldout-2, catalog-heldout-3, catalog-heldout-4, catalog-heldout-5 and catalog-heldout-6 (or one --catalog directory). Semantic search uses
  * the embeddings API named by OPENAI_API_KEY/OPENAI_BASE_URL when set, else ghostwire's own mock LLM
  * (deterministic hashed word, subword, lexicon and WordNet features, in-process, no network) — the figures say which.
@@ -39,6 +39,8 @@ export const FALLBACK_SET_DIR = join(PACKAGE_ROOT, 'fixtures/fallback');
 export const FALLBACK_HELDOUT_DIR = join(PACKAGE_ROOT, 'fixtures/fallback-heldout');
 /** 226 tools of 14 more real MCP servers (trackers, calendars, email, notes, SQL, search indexes), labelled blind. */
 export const FALLBACK_HELDOUT_2_DIR = join(PACKAGE_ROOT, 'fixtures/fallback-heldout-2');
+/** 312 tools of 16 more real MCP servers (trackers, CRM, commerce, storage, containers, source control, weather, time), labelled blind. */
+export const FALLBACK_HELDOUT_3_DIR = join(PACKAGE_ROOT, 'fixtures/fallback-heldout-3');
 
 /** An embedder answering from an in-process mock LLM (feature-hashed vectors). */
 export function mockEmbedder(dimensions = 1536): Embedder {
@@ -74,7 +76,7 @@ function fallbackTable(f: FallbackScores): string {
 export async function runEvalCommand(options: { catalogDir?: string; json?: boolean; modes?: string; env?: Record<string, string | undefined> }): Promise<number> {
   const env = options.env ?? process.env;
   try {
-    const all = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_6_CATALOG_DIR, FALLBACK_SET_DIR, FALLBACK_HELDOUT_DIR, FALLBACK_HELDOUT_2_DIR];
+    const all = options.catalogDir ? [options.catalogDir] : [DEFAULT_CATALOG_DIR, LARGE_CATALOG_DIR, HELDOUT_CATALOG_DIR, HELDOUT_2_CATALOG_DIR, HELDOUT_3_CATALOG_DIR, HELDOUT_4_CATALOG_DIR, HELDOUT_5_CATALOG_DIR, HELDOUT_6_CATALOG_DIR, FALLBACK_SET_DIR, FALLBACK_HELDOUT_DIR, FALLBACK_HELDOUT_2_DIR, FALLBACK_HELDOUT_3_DIR];
     // A directory with pairs.json is a fallback set (labelled tool pairs), else a query set.
     const fallbackDirs = all.filter((d) => existsSync(join(d, 'pairs.json')));
     const dirs = all.filter((d) => !fallbackDirs.includes(d));

@@ -26,4 +26,20 @@ describe('server kinds', () => {
     expect(kinds.alike('unknown', 'asana')).toBe(true);
     expect(kinds.alike('gmail', 'gmail')).toBe(true);
   });
+
+  it('aspects of anything weigh nothing and things that live on something else half: a board and a CRM sharing lists, members and details are not alike', () => {
+    const more = serverKinds([
+      ...server('trello', ['board', 'list', 'card', 'member', 'detail', 'info', 'health', 'comment', 'field', 'attach']),
+      ...server('attio', ['record', 'company', 'list', 'member', 'detail', 'info', 'health', 'note']),
+      ...server('airtable', ['base', 'table', 'record', 'comment', 'field', 'attach']),
+      ...server('shortcut', ['story', 'epic', 'link', 'object', 'workflow']),
+      ...server('hubspot', ['contact', 'deal', 'link', 'object', 'workflow']),
+      ...server('todoist', ['task', 'section', 'project', 'label', 'comment']),
+      ...server('plane', ['issue', 'cycle', 'project', 'label', 'comment']),
+    ]);
+    expect(more.alike('trello', 'attio')).toBe(false); // list 1 + member 0.5
+    expect(more.alike('trello', 'airtable')).toBe(false); // comment, field, attachment: 1.5
+    expect(more.alike('shortcut', 'hubspot')).toBe(false); // workflow 1
+    expect(more.alike('todoist', 'plane')).toBe(true); // project 1 + label and comment 0.5 each
+  });
 });

@@ -6,7 +6,26 @@
  * tasks, projects, sections), whatever else each calls by its own word. So servers are alike when their
  * tools' object heads (the last word of what each acts on, from ./same-job.ts) share two or more; a
  * server with too few heads to judge (one search tool, a fetch) is alike to every other.
+ *
+ * Some heads say little of a product's kind, because every kind has them. Aspects of anything (details,
+ * status, settings, history, links, "objects", "items") are no thing at all and count for nothing;
+ * things that exist only on something else (comments, labels, fields, attachments, members) count half.
+ * A Trello board and an Attio CRM both have lists, members and details (1.5: not alike); Shortcut and
+ * HubSpot links, objects and workflows (1); Todoist and Plane projects, labels and comments (2: alike).
+ * Such heads still make a server judgeable.
  */
+import { stem } from '../../lexicon/index.ts';
+
+/** Aspects of anything, not things (general software usage), as stems: they weigh nothing. */
+const ASPECTS = new Set([
+  'detail', 'info', 'status', 'health', 'option', 'config', 'configuration', 'setting', 'metadata', 'content', 'history', 'activity', 'link', 'object', 'item',
+].map(stem));
+/** Things that exist only on something else (as in ./detach.ts), as stems: they weigh half. */
+const ATTACHED = new Set([
+  'comment', 'label', 'tag', 'field', 'attribute', 'property', 'attachment', 'member', 'user', 'person', 'owner', 'role', 'permission',
+].map(stem));
+
+const weight = (head: string): number => (ASPECTS.has(head) ? 0 : ATTACHED.has(head) ? 0.5 : 1);
 
 /** Shared object heads two servers of one kind have at least. */
 export const MIN_SHARED_HEADS = 2;
@@ -42,7 +61,7 @@ export function serverKinds(tools: ReadonlyArray<{ server: string; head?: string
         const x = heads.get(a) ?? new Set<string>();
         const y = heads.get(b) ?? new Set<string>();
         let shared = 0;
-        for (const h of x) if (y.has(h)) shared += 1;
+        for (const h of x) if (y.has(h)) shared += weight(h);
         known = x.size < MIN_HEADS || y.size < MIN_HEADS || shared >= MIN_SHARED_HEADS;
         memo.set(key, known);
       }

@@ -33,6 +33,14 @@ describe('same job', () => {
     expect(jobs.differ(tool('fc', 'firecrawl_monitor_check', 'Get a single check', ['id', 'checkId']), tool('fc', 'firecrawl_monitor_checks', 'List historical checks for a monitor', ['id', 'checkId']))).toBe('object');
   });
 
+  it("a thing's details are the thing: more of its fields, not another object; its info is not its content", () => {
+    expect(jobs.differ(tool('ado', 'get_repository', 'Get a repository by name or ID', ['project', 'repositoryId']),
+      tool('ado', 'get_repository_details', 'Get detailed information about a repository', ['project', 'repositoryId']))).toBeUndefined();
+    expect(jobs.differ(tool('t', 'get_health', 'Get the health of the server', []), tool('t', 'get_health_detailed', 'Get detailed health information', []))).toBeUndefined();
+    expect(jobs.differ(tool('fs', 'read_file', 'Read the complete contents of a file as text.'),
+      tool('fs', 'get_file_info', 'Retrieve detailed metadata about a file or directory.'))).toBeDefined();
+  });
+
   it('making, changing or removing, one and a batch of the same thing stand in for each other; reading, one is not a listing', () => {
     const createTask = tool('asana', 'asana_create_task', 'Create a new task in a project', ['name', 'projects'], ['name']);
     const createTasks = tool('todoist', 'create_tasks', 'Create one or more tasks', ['tasks']);

@@ -96,9 +96,9 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(312);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.667, 0.135), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.64);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.13);
+    // Floors of the figures now (0.649, 0.162), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.63);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.16);
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
     expect(wrong).not.toContain('trello/get_lists attio/get-lists');
     expect(wrong).not.toContain('shortcut/workflows-list hubspot/hubspot-list-workflows');

@@ -33,10 +33,13 @@ describe('same job', () => {
     expect(jobs.differ(tool('fc', 'firecrawl_monitor_check', 'Get a single check', ['id', 'checkId']), tool('fc', 'firecrawl_monitor_checks', 'List historical checks for a monitor', ['id', 'checkId']))).toBe('object');
   });
 
-  it("a thing's details are the thing: more of its fields, not another object; its info is not its content", () => {
+  it("a thing's details are the thing, and a manner is no object; its info is not its content", () => {
     expect(jobs.differ(tool('ado', 'get_repository', 'Get a repository by name or ID', ['project', 'repositoryId']),
       tool('ado', 'get_repository_details', 'Get detailed information about a repository', ['project', 'repositoryId']))).toBeUndefined();
     expect(jobs.differ(tool('t', 'get_health', 'Get the health of the server', []), tool('t', 'get_health_detailed', 'Get detailed health information', []))).toBeUndefined();
+    // A manner (advanced, simple, quick) says how, not what.
+    expect(jobs.differ(tool('attio', 'search_records', 'Search records of an object by a query', ['object', 'query'], ['object']),
+      tool('attio', 'search_records_advanced', 'Search records of an object with complex filters', ['object', 'filters'], ['object']))).toBeUndefined();
     expect(jobs.differ(tool('fs', 'read_file', 'Read the complete contents of a file as text.'),
       tool('fs', 'get_file_info', 'Retrieve detailed metadata about a file or directory.'))).toBeDefined();
   });

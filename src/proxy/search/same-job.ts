@@ -54,8 +54,11 @@ export interface Job {
 
 /** Name words that say how, not what: "with_sizes" lists the same directory, only with more detail. */
 const OPTION = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
-/** Name words that say nothing of the object (a thing's "details" are more of its fields: `get_repository_details`). */
-const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id', 'detail', 'details', 'detailed', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'of']);
+/**
+ * Name words that say nothing of the object: a thing's "details" are more of its fields (`get_repository_details`),
+ * and a manner says how, not what (`search_records_advanced`).
+ */
+const NOISE = new Set(['api', 'mcp', 'tool', 'tools', 'server', 'or', 'and', 'id', 'detail', 'details', 'detailed', 'advanced', 'basic', 'simple', 'quick', 'extended', 'the', 'a', 'an', 'my', 'your', 'our', 'this', 'that', 'of']);
 /** Name words that say nothing of what a tool does. */
 const NAME_NOISE = new Set(['tool', 'tools', 'api', 'mcp']);
 /** What a server's name may add to its product's ("cosmosdb" is Cosmos). */

@@ -113,6 +113,10 @@ describe('Anthropic extended thinking: answers', () => {
     const data = (first.content[0] as Anthropic.RedactedThinkingBlock).data;
     expect(data).not.toContain('chain');
     expect(await exchanges[0].body).not.toContain(secret);
+    const altered = await status(
+      client.messages.create({ model: MODEL, max_tokens: 4096, thinking: THINKING, tools: [weather], messages: [ask, { role: 'assistant', content: [{ type: 'redacted_thinking', data: `A${data.slice(1)}` === data ? `B${data.slice(1)}` : `A${data.slice(1)}` }, first.content[1]] }, resultFor(first)] }),
+    );
+    expect(altered).toEqual({ status: 400, message: 'messages.1.content.0: Invalid `data` in `redacted_thinking` block' });
     const second = await client.messages.create({ model: MODEL, max_tokens: 4096, thinking: THINKING, tools: [weather], messages: [ask, { role: 'assistant', content: first.content }, resultFor(first)] });
     expect(second.content[0]).toMatchObject({ type: 'text' });
   });

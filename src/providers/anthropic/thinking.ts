@@ -179,8 +179,14 @@ function thinkingRules(messages: Json[], seal: ReasoningSeal | undefined): Proto
   for (let i = start; i < messages.length; i += 1) {
     if (messages[i].role !== 'assistant') continue;
     blocksOf(messages[i]).forEach((b, j) => {
-      if (b.type !== 'thinking' || seal.verify(THINKING_PURPOSE, String(b.thinking ?? ''), b.signature)) return;
-      out.push(violation('anthropic.thinking-signature', EXTENDED_THINKING_DOC, `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`));
+      if (b.type === 'thinking' && !seal.verify(THINKING_PURPOSE, String(b.thinking ?? ''), b.signature)) {
+        out.push(violation('anthropic.thinking-signature', EXTENDED_THINKING_DOC, `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`));
+      }
+      // Redacted thinking is this mock's own encryption: data it cannot open was altered (the API's words, as
+      // reported from production: "messages.23.content.2: Invalid `data` in `redacted_thinking` block").
+      if (b.type === 'redacted_thinking' && seal.open(b.data) === null) {
+        out.push(violation('anthropic.redacted-thinking-data', EXTENDED_THINKING_DOC, `messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`));
+      }
     });
   }
   return out;

@@ -73,15 +73,16 @@ describe('proxy fallbacks', () => {
 
   // Labelled blind by someone who never read the rules (blind: precision 0.375, recall 0.083, nothing of another
   // action or object); the batch-or-single and server-kind rules were then read from its misses.
-  it('on the second held-out fallback set: a batch tool stands in for a single one of another tracker, a mailbox label never for a task label', async () => {
+  it('on the second held-out fallback set: a batch tool stands in for a single one of another tracker, a Plane issue for a Todoist task, a mailbox label never for a task label', async () => {
     const scores = await evaluateFallbacks(loadFallbackSet(heldout2Dir));
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.731, 0.264), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.7);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.26);
+    // Floors of the figures now (0.750, 0.292), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.73);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.28);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
+    expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');

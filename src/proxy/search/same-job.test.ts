@@ -52,6 +52,17 @@ describe('same job', () => {
     expect(jobs.differ(slack, tool('teams', 'create_channel', 'Create a channel in a team.', ['teamId', 'name']), true)).toBe('action');
   });
 
+  it('two products\' central objects, one thing under two names: a Todoist task is a Plane issue, for the same action only', () => {
+    const createTasks = tool('todoist', 'create_tasks', 'Create one or more tasks in Todoist', ['items']);
+    const createIssue = tool('plane', 'create_issue', 'Create a new issue in a project', ['project_id', 'name']);
+    expect(jobs.differ(createTasks, createIssue, true)).toBe('object');
+    expect(jobs.differ(createTasks, createIssue, true, ['task', 'issu'])).toBeUndefined();
+    expect(jobs.differ(createIssue, createTasks, true, ['issu', 'task'])).toBeUndefined();
+    // Still another action, and still another object: a label is no issue.
+    expect(jobs.differ(tool('todoist', 'delete_tasks', 'Delete tasks in Todoist', ['items']), createIssue, true, ['task', 'issu'])).toBe('action');
+    expect(jobs.differ(tool('todoist', 'create_labels', 'Create new labels in Todoist', ['items']), createIssue, true, ['task', 'issu'])).toBe('object');
+  });
+
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
     expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
     expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');

@@ -192,8 +192,25 @@ const paramWords = (p: string): string[] => words(p.replace(/([a-z])([A-Z])/g, '
 const isReference = (p: string): boolean => paramWords(p).at(-1) === 'id' && paramWords(p).length > 1;
 const referenceKey = (p: string): string => paramWords(p).map(stem).join(' ');
 
-/** Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of one kind. */
-export function jobDifference(a: Job, b: Job, sameKind = false): 'action' | 'object' | undefined {
+/**
+ * `b`'s job in `a`'s words: where `b`'s product calls `a`'s central object by its own word (Plane's issue for
+ * Todoist's task, ./central-objects.ts), that word is `a`'s.
+ */
+function inWordsOf(b: Job, [word, alias]: readonly [string, string]): Job {
+  const swap = (w: string): string => (w === alias ? word : w);
+  const ref = (r: string): string => r.split(' ').map(swap).join(' ');
+  return {
+    ...b, head: b.head === undefined ? undefined : swap(b.head), object: new Set([...b.object].map(swap)), qualifier: b.qualifier.map(swap),
+    reach: b.reach.has(alias) ? new Set([...b.reach, word]) : b.reach, ids: new Set([...b.ids].map(ref)), refs: new Set([...b.refs].map(ref)),
+  };
+}
+
+/**
+ * Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of
+ * one kind; `counterparts`: `a`'s and `b`'s servers' central objects, two words for one thing.
+ */
+export function jobDifference(a: Job, other: Job, sameKind = false, counterparts?: readonly [string, string]): 'action' | 'object' | undefined {
+  const b = counterparts === undefined ? other : inWordsOf(other, counterparts);
   const shared = [...a.actions].some((x) => b.actions.has(x));
   // A tool whose action cannot be read at all is compared on its object alone, and needs one.
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
@@ -261,7 +278,7 @@ export class JobReader {
   }
 
   /** Why `a` and `b` are not the same job ('action' or 'object'), or undefined when they are. */
-  differ(a: JobTool, b: JobTool, sameKind = false): 'action' | 'object' | undefined {
-    return jobDifference(this.job(a), this.job(b), sameKind);
+  differ(a: JobTool, b: JobTool, sameKind = false, counterparts?: readonly [string, string]): 'action' | 'object' | undefined {
+    return jobDifference(this.job(a), this.job(b), sameKind, counterparts);
   }
 }

@@ -78,11 +78,12 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.750, 0.292), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.73);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.28);
+    // Floors of the figures now (0.759, 0.306), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.74);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.29);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
+    expect(scores.missed).not.toContainEqual({ tool: 'todoist/create_comments', expected: 'plane/add_issue_comment' });
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');

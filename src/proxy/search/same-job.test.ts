@@ -63,6 +63,20 @@ describe('same job', () => {
     expect(jobs.differ(tool('todoist', 'create_labels', 'Create new labels in Todoist', ['items']), createIssue, true, ['task', 'issu'])).toBe('object');
   });
 
+  it('a product\'s central object qualifying another is implied by the other product; a description finding them by ID reads one', () => {
+    const createComments = tool('todoist', 'create_comments', 'Create new comments in Todoist', ['items']);
+    const addIssueComment = tool('plane', 'add_issue_comment', 'Add a comment to an issue', ['project_id', 'issue_id', 'comment_html']);
+    expect(jobs.differ(createComments, addIssueComment, true)).toBe('object');
+    expect(jobs.differ(createComments, addIssueComment, true, ['task', 'issu'])).toBeUndefined();
+    expect(jobs.differ(addIssueComment, createComments, true, ['issu', 'task'])).toBeUndefined();
+    // Its head is no qualifier: an issue is still no comment.
+    expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, ['task', 'issu'])).toBe('object');
+    // "Get comments from Todoist by ID" gets one, not an issue's list of them.
+    const listIssueComments = tool('plane', 'get_issue_comments', 'Get all comments for a specific issue', ['project_id', 'issue_id']);
+    expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, ['task', 'issu'])).toBe('object');
+    expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, ['task', 'issu'])).toBeUndefined();
+  });
+
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
     expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
     expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');

@@ -164,8 +164,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   }
   for (const p of synonyms.phrases(text)) for (const r of p.related) reach.add(r.term);
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
-  // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one.
-  const byId = /\bby ?id\b/.test(words(tool.name).join(' '));
+  // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one, and so
+  // does a plural name whose description opens by saying it finds them by ID ("Get comments from Todoist by ID").
+  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /\bby (?:its |their )?ids?\b/i.test(tool.description.split(/(?<=[.!?])\s+|\n+/)[0] ?? '');
   const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
@@ -233,8 +234,11 @@ export function jobDifference(a: Job, other: Job, sameKind = false, counterparts
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").
   for (const x of a.qualifier) if (!b.reach.has(x)) return 'object';
   for (const x of b.qualifier) if (!a.reach.has(x)) return 'object';
-  for (const x of a.object) if (!b.reach.has(x)) return 'object';
-  for (const x of b.object) if (!a.reach.has(x)) return 'object';
+  // A product's central object qualifying another (Plane's "issue comment") is what the other product's
+  // comments belong to anyway (Todoist's, to its task): it need not say so.
+  const implied = (x: Job, w: string): boolean => counterparts !== undefined && w === counterparts[0] && w !== x.head;
+  for (const x of a.object) if (!b.reach.has(x) && !implied(a, x)) return 'object';
+  for (const x of b.object) if (!a.reach.has(x) && !implied(b, x)) return 'object';
   // Reading, one is not many: "get_task" answers one, "get_tasks" lists them. Making, changing or removing,
   // the number says single or batch of the same thing ("create_tasks" takes one or more): either stands in.
   const writing = WRITING.some((w) => a.actions.has(w) && b.actions.has(w));

@@ -78,12 +78,13 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.759, 0.306), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.74);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.29);
+    // Floors of the figures now (0.767, 0.319), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.75);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.3);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'todoist/create_comments', expected: 'plane/add_issue_comment' });
+    expect(scores.missed).not.toContainEqual({ tool: 'plane/list_labels', expected: 'todoist/get_labels_list' });
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');

@@ -77,6 +77,16 @@ describe('same job', () => {
     expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, ['task', 'issu'])).toBeUndefined();
   });
 
+  it('a read whose name ends in "list" lists what precedes it', () => {
+    const getLabelsList = tool('todoist', 'get_labels_list', 'Get all personal labels from Todoist', [], []);
+    expect(jobs.differ(getLabelsList, tool('plane', 'list_labels', 'Get all labels for a specific project', ['project_id']), true)).toBeUndefined();
+    expect(jobs.job(getLabelsList).actions).toEqual(new Set(['list']));
+    expect(jobs.job(getLabelsList).head).toBe('label');
+    // Still no stand-in for one label, nor for making a list.
+    expect(jobs.differ(getLabelsList, tool('plane', 'get_label', 'Get details of a specific label', ['label_id']), true)).toBe('action');
+    expect(jobs.job(tool('m', 'create_access_list', 'Allow IP ranges to access your clusters', ['ips'])).actions).toEqual(new Set(['create']));
+  });
+
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {
     expect(jobs.differ(tool('l', 'getReleases', 'Get releases', []), tool('l', 'getReleasePipelines', 'Get the pipelines of releases', []))).toBe('object');
     expect(jobs.differ(tool('c', 'generate-image', 'Generate an image from a prompt', ['prompt']), tool('c', 'generate-image-from-images', 'Generate an image from images', ['prompt']))).toBe('object');

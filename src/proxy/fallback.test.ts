@@ -78,13 +78,14 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.767, 0.319), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.75);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.3);
+    // Floors of the figures now (0.781, 0.347), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.76);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.33);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'todoist/create_comments', expected: 'plane/add_issue_comment' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/list_labels', expected: 'todoist/get_labels_list' });
+    expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_update_tag', expected: 'todoist/update_labels' });
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');

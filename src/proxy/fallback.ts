@@ -127,7 +127,7 @@ export class FallbackResolver {
       // not a mailbox's): besides this, they act on another thing of the same name. Two products' central
       // objects may be one thing under two names (./search/central-objects.ts: Todoist's task, Plane's issue).
       if (t.server !== server && !kinds.alike(server, t.server)) continue;
-      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t), t.server !== server, central.counterparts(server, t.server)) === undefined) same.add(toolId(t.server, t.name));
+      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t), t.server !== server, { central: central.counterparts(server, t.server), kin: central.kin(server, t.server) }) === undefined) same.add(toolId(t.server, t.name));
     }
     if (same.size === 0) return [];
     const similar = await this.search.similarTo(server, tool, same.size, (id) => same.has(id));

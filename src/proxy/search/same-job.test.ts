@@ -56,25 +56,33 @@ describe('same job', () => {
     const createTasks = tool('todoist', 'create_tasks', 'Create one or more tasks in Todoist', ['items']);
     const createIssue = tool('plane', 'create_issue', 'Create a new issue in a project', ['project_id', 'name']);
     expect(jobs.differ(createTasks, createIssue, true)).toBe('object');
-    expect(jobs.differ(createTasks, createIssue, true, ['task', 'issu'])).toBeUndefined();
-    expect(jobs.differ(createIssue, createTasks, true, ['issu', 'task'])).toBeUndefined();
+    expect(jobs.differ(createTasks, createIssue, true, { central: ['task', 'issu'] })).toBeUndefined();
+    expect(jobs.differ(createIssue, createTasks, true, { central: ['issu', 'task'] })).toBeUndefined();
     // Still another action, and still another object: a label is no issue.
-    expect(jobs.differ(tool('todoist', 'delete_tasks', 'Delete tasks in Todoist', ['items']), createIssue, true, ['task', 'issu'])).toBe('action');
-    expect(jobs.differ(tool('todoist', 'create_labels', 'Create new labels in Todoist', ['items']), createIssue, true, ['task', 'issu'])).toBe('object');
+    expect(jobs.differ(tool('todoist', 'delete_tasks', 'Delete tasks in Todoist', ['items']), createIssue, true, { central: ['task', 'issu'] })).toBe('action');
+    expect(jobs.differ(tool('todoist', 'create_labels', 'Create new labels in Todoist', ['items']), createIssue, true, { central: ['task', 'issu'] })).toBe('object');
   });
 
   it('a product\'s central object qualifying another is implied by the other product; a description finding them by ID reads one', () => {
     const createComments = tool('todoist', 'create_comments', 'Create new comments in Todoist', ['items']);
     const addIssueComment = tool('plane', 'add_issue_comment', 'Add a comment to an issue', ['project_id', 'issue_id', 'comment_html']);
     expect(jobs.differ(createComments, addIssueComment, true)).toBe('object');
-    expect(jobs.differ(createComments, addIssueComment, true, ['task', 'issu'])).toBeUndefined();
-    expect(jobs.differ(addIssueComment, createComments, true, ['issu', 'task'])).toBeUndefined();
+    expect(jobs.differ(createComments, addIssueComment, true, { central: ['task', 'issu'] })).toBeUndefined();
+    expect(jobs.differ(addIssueComment, createComments, true, { central: ['issu', 'task'] })).toBeUndefined();
     // Its head is no qualifier: an issue is still no comment.
-    expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, ['task', 'issu'])).toBe('object');
+    expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, { central: ['task', 'issu'] })).toBe('object');
     // "Get comments from Todoist by ID" gets one, not an issue's list of them.
     const listIssueComments = tool('plane', 'get_issue_comments', 'Get all comments for a specific issue', ['project_id', 'issue_id']);
-    expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, ['task', 'issu'])).toBe('object');
-    expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, ['task', 'issu'])).toBeUndefined();
+    expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBe('object');
+    expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBeUndefined();
+  });
+
+  it('things the lexicon calls by one name on two servers (a Todoist label, an Asana tag) do the same job when paired', () => {
+    const updateLabels = tool('todoist', 'update_labels', 'Update a personal label in Todoist', ['items']);
+    const updateTag = tool('asana', 'asana_update_tag', 'Update an existing tag', ['tag_gid', 'name']);
+    expect(jobs.differ(updateLabels, updateTag, true)).toBe('object');
+    expect(jobs.differ(updateLabels, updateTag, true, { kin: [['label', 'tag']] })).toBeUndefined();
+    expect(jobs.differ(tool('todoist', 'delete_labels', 'Delete a personal label', ['items']), updateTag, true, { kin: [['label', 'tag']] })).toBe('action');
   });
 
   it('a read whose name ends in "list" lists what precedes it', () => {

@@ -205,21 +205,34 @@ const referenceKey = (p: string): string => paramWords(p).map(stem).join(' ');
  * `b`'s job in `a`'s words: where `b`'s product calls `a`'s central object by its own word (Plane's issue for
  * Todoist's task, ./central-objects.ts), that word is `a`'s.
  */
-function inWordsOf(b: Job, [word, alias]: readonly [string, string]): Job {
-  const swap = (w: string): string => (w === alias ? word : w);
+function inWordsOf(b: Job, pairs: ReadonlyArray<readonly [string, string]>): Job {
+  const words = new Map(pairs.map(([word, alias]) => [alias, word]));
+  const swap = (w: string): string => words.get(w) ?? w;
   const ref = (r: string): string => r.split(' ').map(swap).join(' ');
+  const reach = new Set(b.reach);
+  for (const [alias, word] of words) if (b.reach.has(alias)) reach.add(word);
   return {
     ...b, head: b.head === undefined ? undefined : swap(b.head), object: new Set([...b.object].map(swap)), qualifier: b.qualifier.map(swap),
-    reach: b.reach.has(alias) ? new Set([...b.reach, word]) : b.reach, ids: new Set([...b.ids].map(ref)), refs: new Set([...b.refs].map(ref)),
+    reach, ids: new Set([...b.ids].map(ref)), refs: new Set([...b.refs].map(ref)),
   };
+}
+
+/** Words two servers' products use for one thing, each pair [a's word, b's word]. */
+export interface OtherWords {
+  /** Their central objects (./central-objects.ts): Todoist's task, Plane's issue. */
+  central?: readonly [string, string];
+  /** Other things the software lexicon calls by one name: Todoist's label, Asana's tag. */
+  kin?: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
  * Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of
  * one kind; `counterparts`: `a`'s and `b`'s servers' central objects, two words for one thing.
  */
-export function jobDifference(a: Job, other: Job, sameKind = false, counterparts?: readonly [string, string]): 'action' | 'object' | undefined {
-  const b = counterparts === undefined ? other : inWordsOf(other, counterparts);
+export function jobDifference(a: Job, other: Job, sameKind = false, names: OtherWords = {}): 'action' | 'object' | undefined {
+  const counterparts = names.central;
+  const pairs = [...counterparts === undefined ? [] : [counterparts], ...names.kin ?? []];
+  const b = pairs.length === 0 ? other : inWordsOf(other, pairs);
   const shared = [...a.actions].some((x) => b.actions.has(x));
   // A tool whose action cannot be read at all is compared on its object alone, and needs one.
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
@@ -290,7 +303,7 @@ export class JobReader {
   }
 
   /** Why `a` and `b` are not the same job ('action' or 'object'), or undefined when they are. */
-  differ(a: JobTool, b: JobTool, sameKind = false, counterparts?: readonly [string, string]): 'action' | 'object' | undefined {
-    return jobDifference(this.job(a), this.job(b), sameKind, counterparts);
+  differ(a: JobTool, b: JobTool, sameKind = false, names: OtherWords = {}): 'action' | 'object' | undefined {
+    return jobDifference(this.job(a), this.job(b), sameKind, names);
   }
 }

@@ -78,15 +78,17 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.781, 0.347), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.76);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.33);
+    // Floors of the figures now (0.818, 0.375), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.8);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.36);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'todoist/create_comments', expected: 'plane/add_issue_comment' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/list_labels', expected: 'todoist/get_labels_list' });
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_update_tag', expected: 'todoist/update_labels' });
+    expect(scores.missed).not.toContainEqual({ tool: 'plane/get_projects', expected: 'todoist/get_projects_list' });
     const wrong = scores.wrong.map((w) => `${w.tool} ${w.suggested}`);
+    expect(wrong).not.toContain('plane/get_projects todoist/get_projects');
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');
   });

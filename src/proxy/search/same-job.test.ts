@@ -72,7 +72,7 @@ describe('same job', () => {
     // Its head is no qualifier: an issue is still no comment.
     expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, { central: ['task', 'issu'] })).toBe('object');
     // "Get comments from Todoist by ID" gets one, not an issue's list of them.
-    const listIssueComments = tool('plane', 'get_issue_comments', 'Get all comments for a specific issue', ['project_id', 'issue_id']);
+    const listIssueComments = tool('plane', 'get_issue_comments', 'Get the comments of a specific issue', ['project_id', 'issue_id']);
     expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBe('object');
     expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBeUndefined();
   });
@@ -93,6 +93,17 @@ describe('same job', () => {
     // Still no stand-in for one label, nor for making a list.
     expect(jobs.differ(getLabelsList, tool('plane', 'get_label', 'Get details of a specific label', ['label_id']), true)).toBe('action');
     expect(jobs.job(tool('m', 'create_access_list', 'Allow IP ranges to access your clusters', ['ips'])).actions).toEqual(new Set(['create']));
+  });
+
+  it('a read of a plural whose description opens by reading all of them lists them; a batch getter does not', () => {
+    const getProjects = tool('plane', 'get_projects', 'Get all projects for the current user', [], []);
+    expect(jobs.job(getProjects).actions).toEqual(new Set(['list']));
+    expect(jobs.differ(getProjects, tool('todoist', 'get_projects_list', 'Get all projects from Todoist', [], []), true)).toBeUndefined();
+    const batch = tool('todoist', 'get_projects', "Get projects from Todoist. Either 'id' or the 'name' to identify the target.", ['items']);
+    expect(jobs.job(batch).actions).toEqual(new Set(['read']));
+    expect(jobs.differ(getProjects, batch, true)).toBe('action');
+    // One of them, however the description opens.
+    expect(jobs.job(tool('a', 'get_project', 'Get all details of a project', ['id'])).actions).toEqual(new Set(['read']));
   });
 
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {

@@ -176,6 +176,8 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // does a plural name whose description opens by saying it finds them by ID ("Get comments from Todoist by ID").
   const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /\bby (?:its |their )?ids?\b/i.test(tool.description.split(/(?<=[.!?])\s+|\n+/)[0] ?? '');
   const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  // A read of a plural whose description opens by reading all of them ("Get all projects for the current user") lists them.
+  if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ all (?:the )?\w+s\b/i.test(tool.description)) { actions.clear(); actions.add('list'); }
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
   return { qualifier, ids: new Set((tool.required ?? []).filter(isReference).map(referenceKey)), refs: new Set(tool.params.filter(isReference).map(referenceKey)), actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };

@@ -95,6 +95,15 @@ describe('same job', () => {
     expect(jobs.job(tool('m', 'create_access_list', 'Allow IP ranges to access your clusters', ['ips'])).actions).toEqual(new Set(['create']));
   });
 
+  it('a read by a filter or a query searches', () => {
+    const byFilter = tool('todoist', 'get_tasks_by_filter', 'Get tasks from Todoist using filter language.', ['query']);
+    expect(jobs.job(byFilter).actions).toEqual(new Set(['search']));
+    expect(jobs.differ(byFilter, tool('asana', 'asana_search_tasks', 'Search tasks in a workspace with advanced filtering options', ['workspace', 'text'], ['workspace']), true)).toBeUndefined();
+    expect(jobs.differ(byFilter, tool('todoist', 'get_tasks', "Get tasks from Todoist. Either 'task_id' or the 'task_name' to identify the target.", ['items']))).toBe('action');
+    // Another option is no search: "get_issue_by_id" reads one.
+    expect(jobs.job(tool('gh', 'get_issue_by_id', 'Get an issue', ['id'])).actions).toEqual(new Set(['read']));
+  });
+
   it('a read of a plural whose description opens by reading all of them lists them; a batch getter does not', () => {
     const getProjects = tool('plane', 'get_projects', 'Get all projects for the current user', [], []);
     expect(jobs.job(getProjects).actions).toEqual(new Set(['list']));

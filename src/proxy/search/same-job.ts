@@ -66,6 +66,8 @@ const MAKING = ['create', 'send'];
 const WRITING = ['create', 'update', 'delete'];
 /** Light verbs (stems): they say their object's own action ("take_screenshot", "make_call", "do_search"). */
 const LIGHT = new Set(['take', 'make', 'do', 'perform', 'have', 'give']);
+/** Name words that, after "by" or "using", make a read a search. */
+const FILTERING = new Set(['filter', 'filters', 'query', 'search', 'keyword', 'keywords', 'criteria']);
 /** Name words that, last after a reading verb, make it list what precedes them. */
 const LISTING = new Set(['list', 'listing']);
 /** Name words that make it act on one ("insert-one", "get_single_item"). */
@@ -120,6 +122,8 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // detail, not another object ("list_directory_with_sizes").
   let after = at >= 0 ? ws.slice(at + 1) : ws;
   while ((after[0] === 'or' || after[0] === 'and') && after[1] !== undefined && verbOf(after[1])) after = after.slice(2);
+  // A read by a filter or a query ("get_tasks_by_filter") searches.
+  if (actions.size === 1 && actions.has('read') && after.some((w, i) => OPTION.has(w) && FILTERING.has(after[i + 1] ?? ''))) { actions.clear(); actions.add('search'); }
   // A read whose object ends in "list" ("get_tasks_list", "get_user_list") lists what precedes it.
   if (actions.size === 1 && actions.has('read') && after.length >= 2 && LISTING.has(after.at(-1) as string) && !OPTION.has(after.at(-2) as string)) {
     after = after.slice(0, -1);

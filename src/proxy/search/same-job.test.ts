@@ -75,6 +75,10 @@ describe('same job', () => {
     const listIssueComments = tool('plane', 'get_issue_comments', 'Get the comments of a specific issue', ['project_id', 'issue_id']);
     expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBe('object');
     expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBeUndefined();
+    // The ID of what they belong to, or a batch of IDs, is no "one".
+    expect(jobs.job(tool('do', 'list_cluster_backups', 'List backups for a database cluster by its id', ['id'])).plural).toBe(true);
+    expect(jobs.job(tool('monday', 'get_assets', 'Get assets (files) by their IDs.', ['ids'])).plural).toBe(true);
+    expect(jobs.job(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items'])).plural).toBe(false);
   });
 
   it('things the lexicon calls by one name on two servers (a Todoist label, an Asana tag) do the same job when paired', () => {

@@ -177,8 +177,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   for (const p of synonyms.phrases(text)) for (const r of p.related) reach.add(r.term);
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
   // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one, and so
-  // does a plural name whose description opens by saying it finds them by ID ("Get comments from Todoist by ID").
-  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /\bby (?:its |their )?ids?\b/i.test(tool.description.split(/(?<=[.!?])\s+|\n+/)[0] ?? '');
+  // does a plural name whose description opens by finding what it names by one ID ("Get comments from Todoist
+  // by ID"; not "List backups for a cluster by its ID", the cluster's, nor "Get assets by their IDs", a batch).
+  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /^\s*\w+ (?:\w+ ){0,3}?\w+s (?:from [\w ]{1,30}? )?by (?:its |an |the )?id\b/i.test(tool.description);
   const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
   // A read of a plural whose description opens by reading all of them ("Get all projects for the current user") lists them.
   if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ all (?:the )?\w+s\b/i.test(tool.description)) { actions.clear(); actions.add('list'); }

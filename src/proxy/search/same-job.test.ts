@@ -69,6 +69,9 @@ describe('same job', () => {
     expect(jobs.differ(createComments, addIssueComment, true)).toBe('object');
     expect(jobs.differ(createComments, addIssueComment, true, { central: ['task', 'issu'] })).toBeUndefined();
     expect(jobs.differ(addIssueComment, createComments, true, { central: ['issu', 'task'] })).toBeUndefined();
+    // A tool needing both an issue's and a label's id links them: removing a label from an issue is no deletion of the label.
+    expect(jobs.differ(tool('todoist', 'delete_labels', 'Delete a personal label in Todoist', ['items']),
+      tool('linear', 'linear_removeIssueLabel', 'Remove a label from an issue', ['issueId', 'labelId']), true, { central: ['task', 'issu'] })).toBe('object');
     // Its head is no qualifier: an issue is still no comment.
     expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, { central: ['task', 'issu'] })).toBe('object');
     // "Get comments from Todoist by ID" gets one, not an issue's list of them.
@@ -115,6 +118,7 @@ describe('same job', () => {
     const batch = tool('todoist', 'get_projects', "Get projects from Todoist. Either 'id' or the 'name' to identify the target.", ['items']);
     expect(jobs.job(batch).actions).toEqual(new Set(['read']));
     expect(jobs.differ(getProjects, batch, true)).toBe('action');
+    expect(jobs.job(tool('linear', 'linear_getIssues', 'Get a list of recent issues from Linear', ['first'], [])).actions).toEqual(new Set(['list']));
     // One of them, however the description opens.
     expect(jobs.job(tool('a', 'get_project', 'Get all details of a project', ['id'])).actions).toEqual(new Set(['read']));
   });

@@ -181,8 +181,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // by ID"; not "List backups for a cluster by its ID", the cluster's, nor "Get assets by their IDs", a batch).
   const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /^\s*\w+ (?:\w+ ){0,3}?\w+s (?:from [\w ]{1,30}? )?by (?:its |an |the )?id\b/i.test(tool.description);
   const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
-  // A read of a plural whose description opens by reading all of them ("Get all projects for the current user") lists them.
-  if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ all (?:the )?\w+s\b/i.test(tool.description)) { actions.clear(); actions.add('list'); }
+  // A read of a plural whose description opens by reading all of them or a list of them ("Get all projects for
+  // the current user", "Get a list of recent issues") lists them.
+  if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ (?:all (?:the )?\w+s\b|(?:a|the) list of\b)/i.test(tool.description)) { actions.clear(); actions.add('list'); }
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
   return { qualifier, ids: new Set((tool.required ?? []).filter(isReference).map(referenceKey)), refs: new Set(tool.params.filter(isReference).map(referenceKey)), actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
@@ -264,7 +265,9 @@ export function jobDifference(a: Job, other: Job, sameKind = false, names: Other
   for (const x of b.qualifier) if (!a.reach.has(x)) return 'object';
   // A product's central object qualifying another (Plane's "issue comment") is what the other product's
   // comments belong to anyway (Todoist's, to its task): it need not say so.
-  const implied = (x: Job, w: string): boolean => counterparts !== undefined && w === counterparts[0] && w !== x.head;
+  // A tool that needs one of each (an issue's and a label's id: `removeIssueLabel`) links two things that
+  // exist, which the other's making or removing of the thing itself does not.
+  const implied = (x: Job, w: string): boolean => counterparts !== undefined && w === counterparts[0] && w !== x.head && !x.ids.has(`${x.head} id`);
   for (const x of a.object) if (!b.reach.has(x) && !implied(a, x)) return 'object';
   for (const x of b.object) if (!a.reach.has(x) && !implied(b, x)) return 'object';
   // Reading, one is not many: "get_task" answers one, "get_tasks" lists them. Making, changing or removing,

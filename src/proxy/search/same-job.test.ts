@@ -48,6 +48,12 @@ describe('same job', () => {
     const teams = tool('teams', 'list_channels', 'List all channels in a specific Microsoft Team.', ['teamId']);
     expect(jobs.differ(slack, teams)).toBe('object');
     expect(jobs.differ(slack, teams, true)).toBeUndefined();
+    // A place one names ("for_project") the other takes as a parameter (an optional project_id) is said by it.
+    const forProject = tool('asana', 'asana_get_tasks_for_project', 'Get all tasks in a project', ['project_id']);
+    const tasksList = tool('todoist', 'get_tasks_list', 'Get tasks list from Todoist', ['project_id', 'label'], []);
+    expect(jobs.differ(forProject, tasksList)).toBe('object');
+    expect(jobs.differ(forProject, tasksList, true)).toBeUndefined();
+    expect(jobs.differ(forProject, tool('todoist', 'get_tasks_list', 'Get tasks list from Todoist', ['label'], []), true)).toBe('object');
     // Still another action or another object however alike the servers.
     expect(jobs.differ(slack, tool('teams', 'create_channel', 'Create a channel in a team.', ['teamId', 'name']), true)).toBe('action');
   });

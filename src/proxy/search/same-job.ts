@@ -256,8 +256,9 @@ export function jobDifference(a: Job, other: Job, sameKind = false, names: Other
   // A compound is a kind of its last word: release pipelines are pipelines, not releases.
   if (a.head !== undefined && b.head !== undefined && a.head !== b.head) return 'object';
   // Where one acts must be named by the other: an image made from images is not an image made from a prompt.
-  for (const x of a.place) if (!b.place.includes(x)) return 'object';
-  for (const x of b.place) if (!a.place.includes(x)) return 'object';
+  const placed = (x: string, y: Job): boolean => y.place.includes(x) || (sameKind && y.params.has(x));
+  for (const x of a.place) if (!placed(x, b)) return 'object';
+  for (const x of b.place) if (!placed(x, a)) return 'object';
   // All at once is not one ("approve_all" and "approve"); a batch of what the other lists is ("batch_delete_emails", "delete_emails").
   if (a.many !== b.many && (a.many ? b : a).plural !== true) return 'object';
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").

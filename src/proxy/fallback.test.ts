@@ -78,9 +78,9 @@ describe('proxy fallbacks', () => {
     expect(scores.tools).toBe(226);
     expect(scores.crossAction).toBe(0);
     expect(scores.crossObject).toBe(0);
-    // Floors of the figures now (0.879, 0.403), not goals.
-    expect(scores.precision).toBeGreaterThanOrEqual(0.85);
-    expect(scores.recall).toBeGreaterThanOrEqual(0.38);
+    // Floors of the figures now (0.895, 0.472), not goals.
+    expect(scores.precision).toBeGreaterThanOrEqual(0.87);
+    expect(scores.recall).toBeGreaterThanOrEqual(0.45);
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_create_task', expected: 'todoist/create_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'plane/update_issue', expected: 'todoist/update_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'todoist/create_comments', expected: 'plane/add_issue_comment' });
@@ -92,6 +92,7 @@ describe('proxy fallbacks', () => {
     expect(wrong).not.toContain('todoist/get_tasks todoist/get_tasks_by_filter');
     expect(scores.missed).not.toContainEqual({ tool: 'todoist/get_tasks_by_filter', expected: 'asana/asana_search_tasks' });
     expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_get_tasks_for_project', expected: 'todoist/get_tasks_list' });
+    expect(scores.missed).not.toContainEqual({ tool: 'asana/asana_get_task', expected: 'todoist/get_tasks' });
     expect(wrong).not.toContain('plane/create_label gmail/create_label');
     expect(wrong).not.toContain('todoist/create_labels gmail/create_label');
   });

@@ -39,6 +39,10 @@ describe('same job', () => {
     expect(jobs.differ(createTask, createTasks)).toBeUndefined();
     expect(jobs.differ(tool('asana', 'asana_delete_section', 'Delete a section', ['section_id']), tool('todoist', 'delete_sections', 'Delete one or more sections', ['ids']))).toBeUndefined();
     expect(jobs.differ(tool('asana', 'asana_get_task', 'Get one task by its id', ['task_id']), tool('todoist', 'get_tasks', 'List tasks matching a filter', ['filter'], []))).toBe('object');
+    // A read of a plural that needs the ones it reads (required items or ids) is a batch read: it stands in for one.
+    const batchGet = tool('todoist', 'get_tasks', "Get tasks from Todoist. Either 'task_id' or the 'task_name' to identify the target.", ['items']);
+    expect(jobs.differ(tool('asana', 'asana_get_task', 'Get detailed information about a specific task', ['task_id']), batchGet, true)).toBeUndefined();
+    expect(jobs.differ(tool('linear', 'getIssues', 'Get a list of recent issues', ['first'], []), batchGet, true, { central: ['issu', 'task'] })).toBe('action');
     // Still not another action: a batch delete is no create.
     expect(jobs.differ(createTask, tool('todoist', 'delete_tasks', 'Delete one or more tasks', ['ids']))).toBe('action');
   });
@@ -86,7 +90,7 @@ describe('same job', () => {
     expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBeUndefined();
     // The ID of what they belong to, or a batch of IDs, is no "one".
     expect(jobs.job(tool('do', 'list_cluster_backups', 'List backups for a database cluster by its id', ['id'])).plural).toBe(true);
-    expect(jobs.job(tool('monday', 'get_assets', 'Get assets (files) by their IDs.', ['ids'])).plural).toBe(true);
+    expect(jobs.job(tool('monday', 'get_assets', 'Get assets (files) by their IDs.', ['ids'], [])).plural).toBe(true);
     expect(jobs.job(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items'])).plural).toBe(false);
   });
 

@@ -180,7 +180,11 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // does a plural name whose description opens by finding what it names by one ID ("Get comments from Todoist
   // by ID"; not "List backups for a cluster by its ID", the cluster's, nor "Get assets by their IDs", a batch).
   const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /^\s*\w+ (?:\w+ ){0,3}?\w+s (?:from [\w ]{1,30}? )?by (?:its |an |the )?id\b/i.test(tool.description);
-  const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  const counted = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  // A read of a plural that needs the ones it reads (required `ids` or `items`: Todoist's `get_tasks`) reads
+  // those, one or more, as a batch write writes them: neither one nor a listing.
+  const batch = counted === true && actions.size === 1 && actions.has('read') && (tool.required ?? []).some((p) => /^(?:items|ids|\w+_?ids|\w+Ids)$/.test(p));
+  const plural = batch ? undefined : counted;
   // A read of a plural whose description opens by reading all of them or a list of them ("Get all projects for
   // the current user", "Get a list of recent issues") lists them.
   if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ (?:all (?:the )?\w+s\b|(?:a|the) list of\b)/i.test(tool.description)) { actions.clear(); actions.add('list'); }

@@ -7,6 +7,7 @@
  */
 import { stem, STOPWORDS, Synonyms, words } from '../../lexicon/index.ts';
 import { toolActions } from './actions.ts';
+import { opensByOneId, readByName, readsAll, readsBatch } from './read-forms.ts';
 import { OBJECT_END, unknownVerb, verbOf } from './verbs.ts';
 
 /** What same-job reads of a tool. */
@@ -66,10 +67,6 @@ const MAKING = ['create', 'send'];
 const WRITING = ['create', 'update', 'delete'];
 /** Light verbs (stems): they say their object's own action ("take_screenshot", "make_call", "do_search"). */
 const LIGHT = new Set(['take', 'make', 'do', 'perform', 'have', 'give']);
-/** Name words that, after "by" or "using", make a read a search. */
-const FILTERING = new Set(['filter', 'filters', 'query', 'search', 'keyword', 'keywords', 'criteria']);
-/** Name words that, last after a reading verb, make it list what precedes them. */
-const LISTING = new Set(['list', 'listing']);
 /** Name words that make it act on one ("insert-one", "get_single_item"). */
 const ONE = new Set(['one', 'single']);
 /** Name words that make it act on many at once ("approve_all", "read_multiple_files", "batch_delete"). */
@@ -122,14 +119,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // detail, not another object ("list_directory_with_sizes").
   let after = at >= 0 ? ws.slice(at + 1) : ws;
   while ((after[0] === 'or' || after[0] === 'and') && after[1] !== undefined && verbOf(after[1])) after = after.slice(2);
-  // A read by a filter or a query ("get_tasks_by_filter") searches.
-  if (actions.size === 1 && actions.has('read') && after.some((w, i) => OPTION.has(w) && FILTERING.has(after[i + 1] ?? ''))) { actions.clear(); actions.add('search'); }
-  // A read whose object ends in "list" ("get_tasks_list", "get_user_list") lists what precedes it.
-  if (actions.size === 1 && actions.has('read') && after.length >= 2 && LISTING.has(after.at(-1) as string) && !OPTION.has(after.at(-2) as string)) {
-    after = after.slice(0, -1);
-    actions.clear();
-    actions.add('list');
-  }
+  // A read by a filter searches; a read of "…_list" lists (./read-forms.ts).
+  const form = readByName(actions, after);
+  if (form) { actions.clear(); actions.add(form.action); after = form.object; }
   const before = at > 0 ? ws.slice(0, at) : [];
   const object = new Set<string>();
   let last: string | undefined;
@@ -177,17 +169,12 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   for (const p of synonyms.phrases(text)) for (const r of p.related) reach.add(r.term);
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
   // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one, and so
-  // does a plural name whose description opens by finding what it names by one ID ("Get comments from Todoist
-  // by ID"; not "List backups for a cluster by its ID", the cluster's, nor "Get assets by their IDs", a batch).
-  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || /^\s*\w+ (?:\w+ ){0,3}?\w+s (?:from [\w ]{1,30}? )?by (?:its |an |the )?id\b/i.test(tool.description);
+  // does a plural whose description finds it by one ID. A read of a plural needing the ones it reads is a
+  // batch, neither one nor a listing; one opening "Get all …" lists (./read-forms.ts).
+  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || opensByOneId(tool.description);
   const counted = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
-  // A read of a plural that needs the ones it reads (required `ids` or `items`: Todoist's `get_tasks`) reads
-  // those, one or more, as a batch write writes them: neither one nor a listing.
-  const batch = counted === true && actions.size === 1 && actions.has('read') && (tool.required ?? []).some((p) => /^(?:items|ids|\w+_?ids|\w+Ids)$/.test(p));
-  const plural = batch ? undefined : counted;
-  // A read of a plural whose description opens by reading all of them or a list of them ("Get all projects for
-  // the current user", "Get a list of recent issues") lists them.
-  if (actions.size === 1 && actions.has('read') && plural === true && /^\s*\w+ (?:all (?:the )?\w+s\b|(?:a|the) list of\b)/i.test(tool.description)) { actions.clear(); actions.add('list'); }
+  const plural = counted === true && readsBatch(actions, tool.required ?? []) ? undefined : counted;
+  if (plural === true && readsAll(actions, tool.description)) { actions.clear(); actions.add('list'); }
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
   return { qualifier, ids: new Set((tool.required ?? []).filter(isReference).map(referenceKey)), refs: new Set(tool.params.filter(isReference).map(referenceKey)), actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };

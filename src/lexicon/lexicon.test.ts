@@ -75,6 +75,14 @@ describe('software lexicon phrases', () => {
     expect(synonyms.lexiconTerms('pr')).toEqual(['pull', 'request', 'merg']);
     expect(new Synonyms().lexiconTerms('directory')).toEqual(expect.arrayContaining(['folder', 'dir']));
   });
+
+  it('gives the single words of a word\'s groups as its other names, no phrase\'s words', () => {
+    const tags = new Synonyms(new WordNet(), ['tag | label | release tag | hashtag']);
+    expect(tags.lexiconWords('tags')).toEqual(['label', 'hashtag']);
+    expect(tags.lexiconWords('label')).toEqual(['tag', 'hashtag']);
+    expect(tags.lexiconTerms('tag')).toContain('releas');
+    expect(tags.lexiconWords('release')).toEqual([]);
+  });
 });
 
 describe('question words', () => {

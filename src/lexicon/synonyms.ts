@@ -97,6 +97,12 @@ class SoftwareLexicon {
       .flat());
   }
 
+  /** The single words among the members of the groups a word is a member of, other than the word itself. */
+  singleNames(word: string): string[] {
+    const self = stem(word);
+    return (this.byStem.get(self) ?? []).flatMap((g) => this.groups[g].filter((m) => m.length === 1 && stem(m[0]) !== self).map((m) => m[0]));
+  }
+
   /** Phrases of the lexicon in a text ("mouse over", "how far"), each with its related words. */
   phrasesIn(text: string): Array<{ phrase: string; related: string[] }> {
     const raw = words(text);
@@ -174,6 +180,16 @@ export class Synonyms {
    */
   lexiconNames(word: string): string[] {
     return [...new Set(this.lexicon.relatedNames(word.toLowerCase()).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))];
+  }
+
+  /**
+   * Stems of the single words the software lexicon gives as another name for a word, no phrase's words
+   * ("tag" → label, hashtag; not "release" of "release tag").
+   * @example
+   *   new Synonyms().lexiconWords('tag'); // ['label', 'hashtag']
+   */
+  lexiconWords(word: string): string[] {
+    return [...new Set(this.lexicon.singleNames(word.toLowerCase()).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))];
   }
 
   /**

@@ -12,6 +12,7 @@ import { toolId } from './embeddings.ts';
 import { parameterNames } from './hashing.ts';
 import type { ToolSearch } from './search.ts';
 import { familyWords, JobReader, type JobTool } from './search/same-job.ts';
+import { centralObjects } from './search/central-objects.ts';
 import { serverKinds } from './search/server-kinds.ts';
 
 export interface FallbackSuggestion {
@@ -112,7 +113,9 @@ export class FallbackResolver {
     const job = (t: { server: string; name: string; description: string; inputSchema: Record<string, unknown>; annotations?: JobTool['annotations'] }): JobTool =>
       ({ server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
     const source = job(self);
-    const kinds = serverKinds(all.map((t) => ({ server: t.server, head: this.jobs.job(job(t)).head })));
+    const jobs = all.map((t) => ({ ...this.jobs.job(job(t)), server: t.server, name: t.name, description: t.description }));
+    const kinds = serverKinds(jobs);
+    const central = centralObjects(jobs);
     // Only the same job: never a write for a read, a delete for a create, an issue for a pull request. Every
     // tool is weighed (a same-job tool of another server may share few words with this one's long
     // description), then only those are ranked by similarity.
@@ -121,9 +124,10 @@ export class FallbackResolver {
       if (t.server === server && t.name === tool) continue;
       if (scope === 'elsewhere' && t.server === server) continue;
       // Another server's tool stands in only where the two servers are of one kind (a task tracker's label is
-      // not a mailbox's): besides this, they act on another thing of the same name.
+      // not a mailbox's): besides this, they act on another thing of the same name. Two products' central
+      // objects may be one thing under two names (./search/central-objects.ts: Todoist's task, Plane's issue).
       if (t.server !== server && !kinds.alike(server, t.server)) continue;
-      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t), t.server !== server) === undefined) same.add(toolId(t.server, t.name));
+      if (this.options.isAvailable(t.server) && this.jobs.differ(source, job(t), t.server !== server, { central: central.counterparts(server, t.server), kin: central.kin(server, t.server) }) === undefined) same.add(toolId(t.server, t.name));
     }
     if (same.size === 0) return [];
     const similar = await this.search.similarTo(server, tool, same.size, (id) => same.has(id));

@@ -50,6 +50,10 @@ describe('same job', () => {
     expect(jobs.differ(createTask, createTasks)).toBeUndefined();
     expect(jobs.differ(tool('asana', 'asana_delete_section', 'Delete a section', ['section_id']), tool('todoist', 'delete_sections', 'Delete one or more sections', ['ids']))).toBeUndefined();
     expect(jobs.differ(tool('asana', 'asana_get_task', 'Get one task by its id', ['task_id']), tool('todoist', 'get_tasks', 'List tasks matching a filter', ['filter'], []))).toBe('object');
+    // A read of a plural that needs the ones it reads (required items or ids) is a batch read: it stands in for one.
+    const batchGet = tool('todoist', 'get_tasks', "Get tasks from Todoist. Either 'task_id' or the 'task_name' to identify the target.", ['items']);
+    expect(jobs.differ(tool('asana', 'asana_get_task', 'Get detailed information about a specific task', ['task_id']), batchGet, true)).toBeUndefined();
+    expect(jobs.differ(tool('linear', 'getIssues', 'Get a list of recent issues', ['first'], []), batchGet, true, { central: ['issu', 'task'] })).toBe('action');
     // Still not another action: a batch delete is no create.
     expect(jobs.differ(createTask, tool('todoist', 'delete_tasks', 'Delete one or more tasks', ['ids']))).toBe('action');
   });
@@ -59,8 +63,85 @@ describe('same job', () => {
     const teams = tool('teams', 'list_channels', 'List all channels in a specific Microsoft Team.', ['teamId']);
     expect(jobs.differ(slack, teams)).toBe('object');
     expect(jobs.differ(slack, teams, true)).toBeUndefined();
+    // A place one names ("for_project") the other takes as a parameter (an optional project_id) is said by it.
+    const forProject = tool('asana', 'asana_get_tasks_for_project', 'Get all tasks in a project', ['project_id']);
+    const tasksList = tool('todoist', 'get_tasks_list', 'Get tasks list from Todoist', ['project_id', 'label'], []);
+    expect(jobs.differ(forProject, tasksList)).toBe('object');
+    expect(jobs.differ(forProject, tasksList, true)).toBeUndefined();
+    expect(jobs.differ(forProject, tool('todoist', 'get_tasks_list', 'Get tasks list from Todoist', ['label'], []), true)).toBe('object');
     // Still another action or another object however alike the servers.
     expect(jobs.differ(slack, tool('teams', 'create_channel', 'Create a channel in a team.', ['teamId', 'name']), true)).toBe('action');
+  });
+
+  it('two products\' central objects, one thing under two names: a Todoist task is a Plane issue, for the same action only', () => {
+    const createTasks = tool('todoist', 'create_tasks', 'Create one or more tasks in Todoist', ['items']);
+    const createIssue = tool('plane', 'create_issue', 'Create a new issue in a project', ['project_id', 'name']);
+    expect(jobs.differ(createTasks, createIssue, true)).toBe('object');
+    expect(jobs.differ(createTasks, createIssue, true, { central: ['task', 'issu'] })).toBeUndefined();
+    expect(jobs.differ(createIssue, createTasks, true, { central: ['issu', 'task'] })).toBeUndefined();
+    // Still another action, and still another object: a label is no issue.
+    expect(jobs.differ(tool('todoist', 'delete_tasks', 'Delete tasks in Todoist', ['items']), createIssue, true, { central: ['task', 'issu'] })).toBe('action');
+    expect(jobs.differ(tool('todoist', 'create_labels', 'Create new labels in Todoist', ['items']), createIssue, true, { central: ['task', 'issu'] })).toBe('object');
+  });
+
+  it('a product\'s central object qualifying another is implied by the other product; a description finding them by ID reads one', () => {
+    const createComments = tool('todoist', 'create_comments', 'Create new comments in Todoist', ['items']);
+    const addIssueComment = tool('plane', 'add_issue_comment', 'Add a comment to an issue', ['project_id', 'issue_id', 'comment_html']);
+    expect(jobs.differ(createComments, addIssueComment, true)).toBe('object');
+    expect(jobs.differ(createComments, addIssueComment, true, { central: ['task', 'issu'] })).toBeUndefined();
+    expect(jobs.differ(addIssueComment, createComments, true, { central: ['issu', 'task'] })).toBeUndefined();
+    // A tool needing both an issue's and a label's id links them: removing a label from an issue is no deletion of the label.
+    expect(jobs.differ(tool('todoist', 'delete_labels', 'Delete a personal label in Todoist', ['items']),
+      tool('linear', 'linear_removeIssueLabel', 'Remove a label from an issue', ['issueId', 'labelId']), true, { central: ['task', 'issu'] })).toBe('object');
+    // Its head is no qualifier: an issue is still no comment.
+    expect(jobs.differ(createComments, tool('plane', 'create_issue', 'Create a new issue', ['name']), true, { central: ['task', 'issu'] })).toBe('object');
+    // "Get comments from Todoist by ID" gets one, not an issue's list of them.
+    const listIssueComments = tool('plane', 'get_issue_comments', 'Get the comments of a specific issue', ['project_id', 'issue_id']);
+    expect(jobs.differ(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBe('object');
+    expect(jobs.differ(tool('todoist', 'get_comments_of', 'Get comments of a task', ['items']), listIssueComments, true, { central: ['task', 'issu'] })).toBeUndefined();
+    // The ID of what they belong to, or a batch of IDs, is no "one".
+    expect(jobs.job(tool('do', 'list_cluster_backups', 'List backups for a database cluster by its id', ['id'])).plural).toBe(true);
+    expect(jobs.job(tool('monday', 'get_assets', 'Get assets (files) by their IDs.', ['ids'], [])).plural).toBe(true);
+    expect(jobs.job(tool('todoist', 'get_comments', 'Get comments from Todoist by ID', ['items'])).plural).toBe(false);
+  });
+
+  it('things the lexicon calls by one name on two servers (a Todoist label, an Asana tag) do the same job when paired', () => {
+    const updateLabels = tool('todoist', 'update_labels', 'Update a personal label in Todoist', ['items']);
+    const updateTag = tool('asana', 'asana_update_tag', 'Update an existing tag', ['tag_gid', 'name']);
+    expect(jobs.differ(updateLabels, updateTag, true)).toBe('object');
+    expect(jobs.differ(updateLabels, updateTag, true, { kin: [['label', 'tag']] })).toBeUndefined();
+    expect(jobs.differ(tool('todoist', 'delete_labels', 'Delete a personal label', ['items']), updateTag, true, { kin: [['label', 'tag']] })).toBe('action');
+  });
+
+  it('a read whose name ends in "list" lists what precedes it', () => {
+    const getLabelsList = tool('todoist', 'get_labels_list', 'Get all personal labels from Todoist', [], []);
+    expect(jobs.differ(getLabelsList, tool('plane', 'list_labels', 'Get all labels for a specific project', ['project_id']), true)).toBeUndefined();
+    expect(jobs.job(getLabelsList).actions).toEqual(new Set(['list']));
+    expect(jobs.job(getLabelsList).head).toBe('label');
+    // Still no stand-in for one label, nor for making a list.
+    expect(jobs.differ(getLabelsList, tool('plane', 'get_label', 'Get details of a specific label', ['label_id']), true)).toBe('action');
+    expect(jobs.job(tool('m', 'create_access_list', 'Allow IP ranges to access your clusters', ['ips'])).actions).toEqual(new Set(['create']));
+  });
+
+  it('a read by a filter or a query searches', () => {
+    const byFilter = tool('todoist', 'get_tasks_by_filter', 'Get tasks from Todoist using filter language.', ['query']);
+    expect(jobs.job(byFilter).actions).toEqual(new Set(['search']));
+    expect(jobs.differ(byFilter, tool('asana', 'asana_search_tasks', 'Search tasks in a workspace with advanced filtering options', ['workspace', 'text'], ['workspace']), true)).toBeUndefined();
+    expect(jobs.differ(byFilter, tool('todoist', 'get_tasks', "Get tasks from Todoist. Either 'task_id' or the 'task_name' to identify the target.", ['items']))).toBe('action');
+    // Another option is no search: "get_issue_by_id" reads one.
+    expect(jobs.job(tool('gh', 'get_issue_by_id', 'Get an issue', ['id'])).actions).toEqual(new Set(['read']));
+  });
+
+  it('a read of a plural whose description opens by reading all of them lists them; a batch getter does not', () => {
+    const getProjects = tool('plane', 'get_projects', 'Get all projects for the current user', [], []);
+    expect(jobs.job(getProjects).actions).toEqual(new Set(['list']));
+    expect(jobs.differ(getProjects, tool('todoist', 'get_projects_list', 'Get all projects from Todoist', [], []), true)).toBeUndefined();
+    const batch = tool('todoist', 'get_projects', "Get projects from Todoist. Either 'id' or the 'name' to identify the target.", ['items']);
+    expect(jobs.job(batch).actions).toEqual(new Set(['read']));
+    expect(jobs.differ(getProjects, batch, true)).toBe('action');
+    expect(jobs.job(tool('linear', 'linear_getIssues', 'Get a list of recent issues from Linear', ['first'], [])).actions).toEqual(new Set(['list']));
+    // One of them, however the description opens.
+    expect(jobs.job(tool('a', 'get_project', 'Get all details of a project', ['id'])).actions).toEqual(new Set(['read']));
   });
 
   it('a compound is a kind of its last word; where it acts and how many count; a generic name acts on what its description opens with', () => {

@@ -7,6 +7,7 @@
  */
 import { stem, STOPWORDS, Synonyms, words } from '../../lexicon/index.ts';
 import { toolActions } from './actions.ts';
+import { opensByOneId, readByName, readsAll, readsBatch } from './read-forms.ts';
 import { OBJECT_END, unknownVerb, verbOf } from './verbs.ts';
 
 /** What same-job reads of a tool. */
@@ -121,6 +122,9 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   // detail, not another object ("list_directory_with_sizes").
   let after = at >= 0 ? ws.slice(at + 1) : ws;
   while ((after[0] === 'or' || after[0] === 'and') && after[1] !== undefined && verbOf(after[1])) after = after.slice(2);
+  // A read by a filter searches; a read of "…_list" lists (./read-forms.ts).
+  const form = readByName(actions, after);
+  if (form) { actions.clear(); actions.add(form.action); after = form.object; }
   const before = at > 0 ? ws.slice(0, at) : [];
   const object = new Set<string>();
   let last: string | undefined;
@@ -167,9 +171,13 @@ export function jobOf(tool: JobTool, synonyms: Synonyms): Job {
   }
   for (const p of synonyms.phrases(text)) for (const r of p.related) reach.add(r.term);
   const paramStems = (list: string[]): Set<string> => new Set(list.flatMap((p) => words(p.replace(/([a-z])([A-Z])/g, '$1 $2')).map(stem)));
-  // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one.
-  const byId = /\bby ?id\b/.test(words(tool.name).join(' '));
-  const plural = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  // "monitor_checks" lists them, "monitor_check" gets one; "approve_all" many, "get_issue_by_id" one, and so
+  // does a plural whose description finds it by one ID. A read of a plural needing the ones it reads is a
+  // batch, neither one nor a listing; one opening "Get all …" lists (./read-forms.ts).
+  const byId = /\bby ?id\b/.test(words(tool.name).join(' ')) || opensByOneId(tool.description);
+  const counted = ws.some((w) => MANY.has(w)) ? true : byId || one ? false : last === undefined ? undefined : /[^s]s$/.test(last);
+  const plural = counted === true && readsBatch(actions, tool.required ?? []) ? undefined : counted;
+  if (plural === true && readsAll(actions, tool.description)) { actions.clear(); actions.add('list'); }
   // A verb the table knows stands for its action ("scrape" and "extract" both read); another is itself.
   const known = verb !== undefined && (verbOf(verb) !== undefined || READING.has(verb));
   return { qualifier, ids: new Set((tool.required ?? []).filter(isReference).map(referenceKey)), refs: new Set(tool.params.filter(isReference).map(referenceKey)), actions, many: ws.some((w) => MANY.has(w)), verb: verb === undefined || known ? undefined : stem(verb), head: last === undefined ? undefined : stem(last), place: place.map(stem), object, plural, reach, params: paramStems(tool.params), required: (tool.required ?? []).map((p) => paramStems([p])) };
@@ -195,8 +203,38 @@ const paramWords = (p: string): string[] => words(p.replace(/([a-z])([A-Z])/g, '
 const isReference = (p: string): boolean => paramWords(p).at(-1) === 'id' && paramWords(p).length > 1;
 const referenceKey = (p: string): string => paramWords(p).map(stem).join(' ');
 
-/** Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of one kind. */
-export function jobDifference(a: Job, b: Job, sameKind = false): 'action' | 'object' | undefined {
+/**
+ * `b`'s job in `a`'s words: where `b`'s product calls `a`'s central object by its own word (Plane's issue for
+ * Todoist's task, ./central-objects.ts), that word is `a`'s.
+ */
+function inWordsOf(b: Job, pairs: ReadonlyArray<readonly [string, string]>): Job {
+  const words = new Map(pairs.map(([word, alias]) => [alias, word]));
+  const swap = (w: string): string => words.get(w) ?? w;
+  const ref = (r: string): string => r.split(' ').map(swap).join(' ');
+  const reach = new Set(b.reach);
+  for (const [alias, word] of words) if (b.reach.has(alias)) reach.add(word);
+  return {
+    ...b, head: b.head === undefined ? undefined : swap(b.head), object: new Set([...b.object].map(swap)), qualifier: b.qualifier.map(swap),
+    reach, ids: new Set([...b.ids].map(ref)), refs: new Set([...b.refs].map(ref)),
+  };
+}
+
+/** Words two servers' products use for one thing, each pair [a's word, b's word]. */
+export interface OtherWords {
+  /** Their central objects (./central-objects.ts): Todoist's task, Plane's issue. */
+  central?: readonly [string, string];
+  /** Other things the software lexicon calls by one name: Todoist's label, Asana's tag. */
+  kin?: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * Why two jobs differ, or undefined when they are the same job; `sameKind`: their servers differ but are of
+ * one kind; `counterparts`: `a`'s and `b`'s servers' central objects, two words for one thing.
+ */
+export function jobDifference(a: Job, other: Job, sameKind = false, names: OtherWords = {}): 'action' | 'object' | undefined {
+  const counterparts = names.central;
+  const pairs = [...counterparts === undefined ? [] : [counterparts], ...names.kin ?? []];
+  const b = pairs.length === 0 ? other : inWordsOf(other, pairs);
   const shared = [...a.actions].some((x) => b.actions.has(x));
   // A tool whose action cannot be read at all is compared on its object alone, and needs one.
   if (!shared && a.actions.size > 0 && b.actions.size > 0) return 'action';
@@ -212,15 +250,21 @@ export function jobDifference(a: Job, b: Job, sameKind = false): 'action' | 'obj
   // A compound is a kind of its last word: release pipelines are pipelines, not releases.
   if (a.head !== undefined && b.head !== undefined && a.head !== b.head) return 'object';
   // Where one acts must be named by the other: an image made from images is not an image made from a prompt.
-  for (const x of a.place) if (!b.place.includes(x)) return 'object';
-  for (const x of b.place) if (!a.place.includes(x)) return 'object';
+  const placed = (x: string, y: Job): boolean => y.place.includes(x) || (sameKind && y.params.has(x));
+  for (const x of a.place) if (!placed(x, b)) return 'object';
+  for (const x of b.place) if (!placed(x, a)) return 'object';
   // All at once is not one ("approve_all" and "approve"); a batch of what the other lists is ("batch_delete_emails", "delete_emails").
   if (a.many !== b.many && (a.many ? b : a).plural !== true) return 'object';
   // Each object word of one is said by the other ("text" of read_text_file is in read_file's "as text").
   for (const x of a.qualifier) if (!b.reach.has(x)) return 'object';
   for (const x of b.qualifier) if (!a.reach.has(x)) return 'object';
-  for (const x of a.object) if (!b.reach.has(x)) return 'object';
-  for (const x of b.object) if (!a.reach.has(x)) return 'object';
+  // A product's central object qualifying another (Plane's "issue comment") is what the other product's
+  // comments belong to anyway (Todoist's, to its task): it need not say so.
+  // A tool that needs one of each (an issue's and a label's id: `removeIssueLabel`) links two things that
+  // exist, which the other's making or removing of the thing itself does not.
+  const implied = (x: Job, w: string): boolean => counterparts !== undefined && w === counterparts[0] && w !== x.head && !x.ids.has(`${x.head} id`);
+  for (const x of a.object) if (!b.reach.has(x) && !implied(a, x)) return 'object';
+  for (const x of b.object) if (!a.reach.has(x) && !implied(b, x)) return 'object';
   // Reading, one is not many: "get_task" answers one, "get_tasks" lists them. Making, changing or removing,
   // the number says single or batch of the same thing ("create_tasks" takes one or more): either stands in.
   const writing = WRITING.some((w) => a.actions.has(w) && b.actions.has(w));
@@ -264,7 +308,7 @@ export class JobReader {
   }
 
   /** Why `a` and `b` are not the same job ('action' or 'object'), or undefined when they are. */
-  differ(a: JobTool, b: JobTool, sameKind = false): 'action' | 'object' | undefined {
-    return jobDifference(this.job(a), this.job(b), sameKind);
+  differ(a: JobTool, b: JobTool, sameKind = false, names: OtherWords = {}): 'action' | 'object' | undefined {
+    return jobDifference(this.job(a), this.job(b), sameKind, names);
   }
 }

@@ -11,9 +11,21 @@ type Json = Record<string, unknown>;
 /** What the API says about the backend; constant so goldens stay stable. */
 export const SYSTEM_FINGERPRINT = 'fp_ghostwire';
 
-/** OpenAI has no `stop_sequence`: a stop sequence ends the turn with `stop`. */
-export function openAIFinishReason(reason: FinishReason): string {
-  return reason === 'stop_sequence' ? 'stop' : reason;
+/**
+ * The `finish_reason` of an answer. OpenAI has no `stop_sequence`: a stop sequence ends the turn with `stop`.
+ * A call of the function `tool_choice` names ends with `stop`, not `tool_calls`, streamed or not (measured
+ * against the API: vllm-project/vllm#25054; `required` and `auto` end with `tool_calls`).
+ * @example
+ *   openAIFinishReason('tool_calls', { params: { tool_choice: { type: 'function', function: { name: 'f' } } } }) // 'stop'
+ */
+export function openAIFinishReason(reason: FinishReason, req?: Pick<CanonicalRequest, 'params'>): string {
+  if (reason === 'stop_sequence') return 'stop';
+  if (reason === 'tool_calls' && req && namedToolChoice(req.params.tool_choice)) return 'stop';
+  return reason;
+}
+
+function namedToolChoice(choice: unknown): boolean {
+  return typeof choice === 'object' && choice !== null && (choice as { type?: unknown }).type === 'function';
 }
 
 /**
@@ -80,7 +92,7 @@ export function renderChatCompletion(res: CanonicalResponse, req: CanonicalReque
   if (res.toolCalls.length > 0) {
     message.tool_calls = res.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
   }
-  const finishReason = openAIFinishReason(res.finishReason);
+  const finishReason = openAIFinishReason(res.finishReason, req);
   const choices: Json[] = [];
   for (let index = 0, n = choiceCount(req); index < n; index++) choices.push({ index, message, logprobs: null, finish_reason: finishReason });
   return {
@@ -106,7 +118,7 @@ function strings(...values: unknown[]): boolean {
 }
 
 /** The part of a `chat.completion` after the model: choices, usage, tier and fingerprint. */
-function completionTail(res: CanonicalResponse, tier: string, n: number): string {
+function completionTail(res: CanonicalResponse, req: CanonicalRequest, tier: string, n: number): string {
   const { inputTokens, outputTokens } = res.usage;
   const calls = res.toolCalls;
   let message = `{"role":"assistant","content":${res.text === '' && calls.length > 0 ? 'null' : JSON.stringify(res.text)},"refusal":null,"annotations":[]`;
@@ -115,7 +127,7 @@ function completionTail(res: CanonicalResponse, tier: string, n: number): string
     message += `,"tool_calls":[${encoded.join(',')}]`;
   }
   message += '}';
-  const finish = JSON.stringify(openAIFinishReason(res.finishReason));
+  const finish = JSON.stringify(openAIFinishReason(res.finishReason, req));
   let choices = '';
   for (let index = 0; index < n; index++) {
     choices += `${index === 0 ? '' : ','}{"index":${index},"message":${message},"logprobs":null,"finish_reason":${finish}}`;
@@ -147,6 +159,6 @@ export function chatCompletionText(res: CanonicalResponse, req: CanonicalRequest
   for (const c of calls) if (!strings(c.id, c.name)) return undefined;
   const tier = serviceTier(req);
   const n = choiceCount(req);
-  const tail = completionTail(res, tier, n);
+  const tail = completionTail(res, req, tier, n);
   return `{"id":${JSON.stringify(withPrefix('chatcmpl-', res.id))},"object":"chat.completion","created":${res.created},"model":${JSON.stringify(res.model)},${tail}`;
 }

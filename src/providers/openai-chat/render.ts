@@ -26,7 +26,7 @@ type Json = Record<string, unknown>;
 const OBFUSCATION_PAD = 'Qz7Xk2Lm9Pw4Rt6Vb1Nc8Hd3Jf5Gs0Ya';
 
 /** The deltas of one choice as JSON, in the API's order: role, text, each tool call (head, then argument pieces), finish. */
-function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }[] {
+function choiceDeltas(res: CanonicalResponse, req: CanonicalRequest): { delta: string; finish: string }[] {
   const out: { delta: string; finish: string }[] = [];
   const none = 'null';
   const push = (delta: unknown) => out.push({ delta: JSON.stringify(delta), finish: none });
@@ -63,7 +63,7 @@ function choiceDeltas(res: CanonicalResponse): { delta: string; finish: string }
       for (const a of c.args) push({ tool_calls: [a] });
     });
   }
-  out.push({ delta: '{}', finish: JSON.stringify(openAIFinishReason(res.finishReason)) });
+  out.push({ delta: '{}', finish: JSON.stringify(openAIFinishReason(res.finishReason, req)) });
   return out;
 }
 
@@ -95,7 +95,7 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest):
   const build = (): string[] => {
     const closings = Array.from({ length: 12 }, (_, i) => close('null', i));
     const out: string[] = [];
-    const deltas = choiceDeltas(res);
+    const deltas = choiceDeltas(res, req);
     for (let index = 0; index < n; index++) {
       for (const d of deltas) {
         out.push(`[{"index":${index},"delta":${d.delta},"logprobs":null,"finish_reason":${d.finish}}]${closings[out.length % 12]}`);
@@ -170,7 +170,9 @@ export function renderChat(res: CanonicalResponse, req: CanonicalRequest): Rende
  */
 export function chatTemplateKey(req: CanonicalRequest): string {
   const { stream_options = null, service_tier = null, n = null } = req.params;
+  // A named tool_choice changes the finish reason (openAIFinishReason): its own key.
+  const named = openAIFinishReason('tool_calls', req) === 'stop';
   // Most requests carry none of them: one constant, no encoding per request.
-  if (stream_options === null && service_tier === null && n === null) return '[null,null,null]';
-  return JSON.stringify([stream_options, service_tier, n]);
+  if (stream_options === null && service_tier === null && n === null && !named) return '[null,null,null]';
+  return JSON.stringify([stream_options, service_tier, n, named]);
 }

@@ -108,10 +108,27 @@ describe.each(TRANSPORTS)('OpenAI Chat structured outputs over %s', (transport) 
     });
     const call = completion.choices[0].message.tool_calls![0];
     expect(call.type === 'function' && call.function.parsed_arguments).toEqual({ city: 'Rome', temperature: 30, conditions: 'sunny' });
-    expect(completion.choices[0].finish_reason).toBe('tool_calls');
+    // A call of the function tool_choice names ends with 'stop' (the API's answer, vllm-project/vllm#25054).
+    expect(completion.choices[0].finish_reason).toBe('stop');
     const canonical = mock.requests[0].request!;
     expect(canonical.forcedTool).toBe('extract_weather');
     expect(canonical.tools[0].strict).toBe(true);
+  });
+
+  it("ends a named tool_choice's call with 'stop' streamed too, and a required or automatic one with 'tool_calls'", async () => {
+    const extract = zodFunction({ name: 'extract_weather', parameters: Weather });
+    mock.use(scenario('call').respondWithToolCalls([{ name: 'extract_weather', arguments: { city: 'Rome', temperature: 30, conditions: 'sunny' } }]).persistent());
+    const finishes: Array<string | null> = [];
+    for (let i = 0; i < 2; i++) {
+      // Twice: the second answer comes from a template, keyed apart from the unnamed choice's.
+      const stream = rig.openai.chat.completions.stream({ model: 'gpt-4o', messages: ask('Rome'), tools: [extract], tool_choice: { type: 'function', function: { name: 'extract_weather' } } });
+      finishes.push((await stream.finalChatCompletion()).choices[0].finish_reason);
+      for (const tool_choice of ['required', 'auto'] as const) {
+        const other = rig.openai.chat.completions.stream({ model: 'gpt-4o', messages: ask('Rome'), tools: [extract], tool_choice });
+        finishes.push((await other.finalChatCompletion()).choices[0].finish_reason);
+      }
+    }
+    expect(finishes).toEqual(['stop', 'tool_calls', 'tool_calls', 'stop', 'tool_calls', 'tool_calls']);
   });
 
   it("checks a scripted call of a strict tool against the tool's parameters", async () => {

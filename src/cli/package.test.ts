@@ -161,7 +161,7 @@ describe('the packed package, installed', () => {
     expect(mcp.code, explain(mcp)).toBe(0);
   });
 
-  it('`ghostwire proxy eval` finds the eight eval sets and the three fallback sets in the installed package', { timeout: 90_000 }, async () => {
+  it('`ghostwire proxy eval` finds the eight eval sets and the four fallback sets in the installed package', { timeout: 90_000 }, async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'proxy', 'eval', '--mode', 'lexical', '--json'], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
     const { sets, fallbacks } = JSON.parse(result.stdout) as { sets: Array<{ catalog: string; tools: number; queries: number }>; fallbacks: Array<{ catalog: string; tools: number }> };

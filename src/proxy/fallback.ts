@@ -6,6 +6,7 @@
  * for a failed call — tools that do not declare every argument the call passed.
  */
 import { ArgumentValidator } from '../mcp/index.ts';
+import type { CatalogTool } from './catalog.ts';
 import { LEXICAL_FALLBACK_MIN_SIMILARITY, SEMANTIC_FALLBACK_MIN_SIMILARITY } from './fallback-calibration.ts';
 import type { MetricsRecorder, ToolMetrics } from './metrics.ts';
 import { toolId } from './embeddings.ts';
@@ -62,6 +63,13 @@ export interface FallbackOptions {
   validator?: ArgumentValidator;
 }
 
+interface CatalogView {
+  all: CatalogTool[];
+  jobTools: Map<CatalogTool, JobTool>;
+  kinds: ReturnType<typeof serverKinds>;
+  central: ReturnType<typeof centralObjects>;
+}
+
 const calibrated = (mode: 'semantic' | 'lexical'): number => (mode === 'lexical' ? LEXICAL_FALLBACK_MIN_SIMILARITY : SEMANTIC_FALLBACK_MIN_SIMILARITY);
 
 /**
@@ -90,12 +98,32 @@ export class FallbackResolver {
   private readonly options: FallbackOptions;
   private readonly validator: ArgumentValidator;
   private readonly jobs = new JobReader();
+  #view: CatalogView | undefined;
 
   constructor(search: ToolSearch, metrics: MetricsRecorder, options: FallbackOptions) {
     this.search = search;
     this.metrics = metrics;
     this.options = options;
     this.validator = options.validator ?? new ArgumentValidator();
+  }
+
+  /**
+   * What every tool's job and the servers' kinds are, for this catalog: read once per catalog state, not per
+   * failed call (a catalog's unchanged tools keep their objects, so the same objects mean the same state).
+   */
+  #viewOf(all: CatalogTool[]): CatalogView {
+    const last = this.#view;
+    if (last && last.all.length === all.length && last.all.every((t, i) => t === all[i])) return last;
+    const names = new Map<string, string[]>();
+    for (const t of all) names.set(t.server, [...(names.get(t.server) ?? []), t.name]);
+    const families = new Map([...names].map(([s, list]) => [s, familyWords(list)]));
+    const jobTools = new Map<CatalogTool, JobTool>();
+    for (const t of all) {
+      jobTools.set(t, { server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
+    }
+    const jobs = all.map((t) => ({ ...this.jobs.job(jobTools.get(t)!), server: t.server, name: t.name, description: t.description }));
+    this.#view = { all, jobTools, kinds: serverKinds(jobs), central: centralObjects(jobs) };
+    return this.#view;
   }
 
   /**
@@ -106,16 +134,9 @@ export class FallbackResolver {
     if (limit <= 0) return [];
     const self = this.search.catalog.get(server, tool);
     if (!self) return [];
-    const all = this.search.catalog.tools();
-    const names = new Map<string, string[]>();
-    for (const t of all) names.set(t.server, [...(names.get(t.server) ?? []), t.name]);
-    const families = new Map([...names].map(([s, list]) => [s, familyWords(list)]));
-    const job = (t: { server: string; name: string; description: string; inputSchema: Record<string, unknown>; annotations?: JobTool['annotations'] }): JobTool =>
-      ({ server: t.server, name: t.name, description: t.description, params: parameterNames(t.inputSchema), required: requiredNames(t.inputSchema), annotations: t.annotations, family: families.get(t.server) });
+    const { all, jobTools, kinds, central } = this.#viewOf(this.search.catalog.tools());
+    const job = (t: CatalogTool): JobTool => jobTools.get(t)!;
     const source = job(self);
-    const jobs = all.map((t) => ({ ...this.jobs.job(job(t)), server: t.server, name: t.name, description: t.description }));
-    const kinds = serverKinds(jobs);
-    const central = centralObjects(jobs);
     // Only the same job: never a write for a read, a delete for a create, an issue for a pull request. Every
     // tool is weighed (a same-job tool of another server may share few words with this one's long
     // description), then only those are ranked by similarity.

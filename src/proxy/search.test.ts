@@ -111,6 +111,23 @@ describe('semantic search through the mock LLM embeddings API', () => {
     expect(recency(m, clock.now() + 70 * 86_400_000)).toBeCloseTo(0.5, 3);
   });
 
+  it("reads the catalog's jobs once per catalog state: a tool added or removed between failures is seen", async () => {
+    const { catalog, search, metrics, clock } = setup();
+    catalog.apply('fs', tools.slice(0, 3));
+    const resolver = new FallbackResolver(search, metrics, { maxFallbacks: 3, isAvailable: () => true, now: clock.now });
+    const ids = async () => (await resolver.find('fs', 'read_file')).map((f) => `${f.server}/${f.tool}`);
+    expect(await ids()).toEqual(['fs/read_text_file']);
+    catalog.apply('other', [{ ...tools[2], name: 'read_text_file' }]);
+    await search.sync();
+    expect(await ids()).toEqual(['fs/read_text_file', 'other/read_text_file']);
+    catalog.apply('other', []);
+    await search.sync();
+    expect(await ids()).toEqual(['fs/read_text_file']);
+    catalog.apply('fs', tools.slice(0, 1));
+    await search.sync();
+    expect(await ids()).toEqual([]);
+  });
+
   it('hybrid: the LLM re-ranks the short list; reliability breaks ties; bad picks are left out', async () => {
     const picks = JSON.stringify({ recommendations: [
       { server: 'fs', tool: 'read_text_file', reason: 'plain text read' }, { server: 'fs', tool: 'invented' }, { server: 'fs', tool: 'read_file' }] });

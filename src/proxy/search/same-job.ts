@@ -291,12 +291,16 @@ export function jobDifference(a: Job, other: Job, sameKind = false, names: Other
 export class JobReader {
   private readonly synonyms: Synonyms;
   private readonly memo = new Map<string, Job>();
+  private readonly byObject = new WeakMap<JobTool, Job>();
 
   constructor(synonyms: Synonyms = new Synonyms()) {
     this.synonyms = synonyms;
   }
 
   job(tool: JobTool): Job {
+    // The same tool object asks again on every failed call: known by identity before any key is built.
+    const known = this.byObject.get(tool);
+    if (known) return known;
     const key = `${tool.server}\u0000${tool.name}\u0000${tool.description}\u0000${tool.params.join(',')}\u0000${(tool.required ?? []).join(',')}\u0000${[...tool.family ?? []].join(',')}`;
     let job = this.memo.get(key);
     if (!job) {
@@ -304,6 +308,7 @@ export class JobReader {
       job = jobOf(tool, this.synonyms);
       this.memo.set(key, job);
     }
+    this.byObject.set(tool, job);
     return job;
   }
 

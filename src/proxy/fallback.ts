@@ -13,8 +13,8 @@ import { toolId } from './embeddings.ts';
 import { parameterNames } from './hashing.ts';
 import type { ToolSearch } from './search.ts';
 import { familyWords, JobReader, type JobTool } from './search/same-job.ts';
-import { centralObjects } from './search/central-objects.ts';
-import { serverKinds } from './search/server-kinds.ts';
+import { centralObjects, type CentralObjects } from './search/central-objects.ts';
+import { serverKinds, type ServerKinds } from './search/server-kinds.ts';
 
 export interface FallbackSuggestion {
   server: string;
@@ -66,8 +66,8 @@ export interface FallbackOptions {
 interface CatalogView {
   all: CatalogTool[];
   jobTools: Map<CatalogTool, JobTool>;
-  kinds: ReturnType<typeof serverKinds>;
-  central: ReturnType<typeof centralObjects>;
+  kinds: ServerKinds;
+  central: CentralObjects;
 }
 
 const calibrated = (mode: 'semantic' | 'lexical'): number => (mode === 'lexical' ? LEXICAL_FALLBACK_MIN_SIMILARITY : SEMANTIC_FALLBACK_MIN_SIMILARITY);

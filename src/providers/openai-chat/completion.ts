@@ -24,7 +24,8 @@ export function openAIFinishReason(reason: FinishReason, req?: Pick<CanonicalReq
   return reason;
 }
 
-function namedToolChoice(choice: unknown): boolean {
+/** Whether `tool_choice` names one function (`{ type: 'function', function: { name } }`). */
+export function namedToolChoice(choice: unknown): boolean {
   return typeof choice === 'object' && choice !== null && (choice as { type?: unknown }).type === 'function';
 }
 

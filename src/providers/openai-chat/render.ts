@@ -8,6 +8,7 @@ import {
   argumentsText,
   chatCompletionText,
   choiceCount,
+  namedToolChoice,
   openAIFinishReason,
   openAIUsage,
   reasoningContent,
@@ -171,7 +172,7 @@ export function renderChat(res: CanonicalResponse, req: CanonicalRequest): Rende
 export function chatTemplateKey(req: CanonicalRequest): string {
   const { stream_options = null, service_tier = null, n = null } = req.params;
   // A named tool_choice changes the finish reason (openAIFinishReason): its own key.
-  const named = openAIFinishReason('tool_calls', req) === 'stop';
+  const named = namedToolChoice(req.params.tool_choice);
   // Most requests carry none of them: one constant, no encoding per request.
   if (stream_options === null && service_tier === null && n === null && !named) return '[null,null,null]';
   return JSON.stringify([stream_options, service_tier, n, named]);

@@ -84,27 +84,39 @@ export function centralObjects(tools: readonly CentralTool[], synonyms: Synonyms
     const [first, second] = [...of(s)].sort((x, y) => y[1].tools - x[1].tools);
     return first !== undefined && first[1].tools >= MIN_CENTRAL_TOOLS && (second === undefined || second[1].tools < first[1].tools) ? first[0] : undefined;
   };
-  return {
-    kin(a: string, b: string): Array<readonly [string, string]> {
-      if (a === b || !clearlyAlike(a, b)) return [];
-      const out: Array<readonly [string, string]> = [];
-      for (const x of of(a).keys()) {
-        if (of(b).has(x) || saying.get(b)?.has(x)) continue;
-        for (const y of synonyms.lexiconWords(x)) if (of(b).has(y) && !of(a).has(y) && !saying.get(a)?.has(y) && treatedAlike(of(a).get(x) as Head, of(b).get(y) as Head)) out.push([x, y]);
-      }
-      return out;
-    },
-    counterparts(a: string, b: string): readonly [string, string] | undefined {
-      if (a === b) return undefined;
-      const x = central(a);
-      const y = central(b);
-      if (x === undefined || y === undefined || x === y) return undefined;
-      if (!clearlyAlike(a, b)) return undefined;
-      const shared = [...of(a).keys()].filter((h) => of(b).has(h));
-      if (saying.get(a)?.has(y) || saying.get(b)?.has(x)) return undefined;
-      const [hx, hy] = [of(a).get(x) as Head, of(b).get(y) as Head];
-      if (!treatedAlike(hx, hy)) return undefined;
-      return shared.some((h) => hx.params.has(h) && hy.params.has(h)) ? [x, y] : undefined;
-    },
+  // Asked for every pair a failed call weighs: each pair is read once.
+  const kinMemo = new Map<string, Array<readonly [string, string]>>();
+  const counterpartMemo = new Map<string, readonly [string, string] | undefined>();
+  const memo = <T>(m: Map<string, T>, a: string, b: string, read: () => T): T => {
+    const key = `${a}\u0000${b}`;
+    if (!m.has(key)) m.set(key, read());
+    return m.get(key) as T;
   };
+  return {
+    kin: (a, b) => memo(kinMemo, a, b, () => kin(a, b)),
+    counterparts: (a, b) => memo(counterpartMemo, a, b, () => counterparts(a, b)),
+  };
+
+  function kin(a: string, b: string): Array<readonly [string, string]> {
+    if (a === b || !clearlyAlike(a, b)) return [];
+    const out: Array<readonly [string, string]> = [];
+    for (const x of of(a).keys()) {
+      if (of(b).has(x) || saying.get(b)?.has(x)) continue;
+      for (const y of synonyms.lexiconWords(x)) if (of(b).has(y) && !of(a).has(y) && !saying.get(a)?.has(y) && treatedAlike(of(a).get(x) as Head, of(b).get(y) as Head)) out.push([x, y]);
+    }
+    return out;
+  }
+
+  function counterparts(a: string, b: string): readonly [string, string] | undefined {
+    if (a === b) return undefined;
+    const x = central(a);
+    const y = central(b);
+    if (x === undefined || y === undefined || x === y) return undefined;
+    if (!clearlyAlike(a, b)) return undefined;
+    const shared = [...of(a).keys()].filter((h) => of(b).has(h));
+    if (saying.get(a)?.has(y) || saying.get(b)?.has(x)) return undefined;
+    const [hx, hy] = [of(a).get(x) as Head, of(b).get(y) as Head];
+    if (!treatedAlike(hx, hy)) return undefined;
+    return shared.some((h) => hx.params.has(h) && hy.params.has(h)) ? [x, y] : undefined;
+  }
 }

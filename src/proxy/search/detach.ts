@@ -9,13 +9,14 @@ import { stem, STOPWORDS, words } from '../../lexicon/index.ts';
 import { directObject, queryActions, withoutRequestFrame } from './actions.ts';
 import { DETERMINERS as ARTICLES, OBJECT_END } from './verbs.ts';
 
-/** Things that exist only attached to something else (general English and software usage). */
-const ATTACHED = new Set([
+/** Things that exist only attached to something else (general English and software usage), singular. */
+export const ATTACHED_THINGS: readonly string[] = [
   'label', 'tag', 'marker', 'flag', 'category', 'star', 'reaction', 'emoji',
   'member', 'user', 'person', 'people', 'teammate', 'assignee', 'reviewer', 'watcher', 'subscriber', 'collaborator', 'owner', 'guest', 'attendee',
   'role', 'permission', 'access',
   'word', 'text', 'phrase', 'sentence', 'line', 'character', 'letter', 'prefix', 'suffix', 'typo',
-].flatMap((w) => [w, `${w}s`]));
+];
+const ATTACHED = new Set(ATTACHED_THINGS.flatMap((w) => [w, `${w}s`]));
 
 const PRONOUNS = new Set(['it', 'them', 'him', 'her', 'these', 'those']);
 /** Prepositions that name where something is taken from. */

@@ -9,8 +9,8 @@
 const FILTERING = new Set(['filter', 'filters', 'query', 'search', 'keyword', 'keywords', 'criteria']);
 /** Name words that, last after a reading verb, make it list what precedes them. */
 const LISTING = new Set(['list', 'listing']);
-/** Name words that say how it reads, not what ("by", "using"), as same-job's options. */
-const HOW = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
+/** Name words that say how, not what: "with_sizes" lists the same directory, only with more detail; "by_filter" searches. */
+export const OPTION: ReadonlySet<string> = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
 
 const readsOnly = (actions: ReadonlySet<string>): boolean => actions.size === 1 && actions.has('read');
 
@@ -22,8 +22,8 @@ const readsOnly = (actions: ReadonlySet<string>): boolean => actions.size === 1 
  */
 export function readByName(actions: ReadonlySet<string>, after: readonly string[]): { action: 'search' | 'list'; object: string[] } | undefined {
   if (!readsOnly(actions)) return undefined;
-  if (after.some((w, i) => HOW.has(w) && FILTERING.has(after[i + 1] ?? ''))) return { action: 'search', object: [...after] };
-  if (after.length >= 2 && LISTING.has(after.at(-1) as string) && !HOW.has(after.at(-2) as string)) return { action: 'list', object: after.slice(0, -1) };
+  if (after.some((w, i) => OPTION.has(w) && FILTERING.has(after[i + 1] ?? ''))) return { action: 'search', object: [...after] };
+  if (after.length >= 2 && LISTING.has(after.at(-1) as string) && !OPTION.has(after.at(-2) as string)) return { action: 'list', object: after.slice(0, -1) };
   return undefined;
 }
 

@@ -7,7 +7,7 @@
  */
 import { stem, STOPWORDS, Synonyms, words } from '../../lexicon/index.ts';
 import { toolActions } from './actions.ts';
-import { opensByOneId, readByName, readsAll, readsBatch } from './read-forms.ts';
+import { opensByOneId, OPTION, readByName, readsAll, readsBatch } from './read-forms.ts';
 import { OBJECT_END, unknownVerb, verbOf } from './verbs.ts';
 
 /** What same-job reads of a tool. */
@@ -53,8 +53,6 @@ export interface Job {
   required: ReadonlyArray<ReadonlySet<string>>;
 }
 
-/** Name words that say how, not what: "with_sizes" lists the same directory, only with more detail. */
-const OPTION = new Set(['with', 'including', 'by', 'as', 'using', 'via']);
 /**
  * Name words that say nothing of the object: a thing's "details" are more of its fields (`get_repository_details`),
  * and a manner says how, not what (`search_records_advanced`).

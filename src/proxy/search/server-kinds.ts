@@ -15,15 +15,17 @@
  * Such heads still make a server judgeable.
  */
 import { stem } from '../../lexicon/index.ts';
+import { ATTACHED_THINGS } from './detach.ts';
 
 /** Aspects of anything, not things (general software usage), as stems: they weigh nothing. */
 const ASPECTS = new Set([
   'detail', 'info', 'status', 'health', 'option', 'config', 'configuration', 'setting', 'metadata', 'content', 'history', 'activity', 'link', 'object', 'item',
 ].map(stem));
-/** Things that exist only on something else (as in ./detach.ts), as stems: they weigh half. */
-const ATTACHED = new Set([
-  'comment', 'label', 'tag', 'field', 'attribute', 'property', 'attachment', 'member', 'user', 'person', 'owner', 'role', 'permission',
-].map(stem));
+/**
+ * Things that exist only on something else, as stems: they weigh half. The detach rule's (./detach.ts), and the
+ * parts of a record it leaves out because removing one is a real delete (comments, fields, attachments).
+ */
+const ATTACHED = new Set([...ATTACHED_THINGS, 'comment', 'field', 'attribute', 'property', 'attachment'].map(stem));
 
 const weight = (head: string): number => (ASPECTS.has(head) ? 0 : ATTACHED.has(head) ? 0.5 : 1);
 

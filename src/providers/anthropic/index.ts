@@ -19,6 +19,7 @@ import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { ToolListMemo } from '../common/tool-list-memo.ts';
 
 /**
  * What one mock keeps for the Messages API: the seal that signs its thinking blocks and encrypts
@@ -53,6 +54,8 @@ export const ANTHROPIC_MESSAGE_IDS: ResponseIdShape = { prefix: 'msg_01', length
  *   adapter.routes({ method: 'POST', path: '/v1/messages', url, headers }); // true
  */
 export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
+  // The adapter's own: tool lists are shared by text, whichever mock of the server parses them.
+  const tools = new ToolListMemo();
   const authenticate = (req: IncomingRequest): CanonicalError | null => {
     const key = req.headers.get('x-api-key')?.trim();
     const bearer = /^Bearer\s+\S+/i.test(req.headers.get('authorization') ?? '');
@@ -82,7 +85,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
     toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
     responseIds: () => ANTHROPIC_MESSAGE_IDS,
     createState: (): AnthropicState => ({ seal: new ReasoningSeal() }),
-    parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state) }),
+    parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state), tools }),
     render(response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(random), ...response.headers };
       const seal = sealOf(state);

@@ -8,6 +8,7 @@ import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { structuredOf } from './structured.ts';
 import { anthropicViolations, checkThinkingConfig, thinkingMode } from './thinking.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
+import type { ToolListMemo } from '../common/tool-list-memo.ts';
 
 function invalid(path: string, expected: string, got: unknown): BadRequestError {
   return new BadRequestError(`${path}: Input should be ${expected}, got ${typeName(got)}`, path);
@@ -157,8 +158,8 @@ function parseTools(value: unknown): CanonicalTool[] {
  * @example
  *   const canonical = parseAnthropicRequest(req); // canonical.messages[0].role === 'system' when `system` is set
  */
-export function parseAnthropicRequest(req: IncomingRequest, options: { countTokens?: boolean; seal?: ReasoningSeal } = {}): CanonicalRequest {
-  const body = parseJsonObject(req.bodyText);
+export function parseAnthropicRequest(req: IncomingRequest, options: { countTokens?: boolean; seal?: ReasoningSeal; tools?: ToolListMemo } = {}): CanonicalRequest {
+  const body = parseJsonObject(req.bodyText, options.tools);
   if (body.model === undefined) throw required('model');
   if (typeof body.model !== 'string') throw invalid('model', 'a valid string', body.model);
   if (options.countTokens) return canonicalOf(req, body, false);

@@ -47,7 +47,7 @@ export interface Template {
 }
 
 /** Values shorter than this are not cut out (a scenario's `call_1` would match everywhere): they stay in the key. */
-const MIN_VALUE = 8;
+export const MIN_VALUE = 8;
 
 /** A random pool that remembers what it was asked for (the draws a template must make afresh). */
 export class RecordingRandom extends RandomBytes {
@@ -151,21 +151,6 @@ export function contentKey(response: CanonicalResponse, request: CanonicalReques
   let key = `${JSON.stringify(request.model)},${request.stream},${JSON.stringify(request.path)},${JSON.stringify(response.id.length < MIN_VALUE ? response.id : '')}`;
   for (const field of KEYED_FIELDS) key += `,${part(response[field])}`;
   for (const c of response.toolCalls) key += `,${JSON.stringify(c.id.length < MIN_VALUE ? c.id : '')},${JSON.stringify(c.name)},${part(c.arguments)}`;
-  return key;
-}
-
-/**
- * The key of an answer whose content is its `source`'s own (numbered by the caller): what varies
- * from request to request besides the per-answer values, the model, `stream`, the path and the usage,
- * and ids too short to be values (content). Strings are length-prefixed, so no two keys run together.
- */
-export function sourceKey(sourceNumber: number, response: CanonicalResponse, request: CanonicalRequest): string {
-  const { model, path } = request;
-  let key = `#${sourceNumber}|${model.length}:${model}|${request.stream ? 1 : 0}|${path.length}:${path}|`;
-  const usage = response.usage as unknown as Record<string, unknown>;
-  for (const name in usage) key += `${name}=${String(usage[name])},`;
-  if (response.id.length < MIN_VALUE) key += `|${response.id.length}:${response.id}`;
-  for (const c of response.toolCalls) if (c.id.length < MIN_VALUE) key += `|${c.id.length}:${c.id}`;
   return key;
 }
 

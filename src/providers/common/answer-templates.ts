@@ -20,9 +20,10 @@
  * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
 import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
-import { binaryFrames, contentKey, cut, sourceKey, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
+import { binaryFrames, contentKey, cut, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
 import type { RandomBytes } from './ids.ts';
 import { lend } from './reusable-bytes.ts';
+import { SourceKeys } from './source-keys.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 
 const SEEN = 0;
@@ -46,9 +47,8 @@ export class AnswerTemplates {
   readonly #entries = new Map<string, Entry>();
   /** Answer texts by number, for keys (a step's text is hashed once, not per request). */
   readonly #texts = new TextNumbers();
-  /** Answer sources (steps) by number, for keys: weakly, so a replaced scenario's steps go. */
-  readonly #sources = new WeakMap<object, number>();
-  #nextSource = 0;
+  /** Keys of answers that are their step's own. */
+  readonly #sourceKeys = new SourceKeys();
   readonly #maxEntries: number;
   readonly #maxBytes: number;
   #bytes = 0;
@@ -85,7 +85,7 @@ export class AnswerTemplates {
     // the text, the arguments and every other field per request.
     const source = response.source;
     const key = source
-      ? `${adapter.id}\u0000${adapterKey}\u0000${sourceKey(this.#numberOf(source), response, request)}`
+      ? this.#sourceKeys.of(source, adapter.id, adapterKey, response, request)
       : `${adapter.id}\u0000${adapterKey}\u0000${this.#texts.of(response.text)}\u0000${contentKey(response, request)}`;
     const entry = this.#entries.get(key);
     if (entry === undefined) {
@@ -103,12 +103,6 @@ export class AnswerTemplates {
     // What the rendering would have done to the mock's state, with the draws it would have made.
     adapter.templated?.(response, request, state, new ReplayedRandom(values.slice(values.length - entry.draws.length)));
     return this.#fill(entry, values);
-  }
-
-  #numberOf(source: object): number {
-    let n = this.#sources.get(source);
-    if (n === undefined) this.#sources.set(source, (n = this.#nextSource++));
-    return n;
   }
 
   #add(key: string, entry: Entry, size: number): void {
@@ -198,7 +192,8 @@ export class AnswerTemplates {
    */
   #bytesOf(template: Template, values: string[]): Buffer<ArrayBuffer> {
     const proto = template.proto!;
-    if (!values.every((v, i) => v.length === template.holds[i].length)) return Buffer.from(fillFrames(template, values).join(''), 'utf8') as Buffer<ArrayBuffer>;
+    const kept = template.holds;
+    for (let v = 0; v < values.length; v++) if (values[v].length !== kept[v].length) return Buffer.from(fillFrames(template, values).join(''), 'utf8') as Buffer<ArrayBuffer>;
     let buf: Buffer;
     let holds: string[];
     const reused = template.free.pop();
@@ -211,11 +206,14 @@ export class AnswerTemplates {
       holds = template.holds;
     }
     for (let v = 0; v < values.length; v++) {
-      if (values[v] === holds[v]) continue;
-      // Encoded once, then copied into place: a copy of bytes is far cheaper than encoding a string per frame.
-      const value = Buffer.from(values[v], 'latin1');
+      const value = values[v];
       const positions = template.positions[v];
-      for (let i = 0; i < positions.length; i++) buf.set(value, positions[i]);
+      if (value === holds[v] || positions.length === 0) continue;
+      // Encoded once where it first sits, then copied within the buffer to its other places: no buffer
+      // per value, and a copy of bytes is far cheaper than encoding a string per frame.
+      const first = positions[0];
+      const end = first + buf.write(value, first, value.length, 'latin1');
+      for (let i = 1; i < positions.length; i++) buf.copyWithin(positions[i], first, end);
     }
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {

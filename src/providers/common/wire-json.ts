@@ -3,6 +3,7 @@
  * and checking field types, so each 400 names the field path and what was expected.
  */
 import { BadRequestError } from '../adapter.ts';
+import type { ToolListMemo } from './tool-list-memo.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -22,14 +23,15 @@ export function typeName(v: unknown): string {
 }
 
 /**
- * Parses a request body that must be a JSON object; a BadRequestError otherwise.
+ * Parses a request body that must be a JSON object; a BadRequestError otherwise. With a memo, a tool
+ * list it has seen before is its shared, frozen value (tool-list-memo.ts).
  * @example
  *   const body = parseJsonObject(req.bodyText); // throws on '[1]' or 'not json'
  */
-export function parseJsonObject(text: string): Json {
+export function parseJsonObject(text: string, memo?: ToolListMemo): Json {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = memo ? memo.parse(text) : JSON.parse(text);
   } catch (err) {
     throw new BadRequestError(`The request body is not valid JSON: ${(err as Error).message}`);
   }

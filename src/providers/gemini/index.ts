@@ -22,6 +22,7 @@ import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
+import { ToolListMemo } from '../common/tool-list-memo.ts';
 
 const GENERATE_METHODS = new Set(['generateContent', 'streamGenerateContent']);
 
@@ -95,6 +96,8 @@ export function renderGemini(response: CanonicalResponse, request: CanonicalRequ
  *   geminiAdapter().routes({ method: 'POST', path: '/v1/models/gemini-2.5-flash:generateContent', url, headers }); // true
  */
 export function geminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'gemini' } {
+  // The adapter's own: tool lists are shared by text, whichever mock of the server parses them.
+  const tools = new ToolListMemo();
   return {
     id: 'gemini',
     hosts: GOOGLE_AI_HOSTS,
@@ -113,7 +116,7 @@ export function geminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'gemini
     responseIds: () => GEMINI_RESPONSE_IDS,
     // Each mock's signing key: the thought signatures it mints, and checks when they come back.
     createState: () => new GeminiThoughts(),
-    parse: (req: IncomingRequest, thoughts: GeminiThoughts) => parseGeminiRequest(req, thoughts),
+    parse: (req: IncomingRequest, thoughts: GeminiThoughts) => parseGeminiRequest(req, thoughts, 'gemini', tools),
     render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
     // The thinking settings; answers carrying a signature (sealed by this mock) are rendered each time.
     templateKey: geminiTemplateKey,

@@ -9,6 +9,7 @@ import { decodeSegment } from '../common/models.ts';
 import { asText, headerRecord, isObject, parseJsonObject, restParams, typeName, type Json } from '../common/wire-json.ts';
 import { geminiResponseFormat, geminiToolChoice, openApiToJsonSchema } from './schema.ts';
 import { signatureViolations, type GeminiThoughts, type GoogleApi } from './thoughts.ts';
+import type { ToolListMemo } from '../common/tool-list-memo.ts';
 
 /** `/{version}/models/{model}:{method}`; tuned models live under `tunedModels/`. */
 const GEMINI_PATH = /^\/(v1|v1beta|v1alpha)\/((?:models|tunedModels)\/[^/:]+):([A-Za-z]+)$/;
@@ -164,11 +165,11 @@ function parseTools(value: unknown): CanonicalTool[] {
  * @example
  *   parseGeminiRequest(req).model // 'gemini-2.5-flash', from the URL
  */
-export function parseGeminiRequest(req: IncomingRequest, thoughts?: GeminiThoughts, api: GoogleApi = 'gemini'): CanonicalRequest {
+export function parseGeminiRequest(req: IncomingRequest, thoughts?: GeminiThoughts, api: GoogleApi = 'gemini', memo?: ToolListMemo): CanonicalRequest {
   const route = geminiRoute(req.path);
   if (!route) throw new BadRequestError(`Not a Gemini generate path: ${req.path}`);
   if (route.badEscape) throw badModelEscape(route);
-  const body = parseJsonObject(req.bodyText);
+  const body = parseJsonObject(req.bodyText, memo);
   const messages = parseContents(body.contents);
   const system = body.systemInstruction ?? body.system_instruction;
   if (system !== undefined && system !== null) {

@@ -13,6 +13,7 @@ import { chatTemplateKey, renderChat } from './render.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { sseFrame } from '../common/sse.ts';
 import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts';
+import { ToolListMemo } from '../common/tool-list-memo.ts';
 
 /**
  * Creates the Chat Completions adapter.
@@ -21,6 +22,8 @@ import { OPENAI_CHAT_RESPONSE_IDS, OPENAI_TOOL_CALL_IDS } from '../common/ids.ts
  *   adapter.routes({ method: 'POST', path: '/v1/chat/completions', url, headers }); // true
  */
 export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
+  // The adapter's own: tool lists are shared by text, whichever mock of the server parses them.
+  const tools = new ToolListMemo();
   return {
     id: 'openai',
     hosts: OPENAI_HOSTS,
@@ -32,7 +35,7 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
-    parse: (req: IncomingRequest) => parseChatRequest(req),
+    parse: (req: IncomingRequest) => parseChatRequest(req, tools),
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request),
     // Streams come from templates; a JSON answer is already assembled as text from fixed parts
     // (chatCompletionText), cheaper than keying a template (measured: 11 vs 22 µs an answer in-process).

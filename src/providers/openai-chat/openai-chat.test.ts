@@ -212,3 +212,28 @@ describe('OpenAI Chat Completions: tool calls', () => {
     expect(err.message).toMatch(/expectToolResults.*call_1/);
   });
 });
+
+describe('OpenAI Chat Completions: the same tools every turn', () => {
+  it('answers an agent loop sending its tools each turn; the journal keeps one copy of them, and a changed list is read as sent', async () => {
+    const calls = { respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } };
+    const { client, mock } = setup([{ name: 'loop', steps: [calls, calls, { respond: { text: 'Sunny' } }, { respond: { text: 'Done' } }] }]);
+    const tools = [weatherTool, { type: 'function' as const, function: { name: 'get_time', description: 'The time in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+    for (let turn = 0; turn < 3; turn++) {
+      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages, tools });
+      const message = completion.choices[0].message;
+      messages.push(message);
+      for (const call of message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"sky":"clear"}' });
+    }
+    const changed = [{ ...weatherTool, function: { ...weatherTool.function, description: 'Now described' } }];
+    await client.chat.completions.create({ model: 'gpt-4o', messages, tools: changed });
+    const entries = mock.requests;
+    expect(entries.map((e) => e.status)).toEqual([200, 200, 200, 200]);
+    expect(entries.map((e) => e.request!.tools.map((t) => t.name))).toEqual([['get_weather', 'get_time'], ['get_weather', 'get_time'], ['get_weather', 'get_time'], ['get_weather']]);
+    // Turns two and three carried the first turn's text: one parsed list, one canonical list, for all three.
+    expect(entries[1].request!.tools).toBe(entries[2].request!.tools);
+    expect((entries[1].request!.raw as { tools: unknown }).tools).toBe((entries[2].request!.raw as { tools: unknown }).tools);
+    expect(entries[3].request!.tools[0].description).toBe('Now described');
+    expect((entries[2].request!.raw as { tools: unknown }).tools).toEqual(tools);
+  });
+});

@@ -9,6 +9,7 @@ import { invalidType, missing } from '../openai-shared/invalid.ts';
 import { isObject, parseArguments, restParams } from '../common/wire-json.ts';
 import { chatResponseFormat, forcedToolOf } from '../openai-shared/structured.ts';
 import { chatToolPairing } from './rules.ts';
+import type { ToolListMemo } from '../common/tool-list-memo.ts';
 
 /** Text of a `content` field: a string, null, or an array of parts (text and refusal parts carry text). */
 function contentText(content: unknown, param: string, nullable: boolean): string {
@@ -117,13 +118,14 @@ const CANONICAL_FIELDS = ['model', 'messages', 'tools', 'functions', 'stream'] a
 
 /**
  * Parses a Chat Completions request body; throws BadRequestError naming the parameter on a bad shape.
+ * With a memo, a tool list seen before is its shared, frozen value (common/tool-list-memo.ts).
  * @example
  *   const canonical = parseChatRequest(incoming); // canonical.messages, canonical.tools, ...
  */
-export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
+export function parseChatRequest(req: IncomingRequest, memo?: ToolListMemo): CanonicalRequest {
   let body: unknown;
   try {
-    body = JSON.parse(req.bodyText);
+    body = memo ? memo.parse(req.bodyText) : JSON.parse(req.bodyText);
   } catch {
     throw new BadRequestError(
       "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
@@ -154,7 +156,8 @@ export function parseChatRequest(req: IncomingRequest): CanonicalRequest {
     model,
     stream: stream === true,
     messages: canonicalMessages,
-    tools: parseTools(tools, functions),
+    // A remembered tool list (no legacy `functions` beside it) is made canonical once, and shared.
+    tools: memo && functions === undefined ? memo.derived(tools, () => parseTools(tools, functions)) : parseTools(tools, functions),
     headers,
     params,
     raw: body,

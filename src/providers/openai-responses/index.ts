@@ -19,6 +19,7 @@ import { openAIResponsesReader } from './reader.ts';
 import { decodeSegment } from '../common/models.ts';
 import type { Json } from '../common/wire-json.ts';
 import { OPENAI_TOOL_CALL_IDS, type RandomBytes, type ResponseIdShape } from '../common/ids.ts';
+import { ToolListMemo } from '../common/tool-list-memo.ts';
 
 /** `/v1/responses/{id}` (or without `/v1`, for base URLs that carry it); the id is group 1. */
 /** Response ids: `resp_` + 48 hex digits (`resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b` in the API reference). */
@@ -84,6 +85,8 @@ function failedResponse(object: Record<string, unknown>, error: CanonicalStreamE
  *   openAIResponsesAdapter().routes({ method: 'POST', path: '/v1/responses', url, headers }); // true
  */
 export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): ProviderAdapter<ResponsesState> & { id: 'openai-responses' } {
+  // The adapter's own: tool lists are shared by text, whichever mock of the server parses them.
+  const tools = new ToolListMemo();
   return {
     id: 'openai-responses',
     hosts: OPENAI_HOSTS,
@@ -114,6 +117,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
         req,
         (id) => state.store.get(id)?.conversation,
         (body) => responsesReasoningRules(body, state),
+        tools,
       ),
     render(response: CanonicalResponse, request: CanonicalRequest, given: ResponsesState | undefined, random?: RandomBytes): RenderedResponse {
       // A render outside a mock (a conformance check) gets a state of its own.

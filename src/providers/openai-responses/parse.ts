@@ -8,6 +8,7 @@ import type { CanonicalMessage, CanonicalRequest, CanonicalTool, ProtocolViolati
 import { forcedToolOf, responsesTextFormat } from '../openai-shared/structured.ts';
 import { invalidType, missing } from '../openai-shared/invalid.ts';
 import { asText, headerRecord, isObject, parseArguments, parseJsonObject, restParams, type Json } from '../common/wire-json.ts';
+import type { ToolListMemo } from '../common/tool-list-memo.ts';
 
 const ROLES: Record<string, CanonicalMessage['role']> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'system' };
 
@@ -137,8 +138,8 @@ function modelOf(body: Json): string {
  * @example
  *   parseResponsesRequest(req).messages // [{ role: 'system', content: instructions }, { role: 'user', ... }]
  */
-export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory, rules?: (body: Json) => ProtocolViolation[]): CanonicalRequest {
-  const body: Json = parseJsonObject(req.bodyText);
+export function parseResponsesRequest(req: IncomingRequest, history?: ResponseHistory, rules?: (body: Json) => ProtocolViolation[], tools?: ToolListMemo): CanonicalRequest {
+  const body: Json = parseJsonObject(req.bodyText, tools);
   const model = modelOf(body);
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw invalidType('stream', 'a boolean', body.stream);

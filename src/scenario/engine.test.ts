@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from './canonical.ts';
 import { cosineSimilarity, embedText } from './embed.ts';
 import { ScenarioEngine } from './engine.ts';
+import { matchFailures, quickMiss } from './match.ts';
 
 function chat(overrides: Partial<CanonicalRequest> = {}): CanonicalRequest {
   return {
@@ -130,6 +131,21 @@ describe('ScenarioEngine', () => {
     expect(result.error.status).toBe(404);
     expect(result.nearMisses[0]).toEqual({ step: { scenario: 'b', index: 0 }, failed: ['provider: expected "anthropic", got "openai"'] });
     expect(result.error.message).toContain('model: expected "gpt-4o", got "gpt-4o-mini"');
+  });
+
+  it('a step passed by on a field compared as it is always has its failures named', () => {
+    const matches = [{ model: 'gpt-4o' }, { model: 'gpt-4o-mini' }, { provider: 'anthropic' as const }, { provider: 'openai' as const }, { stream: true }, { stream: false }, { path: '/v1/messages' }, { path: '/v1/chat/completions' }, { model: { contains: 'mini' } }];
+    const requests = [chat(), chat({ model: 'gpt-4o-mini', stream: true }), chat({ provider: 'anthropic', path: '/v1/messages', model: 'claude' })];
+    let quick = 0;
+    for (const match of matches) {
+      for (const request of requests) {
+        if (!quickMiss(match, request)) continue;
+        quick += 1;
+        expect(matchFailures(match, request).length, JSON.stringify(match)).toBeGreaterThan(0);
+      }
+    }
+    expect(quick).toBeGreaterThan(8);
+    expect(quickMiss({ model: { contains: 'mini' } }, chat())).toBe(false);
   });
 
   it('honours priority, times and consume:false', () => {

@@ -1,7 +1,7 @@
 import type { CanonicalError, CanonicalReasoning, CanonicalRequest, CanonicalResponse, CanonicalToolCall, CanonicalUsage } from './canonical.ts';
 import { embedText } from './embed.ts';
 import { HexIds } from './hex-ids.ts';
-import { latestToolResults, matchFailures } from './match.ts';
+import { latestToolResults, matchFailures, quickMiss } from './match.ts';
 import { StreamSchema, type Scenario, type ScenarioInput, type Step } from './schema.ts';
 import { AuthoringError, StructuredAnswers } from './structured.ts';
 import type { IdMinter, NearMiss, Selection, StepRef } from './selection.ts';
@@ -129,19 +129,19 @@ export class ScenarioEngine {
     const violation = this.#checkPendingToolResults(request);
     if (violation) return { kind: 'error', step: null, error: violation, latencyMs: 0 };
 
-    const misses: NearMiss[] = [];
     for (const state of this.#states) {
       if (state.remaining <= 0) continue;
-      const failed = matchFailures(state.step.match, request);
-      if (failed.length > 0) {
-        misses.push({ step: state.ref, failed });
-        continue;
-      }
+      // Why a step did not match is said only when none does: most requests pass steps by on their model.
+      if (quickMiss(state.step.match, request) || matchFailures(state.step.match, request).length > 0) continue;
       state.remaining -= 1;
       state.answered += 1;
       return this.#answer(state, request, ids);
     }
     if (request.provider === 'embeddings') return this.#defaultEmbeddings(request, ids);
+    const misses: NearMiss[] = [];
+    for (const state of this.#states) {
+      if (state.remaining > 0) misses.push({ step: state.ref, failed: matchFailures(state.step.match, request) });
+    }
     return noMatch(request, misses);
   }
 

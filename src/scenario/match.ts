@@ -74,6 +74,24 @@ export function toolResultName(request: CanonicalRequest, result: CanonicalMessa
 }
 
 /**
+ * True when `request` certainly fails `match` on a field compared as it is (provider, path, a model
+ * named exactly, stream): the engine skips such a step without describing why, and describes its
+ * failures (`matchFailures`) only when no step matches. Each test here is the first clause of
+ * `matchFailures` for its field, so a quick miss always has failures to name.
+ * @example
+ *   quickMiss({ model: 'gpt-4o' }, request) // true for a gpt-4o-mini request
+ */
+export function quickMiss(match: Match | undefined, request: CanonicalRequest): boolean {
+  if (!match) return false;
+  return (
+    (match.provider !== undefined && match.provider !== request.provider) ||
+    (!!match.path && match.path !== request.path) ||
+    (typeof match.model === 'string' && match.model !== request.model) ||
+    (match.stream !== undefined && match.stream !== request.stream)
+  );
+}
+
+/**
  * The constraints of `match` that `request` fails; empty when it matches.
  * @example
  *   matchFailures({ model: 'gpt-4o' }, request) // ['model: expected "gpt-4o", got "gpt-4o-mini"']

@@ -13,7 +13,7 @@ import { afterAll, expect, test } from 'vitest';
 import { capture, measure, median, rotate, scratchDir, spread, startAimock, startBare, startGhostwire, stoppedAfterAll, type Round } from './support/processes.ts';
 
 const CONNECTIONS = 16;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const WARM_ROUNDS = 3;
 const LONG = { timeout: 900_000 };
 const dir = scratchDir();

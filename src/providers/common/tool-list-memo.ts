@@ -93,15 +93,17 @@ export class ToolListMemo {
 
   /** `JSON.parse(text)`, throwing as it throws; a top-level `tools` seen before is the remembered, frozen value. */
   parse(text: string): unknown {
-    const at = text.lastIndexOf(FIELD);
-    if (at < 0) return JSON.parse(text) as unknown;
     if (this.#entries.length > 0) {
-      const first = text.indexOf(FIELD);
-      const hit = this.#fromMemo(text, at) ?? (first !== at ? this.#fromMemo(text, first) : undefined);
-      if (hit !== undefined) return hit;
+      const at = text.lastIndexOf(FIELD);
+      if (at >= 0) {
+        const first = text.indexOf(FIELD);
+        const hit = this.#fromMemo(text, at) ?? (first !== at ? this.#fromMemo(text, first) : undefined);
+        if (hit !== undefined) return hit;
+      }
     }
     const body = JSON.parse(text) as unknown;
-    if (this.#failedLearns < MAX_FAILED_LEARNS || ++this.#sinceLearn % RETRY_EVERY === 0) this.#learn(text, body);
+    // Learnt from the parsed body: a body without tools costs no scan of its text.
+    if (hasTools(body) && (this.#failedLearns < MAX_FAILED_LEARNS || ++this.#sinceLearn % RETRY_EVERY === 0)) this.#learn(text, body);
     return body;
   }
 
@@ -132,10 +134,8 @@ export class ToolListMemo {
   }
 
   /** Remembers the body's tools when their text sits in the body as JSON.stringify writes it. */
-  #learn(text: string, body: unknown): void {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-    const tools = (body as Record<string, unknown>).tools;
-    if (!Array.isArray(tools) || tools.length === 0) return;
+  #learn(text: string, body: { tools: unknown[] }): void {
+    const tools = body.tools;
     const toolsText = JSON.stringify(tools);
     if (toolsText.length < MIN_LENGTH || toolsText.length > this.#maxChars / 4 || !text.includes(FIELD + toolsText)) {
       this.#failedLearns += 1;
@@ -150,6 +150,12 @@ export class ToolListMemo {
       if (gone.hits === 0) this.#failedLearns += 1;
     }
   }
+}
+
+function hasTools(body: unknown): body is { tools: unknown[] } {
+  if (typeof body !== 'object' || body === null) return false;
+  const tools = (body as Record<string, unknown>).tools;
+  return Array.isArray(tools) && tools.length > 0;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -19,6 +19,7 @@ import { anthropicReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { anthropicMintedReplay } from './minted-replay.ts';
 
 /**
  * What one mock keeps for the Messages API: the seal that signs its thinking blocks and encrypts
@@ -82,6 +83,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
     toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
     responseIds: () => ANTHROPIC_MESSAGE_IDS,
     createState: (): AnthropicState => ({ seal: new ReasoningSeal() }),
+    mintedReplay: anthropicMintedReplay,
     parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state) }),
     render(response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(random), ...response.headers };

@@ -117,8 +117,8 @@ function recorded(url: string, provider: string, body: unknown): Interaction {
 
 const post = (url: string, body: unknown): Request => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** The same conversation as passed back after two recordings: everything equal but the minted fields. */
-const cases: Array<{ api: string; url: string; provider: string; make: (minted: string, text: string) => unknown }> = [
+/** The same conversation as passed back after two recordings: everything equal but the minted fields; `answer` served them. */
+const cases: Array<{ api: string; url: string; provider: string; make: (minted: string, text: string) => unknown; answer: (minted: string, text: string) => unknown }> = [
   {
     api: 'Anthropic thinking signature and redacted_thinking data',
     url: 'https://api.anthropic.com/v1/messages',
@@ -132,6 +132,10 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'assistant', content: [{ type: 'thinking', thinking: text, signature: minted }, { type: 'redacted_thinking', data: `R${minted}` }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
+    }),
+    answer: (minted, text) => ({
+      id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 9 },
+      content: [{ type: 'thinking', thinking: text, signature: minted }, { type: 'redacted_thinking', data: `R${minted}` }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }],
     }),
   },
   {
@@ -149,6 +153,10 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
       ],
     }),
+    answer: (minted, text) => ({
+      id: 'resp_1', object: 'response', status: 'completed', model: 'o4-mini',
+      output: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text }], encrypted_content: minted }, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' }],
+    }),
   },
   {
     api: 'Gemini thoughtSignature',
@@ -160,6 +168,9 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'model', parts: [{ text, thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: minted }] },
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } }] },
       ],
+    }),
+    answer: (minted, text) => ({
+      candidates: [{ content: { role: 'model', parts: [{ text, thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: minted }] }, finishReason: 'STOP', index: 0 }],
     }),
   },
   {
@@ -180,20 +191,31 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'sunny' }] } }] },
       ],
     }),
+    answer: (minted, text) => ({
+      output: { message: { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text, signature: minted } } }, { reasoningContent: { redactedContent: `R${minted}` } }, { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] } },
+      stopReason: 'tool_use', usage: { inputTokens: 5, outputTokens: 9, totalTokens: 14 },
+    }),
   },
 ];
 
 describe('request matching leaves out what each API mints anew per answer', () => {
   for (const c of cases) {
-    it(`${c.api}: a re-recorded value still matches; changed reasoning does not`, async () => {
+    it(`${c.api}: a golden whose loop-back request recorded another value matches the one this replay served; changed reasoning does not`, async () => {
       const first = new ReasoningSeal().sign('x', 'the same reasoning');
       const second = new ReasoningSeal().sign('x', 'the same reasoning');
       expect(first).not.toBe(second);
-      const replayer = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
-      expect((await replayer.serve(post(c.url, c.make(second, 'Check the weather.')))).status).toBe(200);
+      // A golden from two recordings: its first answer served `first`, its loop-back request recorded `second`.
+      const golden = (): Interaction[] => [
+        { ...recorded(c.url, c.provider, { opening: true }), response: { status: 200, headers: { 'content-type': 'application/json' }, body: c.answer(first, 'Check the weather.') } },
+        recorded(c.url, c.provider, c.make(second, 'Check the weather.')),
+      ];
+      const replayer = new Replayer(golden(), { file: 'g.json', redactor });
+      await (await replayer.serve(post(c.url, { opening: true }))).text();
+      expect((await replayer.serve(post(c.url, c.make(first, 'Check the weather.')))).status).toBe(200);
 
       // The reasoning itself is part of the conversation: code that alters it does not match.
-      const strict = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
+      const strict = new Replayer(golden(), { file: 'g.json', redactor });
+      await (await strict.serve(post(c.url, { opening: true }))).text();
       const error = await strict.serve(post(c.url, c.make(first, 'Something else.'))).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GoldenMismatchError);
       expect((error as Error).message).toContain('Something else.');

@@ -75,13 +75,14 @@ export class Replayer {
     const index = this.normalized.findIndex((n, i) => !this.used[i] && sameJson(n, incoming));
     if (index === -1) throw this.mismatch(incoming, captured.url);
     // The match left the minted values out; they must be ones this replay served, as served.
-    const violation = this.servedReasoning.refusal(captured);
-    if (violation) {
+    const refusal = this.servedReasoning.refusal(captured, this.interactions[index].request);
+    if (refusal) {
+      const rule = refusal.rule ? ` (rule ${refusal.rule}, ${refusal.doc})` : '';
       throw new GoldenMismatchError(
         this.options.file,
-        `golden ${this.options.file}: ${incoming.method} ${captured.url} matches interaction ${index}, but passes back a reasoning value this replay did not serve (altered, from another conversation, moved to another block, or dropped): ${violation.error.message}`,
-        `  The live API (and useMockLLM) refuses it the same way (rule ${violation.rule}, ${violation.doc}); the client got that ${violation.error.status}. Pass signatures and encrypted reasoning back exactly as received.`,
-        violation.error,
+        `golden ${this.options.file}: ${incoming.method} ${captured.url} matches interaction ${index}, but passes back a reasoning value this replay did not serve (altered, from another conversation, moved to another block, or dropped): ${refusal.error.message}`,
+        `  The live API (and useMockLLM) refuses it the same way${rule}; the client got that ${refusal.error.status}. Pass signatures and encrypted reasoning back exactly as received.`,
+        refusal.error,
       );
     }
     this.used[index] = true;

@@ -4,15 +4,23 @@
  * state whose seal knows only what this replay served (ProviderAdapter.mintedReplay). One per replay
  * session; goldens ask here and know no provider.
  */
-import type { MintedReplay, ProviderAdapter, ServedAnswer } from './adapter.ts';
+import { BadRequestError, type MintedReplay, type ProviderAdapter, type ServedAnswer } from './adapter.ts';
 import { ServedSeal } from './common/served-seal.ts';
-import type { ProtocolViolation } from '../scenario/canonical.ts';
+import type { CanonicalError, CanonicalRequest } from '../scenario/canonical.ts';
 import type { ProviderRouter } from './router.ts';
 
 interface Replay {
   checks: MintedReplay<unknown>;
   state: unknown;
   seal: ServedSeal;
+}
+
+/** Why a replay refuses a request: the API's error, and the protocol rule (with its doc) when one was broken. */
+export interface MintedRefusal {
+  error: CanonicalError;
+  /** The rule's id and doc; absent when the request is mis-shaped without its minted field (a dropped `signature`: Field required). */
+  rule?: string;
+  doc?: string;
 }
 
 /** A recorded or incoming request as goldens hold it. */
@@ -70,20 +78,38 @@ export class ServedReasoning {
   }
 
   /**
-   * The first violation of the rules about minted values that `request` breaks when only what this
-   * replay served counts as minted (the error is the live mock's, in the API's words); null when it
-   * breaks none, when its API mints nothing, or when the adapter cannot parse it (the recording answered that).
+   * Why the API would refuse `request` when only what this replay served counts as minted: the first
+   * broken rule about minted values (the live mock's error, in the API's words), or the parse error a
+   * dropped field causes that `recorded` (the golden's request it matched) does not. Null when it
+   * breaks none, or when its API mints nothing.
+   * @example served.refusal(incoming, golden.interactions[1].request)?.error.message // 'messages.1.content.0: Invalid `signature` in `thinking` block'
    */
-  refusal(request: ServedRequest): ProtocolViolation | null {
+  refusal(request: ServedRequest, recorded?: ServedRequest): MintedRefusal | null {
     const route = this.#route(request);
     const replay = route && this.#replay(route.adapter);
     if (!route || !replay) return null;
-    const bodyText = typeof request.body === 'string' ? request.body : request.body === null || request.body === undefined ? '' : JSON.stringify(request.body);
+    const parse = (r: ServedRequest): CanonicalRequest => {
+      const bodyText = typeof r.body === 'string' ? r.body : r.body === null || r.body === undefined ? '' : JSON.stringify(r.body);
+      return route.adapter.parse({ method: r.method.toUpperCase(), url: route.url, path: route.path, headers: new Headers(r.headers), bodyText }, replay.state);
+    };
+    let canonical: CanonicalRequest;
     try {
-      const canonical = route.adapter.parse({ method: request.method.toUpperCase(), url: route.url, path: route.path, headers: route.headers, bodyText }, replay.state);
-      return canonical.violations?.find((v) => replay.checks.rules.includes(v.rule)) ?? null;
-    } catch {
-      return null;
+      canonical = parse(request);
+    } catch (error) {
+      if (!(error instanceof BadRequestError) || !recorded || !parses(() => parse(recorded))) return null;
+      // Mis-shaped only for what the match left out (a minted field dropped): the API's 400 for it, as the live mock gives it.
+      return { error: { status: error.status, message: error.message, param: error.param, code: error.code, headers: {}, ...(error.details === undefined ? {} : { details: error.details }) } };
     }
+    const violation = canonical.violations?.find((v) => replay.checks.rules.includes(v.rule));
+    return violation ? { error: violation.error, rule: violation.rule, doc: violation.doc } : null;
+  }
+}
+
+function parses(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,152 @@
+// Strict replay of minted reasoning values, through the official SDKs as users call them: a golden
+// recorded from a mock LLM upstream replays a reasoning tool loop in-process; code that passes back the
+// signature or encrypted content it was served goes through, code that alters or drops it gets the very
+// error the live mock gives for the same request (checked against the live mock itself), and the test fails.
+import Anthropic from '@anthropic-ai/sdk';
+import { ApiError, GoogleGenAI, type Content } from '@google/genai';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import type { ScenarioInput } from '../scenario/schema.ts';
+import { startMockLLMServer } from '../transports/server.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { recordThrough, tempRuntime } from './testing/runtime.ts';
+
+type Tamper = 'keep' | 'alter' | 'drop';
+
+const loop: ScenarioInput = {
+  name: 'think-loop',
+  steps: [
+    { respond: { reasoning: 'The user wants the weather: call get_weather.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
+    { match: { toolResults: ['get_weather'] }, respond: { text: 'Sunny in Paris.' } },
+  ],
+};
+
+/** The value with one character changed (still base64): what a careless copy or a hand edit does. */
+const altered = (value: string): string => `${value[0] === 'A' ? 'B' : 'A'}${value.slice(1)}`;
+
+/** A user's reasoning tool loop against one API: `base` points the client at a server (else the API's host). */
+interface Loop {
+  agent(tamper: Tamper, base?: string): Promise<string>;
+  /** The SDK's error as [status, message the API sent]. */
+  failure(error: unknown): [number, string];
+}
+
+const LOOPS: Record<'anthropic' | 'openai-responses' | 'gemini', Loop> = {
+  anthropic: {
+    async agent(tamper, base) {
+      const client = new Anthropic({ apiKey: 'sk-ant-strict', maxRetries: 0, ...(base ? { baseURL: base } : {}) });
+      const tools: Anthropic.Tool[] = [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+      const request = { model: 'claude-sonnet-4-6', max_tokens: 4096, thinking: { type: 'enabled' as const, budget_tokens: 1024 }, tools };
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+      const first = await client.messages.stream({ ...request, messages }).finalMessage();
+      const call = first.content.find((b) => b.type === 'tool_use')!;
+      const content = first.content.map((b) => {
+        if (b.type !== 'thinking' || tamper === 'keep') return b;
+        if (tamper === 'alter') return { ...b, signature: altered(b.signature) };
+        const { signature: _dropped, ...rest } = b;
+        return rest as Anthropic.ThinkingBlock;
+      });
+      messages.push({ role: 'assistant', content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: '21' }] });
+      const second = await client.messages.create({ ...request, messages });
+      return second.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    },
+    failure(error) {
+      expect(error).toBeInstanceOf(Anthropic.APIError);
+      const e = error as InstanceType<typeof Anthropic.APIError>;
+      // Anthropic's own error shape, as the SDK keeps it.
+      expect(e.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      return [e.status!, (e.error as { error: { message: string } }).error.message];
+    },
+  },
+  'openai-responses': {
+    async agent(tamper, base) {
+      const client = new OpenAI({ apiKey: 'sk-strict', maxRetries: 0, ...(base ? { baseURL: `${base}/v1` } : {}) });
+      const request = {
+        model: 'o4-mini',
+        store: false,
+        include: ['reasoning.encrypted_content' as const],
+        reasoning: { effort: 'low' as const, summary: 'auto' as const },
+        tools: [{ type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }],
+      };
+      const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Weather in Paris?' }];
+      const first = await client.responses.create({ ...request, input });
+      const call = first.output.find((o) => o.type === 'function_call')!;
+      const output = first.output.map((o) => {
+        if (o.type !== 'reasoning' || tamper === 'keep') return o;
+        if (tamper === 'alter') return { ...o, encrypted_content: altered(o.encrypted_content!) };
+        const { encrypted_content: _dropped, ...rest } = o;
+        return rest;
+      });
+      input.push(...(output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: '21' });
+      return (await client.responses.create({ ...request, input })).output_text;
+    },
+    failure(error) {
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      const e = error as InstanceType<typeof OpenAI.APIError>;
+      expect(e.type).toBe('invalid_request_error');
+      return [e.status!, (e.error as { message: string }).message];
+    },
+  },
+  gemini: {
+    async agent(tamper, base) {
+      const ai = new GoogleGenAI({ apiKey: 'gemini-strict', ...(base ? { httpOptions: { baseUrl: base } } : {}) });
+      const config = { tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }], thinkingConfig: { includeThoughts: true } };
+      const model = 'gemini-3-pro-preview';
+      const first = await ai.models.generateContent({ model, contents: 'Weather in Paris?', config });
+      const turn = first.candidates![0].content!;
+      const parts = turn.parts!.map((p) => {
+        if (p.thoughtSignature === undefined || tamper === 'keep') return p;
+        if (tamper === 'alter') return { ...p, thoughtSignature: altered(p.thoughtSignature) };
+        const { thoughtSignature: _dropped, ...rest } = p;
+        return rest;
+      });
+      const history: Content[] = [{ role: 'user', parts: [{ text: 'Weather in Paris?' }] }, { ...turn, parts }, { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'sunny' } } }] }];
+      return (await ai.models.generateContent({ model, contents: history, config })).text ?? '';
+    },
+    failure(error) {
+      expect(error).toBeInstanceOf(ApiError);
+      const e = error as ApiError;
+      // The SDK's message is the error body; Google's shape: { error: { code, message, status } }.
+      const body = JSON.parse(e.message) as { error: { code: number; message: string; status: string } };
+      expect(body.error).toMatchObject({ code: e.status, status: 'INVALID_ARGUMENT' });
+      return [e.status, body.error.message];
+    },
+  },
+};
+
+/** What the live mock answers the tampered loop with: the replay must refuse exactly so. */
+async function liveFailure(l: Loop, tamper: Tamper): Promise<[number, string]> {
+  const server = await startMockLLMServer({ scenarios: [loop] });
+  try {
+    return l.failure(await l.agent(tamper, server.url).then(() => null, (e: unknown) => e));
+  } finally {
+    await server.close();
+  }
+}
+
+describe.each(Object.keys(LOOPS) as Array<keyof typeof LOOPS>)('%s: golden replay checks the reasoning values passed back', (name) => {
+  const l = LOOPS[name];
+
+  it('the values this replay served go back unchanged: the loop replays', async () => {
+    const { recorded, root, file } = await recordThrough(loop, 'agent.test.ts', 'thinks', () => l.agent('keep'));
+    expect(recorded).toBe('Sunny in Paris.');
+    const { runtime } = tempRuntime('replay', {}, root);
+    await runtime.session(file, 'thinks').intercept();
+    expect(await l.agent('keep')).toBe('Sunny in Paris.');
+    expect((await runtime.finish(file, 'thinks', true))?.action).toBe('replayed');
+  });
+
+  it.each(['alter', 'drop'] as const)('a value the code %ss is refused with the live mock\'s own error, and the test fails', async (tamper) => {
+    const live = await liveFailure(l, tamper);
+    const { root, file } = await recordThrough(loop, 'agent.test.ts', 'thinks', () => l.agent('keep'));
+    const { runtime } = tempRuntime('replay', {}, root);
+    await runtime.session(file, 'thinks').intercept();
+    const error = await l.agent(tamper).then(() => null, (e: unknown) => e);
+    expect(l.failure(error)).toEqual(live);
+    // Even if the code swallowed the error, the test fails, saying why.
+    const failed = await runtime.finish(file, 'thinks', true).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GoldenMismatchError);
+    expect((failed as Error).message).toContain(`passes back a reasoning value this replay did not serve`);
+    expect((failed as Error).message).toContain(live[1]);
+  });
+});

@@ -12,7 +12,7 @@ import { recordThrough, tempRuntime } from './testing/runtime.ts';
 const answer: ScenarioInput = { name: 'hello', steps: [{ respond: { text: 'Hello.' }, consume: false }] };
 
 /** One call per API, with the question as given; and what its SDK's error says (status, body). */
-const CLIENTS = {
+const CLIENTS: Record<'anthropic' | 'openai' | 'gemini', { ask: (q: string) => Promise<unknown>; read: (error: unknown) => { status: number | undefined; message: string; sdkMessage: string } }> = {
   anthropic: {
     ask: async (q: string) => (await new Anthropic({ apiKey: 'sk-ant-shape', maxRetries: 0 }).messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: q }] })).content,
     read(error: unknown) {

@@ -42,8 +42,11 @@ function eventIdOf(data: string): string | null {
  * event, then the close, whose reason carries the words too (all a Gemini Live client gets).
  */
 function refuse(client: MswRealtimeClient, path: string, code: number, message: string, clientEventId: string | null): void {
-  for (const frame of realtimeAdapterFor(path)?.renderError?.({ message, code: 'ghostwire_golden_mismatch', clientEventId }) ?? []) client.send(frame);
-  client.close(code, closeReason(message));
+  const frames = realtimeAdapterFor(path)?.renderError?.({ message, code: 'ghostwire_golden_mismatch', clientEventId }) ?? [];
+  for (const frame of frames) client.send(frame);
+  // MSW delivers a sent frame in a microtask and drops it once the socket is closing: close after it went.
+  if (frames.length === 0) client.close(code, closeReason(message));
+  else setTimeout(() => client.close(code, closeReason(message)), 0);
 }
 
 export interface RealtimeReplayerOptions {
@@ -82,7 +85,7 @@ export class RealtimeReplayer implements RealtimeRoute {
     if (index < 0) {
       const message = `no recorded realtime conversation left for ${path} in ${file} (${this.#conversations.length} recorded, ${this.#used.size} used)`;
       this.#options.fail(new GoldenMismatchError(file, message, 'Re-record with `ghostwire test --record-goldens` if the code now opens more connections.'));
-      refuse(client, path, 4004, `ghostwire: ${message}`, null);
+      refuse(client, path, 4004, `ghostwire golden mismatch: ${message}`, null);
       return;
     }
     this.#used.add(index);
@@ -113,13 +116,16 @@ export class RealtimeReplayer implements RealtimeRoute {
       const data = event.data as unknown;
       const text = redactor.text(typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8'));
       chain = chain.then(() => {
+        // Refused already: what the client sends while the close is on its way is not compared again.
+        if (!open && next < frames.length) return;
         const expected = frames[next];
         if (expected?.direction !== 'client' || comparable(expected.data) !== comparable(text)) {
           const what = expected?.direction === 'client' ? `expected ${shown(expected.data)}` : 'the recording has no client frame here';
-          const message = `golden ${file}, realtime ${index}, frame ${next}: the client sent ${shown(text)}; ${what}`;
+          const message = `realtime ${index}, frame ${next}: the client sent ${shown(text)}; ${what}`;
           this.#options.fail(new GoldenMismatchError(file, message, 'Re-record with `ghostwire test --record-goldens` if the change is intended.'));
           open = false;
-          refuse(client, path, 4000, `ghostwire: the client diverged from the recorded conversation: ${message}`, eventIdOf(text));
+          // The words first: a close reason holds 123 bytes.
+          refuse(client, path, 4000, `ghostwire golden mismatch: ${message} (the client diverged from the conversation recorded in ${file})`, eventIdOf(text));
           return;
         }
         next += 1;

@@ -6,7 +6,6 @@
  * response that was not stored.
  */
 import type { MintedReplay, ServedAnswer } from '../adapter.ts';
-import type { ServedSeal } from '../common/served-seal.ts';
 import { ssePayloads } from '../common/views.ts';
 import { isObject, type Json } from '../common/wire-json.ts';
 import { ResponsesState } from './state.ts';

@@ -36,4 +36,4 @@ export { openAIRealtimeAdapter } from './openai-realtime/index.ts';
 export { geminiLiveAdapter } from './gemini-live/index.ts';
 export { realtimeAdapters, realtimeAdapterFor, realtimeUrls } from './realtime-registry.ts';
 export type { RealtimeAdapter, RealtimeError, RealtimeLink, RealtimeOpen, RealtimeSession } from './realtime-adapter.ts';
-export { ServedSeal } from './common/served-seal.ts';
+export type { ServedSeal } from './common/served-seal.ts';

@@ -128,6 +128,28 @@ describe('realtime goldens', () => {
     rt.close();
   });
 
+  it('a connection the golden has no conversation left for gets the error event too, saying so', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice.test.ts');
+    const recording = runtime.session(testFile, 'voice > once');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    await openaiRun();
+    await runtime.finish(testFile, 'voice > once', true);
+    await server.close();
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    await replayRuntime.session(testFile, 'voice > once').intercept();
+    await openaiRun();
+    const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+    const error = await new Promise<OpenAIRealtimeError>((resolve) => rt.on('error', resolve));
+    const finished = await replayRuntime.finish(testFile, 'voice > once', true).catch((e: unknown) => e);
+    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'ghostwire_golden_mismatch', message: expect.stringMatching(/^ghostwire golden mismatch: no recorded realtime conversation left for \/v1\/realtime .*\(1 recorded, 1 used\)/) });
+    expect((finished as Error).message).toMatch(/no recorded realtime conversation left/);
+    rt.close();
+  });
+
   it('records and replays a Gemini Live conversation (the API key in the URL redacted)', async () => {
     const server = await startMockLLMServer({ scenarios: scenario('hi').respondWithText('Hello from Live') });
     const run = async () => {

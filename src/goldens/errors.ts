@@ -1,4 +1,5 @@
 /** Errors of the goldens module, each naming the file and where in it. */
+import type { CanonicalError } from '../scenario/canonical.ts';
 
 /**
  * A golden file that is not valid JSON or does not fit the schema.
@@ -46,10 +47,21 @@ export class GoldenMismatchError extends Error {
   readonly file: string;
   /** The request diff (named so Vitest does not print it a second time as an assertion diff). */
   readonly requestDiff: string;
-  constructor(file: string, message: string, diff: string) {
+  /**
+   * The error the client gets, when it is an API's own (a reasoning value this replay did not serve is
+   * refused as the live mock refuses it); otherwise a 400 carrying this error's message.
+   */
+  readonly wire: CanonicalError | undefined;
+  constructor(file: string, message: string, diff: string, wire?: CanonicalError) {
     super(`${message}\n${diff}`);
     this.name = 'GoldenMismatchError';
     this.file = file;
     this.requestDiff = diff;
+    this.wire = wire;
+  }
+
+  /** What the client is answered: `wire`, or a 400 `invalid_request_error` with this error's message (SDKs do not retry it). */
+  clientError(): CanonicalError {
+    return this.wire ?? { status: 400, message: this.message, type: 'invalid_request_error', headers: {} };
   }
 }

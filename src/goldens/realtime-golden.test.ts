@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GoogleGenAI, Modality, type LiveServerMessage } from '@google/genai/web';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWebSocket } from 'openai/realtime/websocket';
+import { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import { describe, expect, it } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
 import { scenario } from '../scenario/builder.ts';
@@ -92,25 +93,61 @@ describe('realtime goldens', () => {
     expect((await replayRuntime.finish(testFile, 'voice > weather', true))?.action).toBe('replayed');
   });
 
-  it('a replay whose client diverges from the recording fails, naming the frame', async () => {
+  it.each(['websocket', 'ws'] as const)('a replay whose client diverges gets the API\'s error event on its error handler (%s client), and the test fails naming the frame', async (kind) => {
     const server = await startMockLLMServer({ scenarios: weather });
     const { runtime, root } = tempRuntime('record');
     const testFile = join(root, 'voice.test.ts');
     const recording = runtime.session(testFile, 'voice > diverges');
     recording.setUpstream(server.url);
     await recording.intercept();
-    await openaiRun();
+    await openaiRun(kind);
     await runtime.finish(testFile, 'voice > diverges', true);
     await server.close();
 
     const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
     const replay = replayRuntime.session(testFile, 'voice > diverges');
     await replay.intercept();
+    const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
+    const rt = kind === 'ws' ? new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY })) : new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+    // What a user's code waits on: the SDK's 'error' event (an OpenAIRealtimeError carrying the server's error event).
+    const failed = new Promise<OpenAIRealtimeError>((resolve) => rt.on('error', resolve));
+    rt.on('session.created', () => rt.send({ type: 'session.update', event_id: 'evt_client_1', session: { type: 'realtime', instructions: 'something else' } }));
+    const error = await failed;
+    const finished = await replayRuntime.finish(testFile, 'voice > diverges', true).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAIRealtimeError);
+    expect(error.error).toEqual({
+      type: 'invalid_request_error',
+      code: 'ghostwire_golden_mismatch',
+      message: expect.stringMatching(/^ghostwire golden mismatch: realtime 0, frame 1: the client sent .*something else/),
+      param: null,
+      event_id: 'evt_client_1',
+    });
+    expect(error.message).toMatch(/^ghostwire golden mismatch: realtime 0, frame 1: the client sent .*something else.* code=ghostwire_golden_mismatch/);
+    expect(finished).toBeInstanceOf(Error);
+    expect((finished as Error).message).toMatch(/realtime 0, frame 1: the client sent .*something else/);
+    rt.close();
+  });
+
+  it('a connection the golden has no conversation left for gets the error event too, saying so', async () => {
+    const server = await startMockLLMServer({ scenarios: weather });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'voice.test.ts');
+    const recording = runtime.session(testFile, 'voice > once');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    await openaiRun();
+    await runtime.finish(testFile, 'voice > once', true);
+    await server.close();
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    await replayRuntime.session(testFile, 'voice > once').intercept();
+    await openaiRun();
     const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
-    const closed = new Promise<void>((resolve) => rt.socket.addEventListener('close', () => resolve()));
-    rt.on('session.created', () => rt.send({ type: 'session.update', session: { type: 'realtime', instructions: 'something else' } }));
-    await closed;
-    await expect(replayRuntime.finish(testFile, 'voice > diverges', true)).rejects.toThrow(/realtime 0, frame 1: the client sent .*something else/);
+    const error = await new Promise<OpenAIRealtimeError>((resolve) => rt.on('error', resolve));
+    const finished = await replayRuntime.finish(testFile, 'voice > once', true).catch((e: unknown) => e);
+    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'ghostwire_golden_mismatch', message: expect.stringMatching(/^ghostwire golden mismatch: no recorded realtime conversation left for \/v1\/realtime .*\(1 recorded, 1 used\)/) });
+    expect((finished as Error).message).toMatch(/no recorded realtime conversation left/);
+    rt.close();
   });
 
   it('records and replays a Gemini Live conversation (the API key in the URL redacted)', async () => {
@@ -176,5 +213,44 @@ describe('realtime goldens', () => {
     await replay.intercept();
     expect(await openaiRun('ws')).toEqual(recorded);
     expect((await replayRuntime.finish(testFile, 'voice > ws', true))?.action).toBe('replayed');
+  });
+
+  it('a Gemini Live replay whose client diverges closes with the mismatch as the reason @google/genai hands to onclose', async () => {
+    const server = await startMockLLMServer({ scenarios: scenario('hi').respondWithText('Hello from Live') });
+    const connect = (onclose?: (e: CloseEvent) => void) =>
+      new GoogleGenAI({ apiKey: 'gemini-key-not-secret' }).live.connect({
+        model: 'gemini-live-2.5-flash-preview',
+        config: { responseModalities: [Modality.TEXT] },
+        callbacks: { onmessage: () => {}, ...(onclose ? { onclose } : {}) },
+      });
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'live.test.ts');
+    const recording = runtime.session(testFile, 'live > diverges');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const turn = new Promise<void>((resolve) => {
+      void connect().then((session) => {
+        session.sendClientContent({ turns: 'hi' });
+        setTimeout(() => (session.close(), resolve()), 50);
+      });
+    });
+    await turn;
+    await runtime.finish(testFile, 'live > diverges', true);
+    await server.close();
+
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    await replayRuntime.session(testFile, 'live > diverges').intercept();
+    let closed = (_: CloseEvent) => {};
+    const close = new Promise<CloseEvent>((resolve) => (closed = resolve));
+    const session = await connect((e) => closed(e));
+    session.sendClientContent({ turns: 'something else' });
+    const event = await close;
+    const finished = await replayRuntime.finish(testFile, 'live > diverges', true).catch((e: unknown) => e);
+    expect(event.code).toBe(4000);
+    // A close reason holds 123 bytes: the words come first.
+    expect(event.reason).toMatch(/^ghostwire golden mismatch: realtime 0, frame 2: the client sent \{"clientContent".*"something els/);
+    expect(Buffer.byteLength(event.reason)).toBeLessThanOrEqual(123);
+    expect(finished).toBeInstanceOf(Error);
+    expect((finished as Error).message).toMatch(/realtime 0, frame 2: the client sent .*something else/);
   });
 });

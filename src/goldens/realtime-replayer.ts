@@ -6,6 +6,8 @@
  * fails the test, naming the conversation, the frame and both texts.
  */
 import type { MswRealtimeClient, RealtimeRoute } from '../transports/msw-realtime.ts';
+import { closeReason } from '../transports/realtime.ts';
+import { realtimeAdapterFor } from '../providers/realtime-registry.ts';
 import { GoldenMismatchError } from './errors.ts';
 import { clientCloseCode, realtimeSuffix, redactProtocol } from './realtime-recorder.ts';
 import type { Redactor } from './redact.ts';
@@ -23,6 +25,29 @@ function comparable(data: string): string {
 }
 
 const shown = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
+/** The client event's own `event_id`, when it is JSON and has one (the error event names the event at fault). */
+function eventIdOf(data: string): string | null {
+  try {
+    const id = (JSON.parse(data) as { event_id?: unknown }).event_id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Ends a connection the golden cannot go on with: the API's own error event first (its adapter's
+ * renderError), so the client's error handler fires with the mismatch instead of waiting for a next
+ * event, then the close, whose reason carries the words too (all a Gemini Live client gets).
+ */
+function refuse(client: MswRealtimeClient, path: string, code: number, message: string, clientEventId: string | null): void {
+  const frames = realtimeAdapterFor(path)?.renderError?.({ message, code: 'ghostwire_golden_mismatch', clientEventId }) ?? [];
+  for (const frame of frames) client.send(frame);
+  // MSW delivers a sent frame in a microtask and drops it once the socket is closing: close after it went.
+  if (frames.length === 0) client.close(code, closeReason(message));
+  else setTimeout(() => client.close(code, closeReason(message)), 0);
+}
 
 export interface RealtimeReplayerOptions {
   file: string;
@@ -60,7 +85,7 @@ export class RealtimeReplayer implements RealtimeRoute {
     if (index < 0) {
       const message = `no recorded realtime conversation left for ${path} in ${file} (${this.#conversations.length} recorded, ${this.#used.size} used)`;
       this.#options.fail(new GoldenMismatchError(file, message, 'Re-record with `ghostwire test --record-goldens` if the code now opens more connections.'));
-      client.close(4004, message.slice(0, 120));
+      refuse(client, path, 4004, `ghostwire golden mismatch: ${message}`, null);
       return;
     }
     this.#used.add(index);
@@ -91,12 +116,16 @@ export class RealtimeReplayer implements RealtimeRoute {
       const data = event.data as unknown;
       const text = redactor.text(typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8'));
       chain = chain.then(() => {
+        // Refused already: what the client sends while the close is on its way is not compared again.
+        if (!open && next < frames.length) return;
         const expected = frames[next];
         if (expected?.direction !== 'client' || comparable(expected.data) !== comparable(text)) {
           const what = expected?.direction === 'client' ? `expected ${shown(expected.data)}` : 'the recording has no client frame here';
-          this.#options.fail(new GoldenMismatchError(file, `realtime ${index}, frame ${next}: the client sent ${shown(text)}; ${what}`, 'Re-record with `ghostwire test --record-goldens` if the change is intended.'));
+          const message = `realtime ${index}, frame ${next}: the client sent ${shown(text)}; ${what}`;
+          this.#options.fail(new GoldenMismatchError(file, message, 'Re-record with `ghostwire test --record-goldens` if the change is intended.'));
           open = false;
-          client.close(4000, 'ghostwire: the client diverged from the recorded conversation');
+          // The words first: a close reason holds 123 bytes.
+          refuse(client, path, 4000, `ghostwire golden mismatch: ${message} (the client diverged from the conversation recorded in ${file})`, eventIdOf(text));
           return;
         }
         next += 1;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReasoningSeal } from '../providers/common/reasoning-seal.ts';
+import { GeminiThoughts } from '../providers/gemini/thoughts.ts';
 import { GoldenMismatchError } from './errors.ts';
 import { Recorder } from './recorder.ts';
 import { Redactor } from './redact.ts';
@@ -117,8 +118,8 @@ function recorded(url: string, provider: string, body: unknown): Interaction {
 
 const post = (url: string, body: unknown): Request => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** The same conversation as passed back after two recordings: everything equal but the minted fields. */
-const cases: Array<{ api: string; url: string; provider: string; make: (minted: string, text: string) => unknown }> = [
+/** The same conversation as passed back after two recordings: everything equal but the minted fields; `answer` served them. */
+const cases: Array<{ api: string; url: string; provider: string; make: (minted: string, text: string) => unknown; answer: (minted: string, text: string) => unknown }> = [
   {
     api: 'Anthropic thinking signature and redacted_thinking data',
     url: 'https://api.anthropic.com/v1/messages',
@@ -132,6 +133,10 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'assistant', content: [{ type: 'thinking', thinking: text, signature: minted }, { type: 'redacted_thinking', data: `R${minted}` }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
+    }),
+    answer: (minted, text) => ({
+      id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 9 },
+      content: [{ type: 'thinking', thinking: text, signature: minted }, { type: 'redacted_thinking', data: `R${minted}` }, { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }],
     }),
   },
   {
@@ -149,6 +154,10 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
       ],
     }),
+    answer: (minted, text) => ({
+      id: 'resp_1', object: 'response', status: 'completed', model: 'o4-mini',
+      output: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text }], encrypted_content: minted }, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' }],
+    }),
   },
   {
     api: 'Gemini thoughtSignature',
@@ -160,6 +169,9 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'model', parts: [{ text, thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: minted }] },
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { result: 'sunny' } } }] },
       ],
+    }),
+    answer: (minted, text) => ({
+      candidates: [{ content: { role: 'model', parts: [{ text, thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: minted }] }, finishReason: 'STOP', index: 0 }],
     }),
   },
   {
@@ -180,20 +192,31 @@ const cases: Array<{ api: string; url: string; provider: string; make: (minted: 
         { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'sunny' }] } }] },
       ],
     }),
+    answer: (minted, text) => ({
+      output: { message: { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text, signature: minted } } }, { reasoningContent: { redactedContent: `R${minted}` } }, { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] } },
+      stopReason: 'tool_use', usage: { inputTokens: 5, outputTokens: 9, totalTokens: 14 },
+    }),
   },
 ];
 
 describe('request matching leaves out what each API mints anew per answer', () => {
   for (const c of cases) {
-    it(`${c.api}: a re-recorded value still matches; changed reasoning does not`, async () => {
+    it(`${c.api}: a golden whose loop-back request recorded another value matches the one this replay served; changed reasoning does not`, async () => {
       const first = new ReasoningSeal().sign('x', 'the same reasoning');
       const second = new ReasoningSeal().sign('x', 'the same reasoning');
       expect(first).not.toBe(second);
-      const replayer = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
-      expect((await replayer.serve(post(c.url, c.make(second, 'Check the weather.')))).status).toBe(200);
+      // A golden from two recordings: its first answer served `first`, its loop-back request recorded `second`.
+      const golden = (): Interaction[] => [
+        { ...recorded(c.url, c.provider, { opening: true }), response: { status: 200, headers: { 'content-type': 'application/json' }, body: c.answer(first, 'Check the weather.') } },
+        recorded(c.url, c.provider, c.make(second, 'Check the weather.')),
+      ];
+      const replayer = new Replayer(golden(), { file: 'g.json', redactor });
+      await (await replayer.serve(post(c.url, { opening: true }))).text();
+      expect((await replayer.serve(post(c.url, c.make(first, 'Check the weather.')))).status).toBe(200);
 
       // The reasoning itself is part of the conversation: code that alters it does not match.
-      const strict = new Replayer([recorded(c.url, c.provider, c.make(first, 'Check the weather.'))], { file: 'g.json', redactor });
+      const strict = new Replayer(golden(), { file: 'g.json', redactor });
+      await (await strict.serve(post(c.url, { opening: true }))).text();
       const error = await strict.serve(post(c.url, c.make(first, 'Something else.'))).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GoldenMismatchError);
       expect((error as Error).message).toContain('Something else.');
@@ -205,5 +228,59 @@ describe('request matching leaves out what each API mints anew per answer', () =
     const body = (sig: string) => ({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', signature: sig }] }] });
     const replayer = new Replayer([recorded('https://api.anthropic.com/v1/messages', 'anthropic', body('a'))], { file: 'g.json', redactor });
     await expect(replayer.serve(post('https://api.anthropic.com/v1/messages', body('b')))).rejects.toBeInstanceOf(GoldenMismatchError);
+  });
+});
+
+describe('a replay takes back only the reasoning values it served, where it served them', () => {
+  const anthropicUrl = 'https://api.anthropic.com/v1/messages';
+  const served = (body: unknown): Interaction => ({ ...recorded(anthropicUrl, 'anthropic', { opening: true }), response: { status: 200, headers: { 'content-type': 'application/json' }, body } });
+  const loopBack = (content: unknown[]) => ({
+    model: 'claude-sonnet-4-6', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 },
+    messages: [{ role: 'user', content: 'Weather?' }, { role: 'assistant', content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] }],
+  });
+  const toolUse = { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } };
+  const [S1, S2] = [seal.sign('x', 'one'), seal.sign('x', 'two')];
+  const answer = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'thinking', thinking: 'First.', signature: S1 }, { type: 'thinking', thinking: 'Second.', signature: S2 }, { type: 'redacted_thinking', data: 'UkVEQUNURUQ=' }, toolUse] };
+
+  async function replay(content: unknown[]): Promise<unknown> {
+    const replayer = new Replayer([served(answer), recorded(anthropicUrl, 'anthropic', loopBack(content))], { file: 'g.json', redactor });
+    await (await replayer.serve(post(anthropicUrl, { opening: true }))).text();
+    return replayer.serve(post(anthropicUrl, loopBack(content))).then((r) => r.status, (e: unknown) => e);
+  }
+
+  it('an Anthropic signature verifies only on the thinking it was served with: swapped between blocks, it is refused', async () => {
+    expect(await replay(answer.content)).toBe(200);
+    const swapped = await replay([{ ...answer.content[0], signature: S2 }, { ...answer.content[1], signature: S1 }, answer.content[2], toolUse]);
+    expect(swapped).toBeInstanceOf(GoldenMismatchError);
+    expect((swapped as GoldenMismatchError).wire).toMatchObject({ status: 400, message: 'messages.1.content.0: Invalid `signature` in `thinking` block' });
+  });
+
+  it('altered redacted_thinking data is refused in the live mock\'s words', async () => {
+    const altered = await replay([answer.content[0], answer.content[1], { type: 'redacted_thinking', data: 'UkVEQUNURUR=' }, toolUse]);
+    expect((altered as GoldenMismatchError).wire).toMatchObject({ status: 400, message: 'messages.1.content.2: Invalid `data` in `redacted_thinking` block' });
+  });
+
+  it('values served in streams count: a Responses stream\'s completed response, Gemini\'s chunks', async () => {
+    const encrypted = seal.encrypt('why');
+    const responsesUrl = 'https://api.openai.com/v1/responses';
+    const completed = { type: 'response.completed', response: { id: 'resp_1', object: 'response', output: [{ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: encrypted }, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{}' }] } };
+    const responsesBack = (ec: string) => ({ model: 'o4-mini', store: false, input: [{ role: 'user', content: 'q' }, { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: ec }, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_1', output: 'ok' }] });
+    const signature = new GeminiThoughts(seal).mint('thinking');
+    const geminiUrl = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse';
+    const chunk = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} }, thoughtSignature: signature }] } }] };
+    const geminiBack = (sig: string) => ({ contents: [{ role: 'user', parts: [{ text: 'q' }] }, { role: 'model', parts: [{ functionCall: { name: 'f', args: {} }, thoughtSignature: sig }] }, { role: 'user', parts: [{ functionResponse: { name: 'f', response: {} } }] }] });
+    for (const [url, provider, frame, back, value] of [
+      [responsesUrl, 'openai-responses', sse('response.completed', completed), responsesBack, encrypted],
+      [geminiUrl, 'gemini', `data: ${JSON.stringify(chunk)}\r\n\r\n`, geminiBack, signature],
+    ] as const) {
+      const stream: Interaction = { ...recorded(url, provider, { opening: true }), response: { status: 200, headers: { 'content-type': 'text/event-stream' }, events: [{ offsetMs: 0, data: frame }] } };
+      const golden = [stream, recorded(url, provider, back(value))];
+      const replayer = new Replayer(golden, { file: 'g.json', redactor });
+      await (await replayer.serve(post(url, { opening: true }))).text();
+      expect((await replayer.serve(post(url, back(value)))).status).toBe(200);
+      // The same value without having been served (a replay that did not stream it) is foreign.
+      const fresh = new Replayer(golden.slice(1), { file: 'g.json', redactor });
+      await expect(fresh.serve(post(url, back(value)))).rejects.toBeInstanceOf(GoldenMismatchError);
+    }
   });
 });

@@ -1,8 +1,8 @@
 // Reasoning tool loops (Anthropic thinking, stateless Responses) recorded through the official SDKs from
 // a mock LLM upstream (whose signatures and encrypted content are real, of its own key), then replayed
 // with the upstream gone: the SDK gets the same reasoning back, the golden's summaries and `inspect`
-// show it, and a second recording (another server, another key: every signature differs) neither
-// drifts nor stops the first recording's requests from matching.
+// show it, and a second recording (another server, another key: every signature differs) does not
+// drift, while a replay of the first refuses the second's values (it never served them).
 import Anthropic from '@anthropic-ai/sdk';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { startMockLLMServer } from '../transports/server.ts';
 import { inspectGolden } from './inspect.ts';
 import { Redactor } from './redact.ts';
 import { Replayer } from './replayer.ts';
+import { GoldenMismatchError } from './errors.ts';
+import { readGolden } from './store.ts';
 import { tempRuntime } from './testing/runtime.ts';
 
 const FIRST = 'Paris is asked: call the weather tool.';
@@ -78,7 +80,8 @@ async function record(loop: Loop, root?: string) {
     await session.intercept();
     const result = await loop.agent();
     const outcome = await runtime.finish(file, 'thinks', true);
-    return { result, outcome, golden: session.golden()!, root: dir, file };
+    // Read back from disk: the session's own copy is the golden it found before recording.
+    return { result, outcome, golden: (await readGolden(session.file))!, root: dir, file };
   } finally {
     await server.close();
   }
@@ -101,19 +104,25 @@ describe.each(Object.keys(LOOPS) as Array<keyof typeof LOOPS>)('%s: a reasoning 
     expect((await runtime.finish(recorded.file, 'thinks', true))?.action).toBe('replayed');
   });
 
-  it('a re-recording mints new signatures, yet reports no drift and its requests match the first recording', async () => {
+  it('a re-recording mints new signatures yet reports no drift; a replay takes back only the values it served', async () => {
     const first = await record(loop);
     const second = await record(loop, first.root);
     expect(second.result.reasoning.sealed).not.toBe(first.result.reasoning.sealed);
     expect(second.outcome?.drift).toEqual([]);
-    // The second request of each recording passes back its own signature; each matches the other's recording.
+    const [opening, loopBack] = first.golden.interactions;
+    const send = (replayer: Replayer, { method, url, headers, body }: typeof opening.request) => replayer.serve(new Request(url, { method, headers, body: JSON.stringify(body) }));
+    // The first golden's loop-back request, passing back the second recording's value instead (another key's: foreign to this replay).
+    const foreign = { ...loopBack.request, body: JSON.parse(JSON.stringify(loopBack.request.body).replaceAll(first.result.reasoning.sealed, second.result.reasoning.sealed)) as unknown };
+
     const replayer = new Replayer(first.golden.interactions, { file: 'first.json', redactor: new Redactor() });
-    for (const interaction of second.golden.interactions) {
-      const { method, url, headers, body } = interaction.request;
-      const response = await replayer.serve(new Request(url, { method, headers, body: JSON.stringify(body) }));
-      expect(response.status).toBe(200);
-      await response.body?.cancel();
-    }
+    await (await send(replayer, opening.request)).text();
+    const refused = await send(replayer, foreign).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GoldenMismatchError);
+    expect((refused as GoldenMismatchError).wire?.message).toMatch(name === 'anthropic' ? /^messages\.1\.content\.0: Invalid `signature` in `thinking` block$/ : /^The encrypted content .+ could not be verified\.$/);
+    // Refused, not served: the interaction is still there for the value this replay did serve.
+    const response = await send(replayer, loopBack.request);
+    expect(response.status).toBe(200);
+    await response.text();
     expect(replayer.unused()).toEqual([]);
   });
 });

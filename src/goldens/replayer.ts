@@ -7,6 +7,8 @@ import { normalizeRequest, sameJson, type NormalizedRequest, type VolatileOf } f
 import type { Redactor } from './redact.ts';
 import type { Interaction, RecordedResponse } from './schema.ts';
 import { RecordedWires } from '../providers/recorded.ts';
+import type { ServedReasoning } from '../providers/served-reasoning.ts';
+import type { ServedAnswer } from '../providers/adapter.ts';
 
 export interface ReplayerOptions {
   /** The golden's path, for error messages. */
@@ -35,6 +37,8 @@ export class Replayer {
   private readonly options: ReplayerOptions;
   private readonly apiPathOf: (method: string, url: string, headers: Record<string, string>) => string | null;
   private readonly volatileOf: VolatileOf;
+  /** The reasoning values this replay handed out: the only ones a later request may pass back. */
+  private readonly servedReasoning: ServedReasoning;
   /** `compressed` or `real`; may change between requests (a test asking for real timing). */
   timing: 'compressed' | 'real';
 
@@ -46,6 +50,7 @@ export class Replayer {
     this.apiPathOf = (method, url, headers) => wires.apiPath(method, url, headers);
     // Signatures and encrypted reasoning passed back differ between recordings: matching leaves them out.
     this.volatileOf = (method, url, headers) => wires.of(method, url, headers).volatileRequest;
+    this.servedReasoning = wires.servedReasoning();
     this.normalized = interactions.map((i) => normalizeRequest(i.request, options.ignorePaths, this.apiPathOf, this.volatileOf));
     this.used = interactions.map(() => false);
   }
@@ -69,8 +74,21 @@ export class Replayer {
     const incoming = normalizeRequest(captured, this.options.ignorePaths, this.apiPathOf, this.volatileOf);
     const index = this.normalized.findIndex((n, i) => !this.used[i] && sameJson(n, incoming));
     if (index === -1) throw this.mismatch(incoming, captured.url);
+    // The match left the minted values out; they must be ones this replay served, as served.
+    const refusal = this.servedReasoning.refusal(captured, this.interactions[index].request);
+    if (refusal) {
+      const rule = refusal.rule ? ` (rule ${refusal.rule}, ${refusal.doc})` : '';
+      throw new GoldenMismatchError(
+        this.options.file,
+        `golden ${this.options.file}: ${incoming.method} ${captured.url} matches interaction ${index}, but passes back a reasoning value this replay did not serve (altered, from another conversation, moved to another block, or dropped): ${refusal.error.message}`,
+        `  The live API (and useMockLLM) refuses it the same way${rule}; the client got that ${refusal.error.status}. Pass signatures and encrypted reasoning back exactly as received.`,
+        refusal.error,
+      );
+    }
     this.used[index] = true;
-    return this.respond(this.interactions[index].response);
+    const recorded = this.interactions[index].response;
+    if (recorded.status < 300) this.servedReasoning.served(captured, servedAnswer(recorded));
+    return this.respond(recorded);
   }
 
   private mismatch(incoming: NormalizedRequest, url: string): GoldenMismatchError {
@@ -132,4 +150,11 @@ export class Replayer {
     });
     return new Response(stream, { status: recorded.status, headers });
   }
+}
+
+/** A recorded answer as its adapter reads minted values from it: the body, or the stream's frames. */
+function servedAnswer(recorded: RecordedResponse): ServedAnswer {
+  if (!recorded.events) return { json: recorded.body };
+  const binary = recorded.framing === 'binary';
+  return { frames: recorded.events.map((e) => (binary ? new Uint8Array(Buffer.from(e.data, 'base64')) : e.data)) };
 }

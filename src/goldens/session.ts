@@ -218,11 +218,11 @@ export class GoldenSession {
 
   private async handle(request: Request): Promise<Response> {
     if (this.recorder) return this.recorder.handle(request, (r) => this.forward(r));
-    if (!existsSync(this.file) && !this.golden()) return this.fail(this.missing(request));
+    if (!existsSync(this.file) && !this.golden()) return this.fail(this.missing(request), request);
     try {
       return await this.replayer!.serve(request);
     } catch (error) {
-      return this.fail(error as Error);
+      return this.fail(error as Error, request);
     }
   }
 
@@ -239,10 +239,15 @@ export class GoldenSession {
     return fetch(bypass(target, { method: request.method, headers, body, signal: request.signal }));
   }
 
-  /** Remembers the failure (so the test fails even if the code swallows the error) and answers with a 400 the SDKs do not retry. */
-  private fail(error: Error): Response {
+  /**
+   * Remembers the failure (so the test fails even if the code swallows the error) and answers in the
+   * called API's own error shape (its adapter's, as the real port does): a 400 the SDKs do not retry,
+   * or the API's own refusal of a reasoning value this replay did not serve.
+   */
+  private fail(error: Error, request: Request): Response {
     this.failures.push(error);
-    return Response.json({ error: { message: error.message, type: 'ghostwire_golden_mismatch' } }, { status: 400 });
+    const wire = error instanceof GoldenMismatchError ? error.clientError() : { status: 400, message: error.message, type: 'invalid_request_error', headers: {} };
+    return this.wires.errorResponse(request.method, request.url, request.headers, wire);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, ProviderId, StreamOptions } from '../scenario/canonical.ts';
 import type { Framing } from './common/framing.ts';
 import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from './common/ids.ts';
-import type { WireReader } from './common/views.ts';
+import type { RecordedFrame, WireReader } from './common/views.ts';
+import type { ServedSeal } from './common/served-seal.ts';
 
 export type { Framing } from './common/framing.ts';
 
@@ -114,6 +115,29 @@ export interface ModelCatalog {
   answers(model: string, providers: readonly ProviderId[]): boolean;
 }
 
+/** A served answer as a golden holds it: a JSON body, or the frames of a stream. */
+export interface ServedAnswer {
+  json?: unknown;
+  frames?: readonly RecordedFrame[];
+}
+
+/**
+ * How a golden replay checks the reasoning values this API mints (signatures, encrypted content) when
+ * code under test passes them back: the adapter's own protocol rules run on a state whose seal knows
+ * only what the replay served (docs/decisions/golden-volatile-request-fields.md).
+ */
+export interface MintedReplay<State> {
+  /** A state for one replay session, its checks made with `seal`. */
+  state(seal: ServedSeal): State;
+  /** Tells `state` (and `seal`) what one served answer minted; `requestBody` is the request it answered. */
+  served(state: State, seal: ServedSeal, requestBody: unknown, answer: ServedAnswer): void;
+  /**
+   * The ids of the rules about minted values (altered, foreign or dropped ones): a replay refuses a
+   * request only for these, the rest of the conversation was matched against the recording.
+   */
+  readonly rules: readonly string[];
+}
+
 /**
  * Everything one wire API knows. Provider wire knowledge lives only in implementations of this.
  *
@@ -218,4 +242,6 @@ export interface ProviderAdapter<State = unknown> {
   answerWithoutStep?(req: IncomingRequest, state: State): DirectAnswer | null;
   /** Reads recorded requests and answers of this API (goldens' summaries, `ghostwire inspect`). */
   readonly reader: WireReader;
+  /** Optional, for APIs that mint reasoning values: how a golden replay checks them (see MintedReplay). */
+  readonly mintedReplay?: MintedReplay<State>;
 }

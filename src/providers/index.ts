@@ -4,7 +4,7 @@
  * readers goldens use on recorded traffic.
  */
 export { BadRequestError } from './adapter.ts';
-export type { DirectAnswer, Framing, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest, StreamErrorContext } from './adapter.ts';
+export type { DirectAnswer, Framing, IncomingRequest, MintedReplay, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest, ServedAnswer, StreamErrorContext } from './adapter.ts';
 export type { ToolCallIdShape } from './common/ids.ts';
 export { defaultAdapters, providerCredentials, providerHostMatcher, providerOrigins, PROVIDER_IDS } from './registry.ts';
 export type { ProviderId } from './registry.ts';
@@ -35,4 +35,5 @@ export type { ProviderUpstream } from './upstream.ts';
 export { openAIRealtimeAdapter } from './openai-realtime/index.ts';
 export { geminiLiveAdapter } from './gemini-live/index.ts';
 export { realtimeAdapters, realtimeAdapterFor, realtimeUrls } from './realtime-registry.ts';
-export type { RealtimeAdapter, RealtimeLink, RealtimeOpen, RealtimeSession } from './realtime-adapter.ts';
+export type { RealtimeAdapter, RealtimeError, RealtimeLink, RealtimeOpen, RealtimeSession } from './realtime-adapter.ts';
+export type { ServedSeal } from './common/served-seal.ts';

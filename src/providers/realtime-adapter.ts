@@ -44,6 +44,22 @@ export interface RealtimeAdapter {
   /** Does a connection to this path (session prefix removed) belong to this API? */
   claims(path: string): boolean;
   open(info: RealtimeOpen, link: RealtimeLink): RealtimeSession;
+  /**
+   * Optional: the server frames that tell this API's client a connection is being refused (a golden
+   * replay the client diverged from), sent before the transport closes it, so the client's error
+   * handler fires with `error.message`. Absent (or empty) for an API whose clients learn of errors
+   * from the close reason alone (Gemini Live).
+   */
+  renderError?(error: RealtimeError): string[];
+}
+
+/** A connection-level error, as the API's error event would carry it. */
+export interface RealtimeError {
+  message: string;
+  /** The API's error code, or null. */
+  code: string | null;
+  /** The `event_id` of the client event at fault, when it had one. */
+  clientEventId: string | null;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { WireReader } from './common/views.ts';
 import type { VolatileField } from './common/volatile-fields.ts';
 import { defaultAdapters } from './registry.ts';
 import { ProviderRouter } from './router.ts';
+import { ServedReasoning } from './served-reasoning.ts';
+import type { CanonicalError } from '../scenario/canonical.ts';
 
 /** What is known about one recorded exchange's wire API. */
 export interface RecordedWire {
@@ -50,6 +52,33 @@ export class RecordedWires {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A fresh record of the reasoning values one replay serves, checked against the requests that pass them back.
+   * @example const served = wires.servedReasoning()
+   */
+  servedReasoning(): ServedReasoning {
+    return new ServedReasoning(this.#router);
+  }
+
+  /**
+   * `error` as the API a request called answers errors (its adapter's `renderError`): Anthropic's
+   * `{ type: 'error', error, request_id }`, OpenAI's `{ error: { message, type, param, code } }`, Google's
+   * `{ error: { code, message, status } }`; a neutral `{ error: { message, type, code } }` where no adapter serves the URL.
+   * @example wires.errorResponse('POST', 'https://api.anthropic.com/v1/messages', {}, { status: 400, message: 'no match', headers: {} })
+   */
+  errorResponse(method: string, url: string, headers: Record<string, string> | Headers, error: CanonicalError): Response {
+    let adapter: ProviderAdapter | null = null;
+    try {
+      adapter = this.#router.recorded(method.toUpperCase(), new URL(url), headers instanceof Headers ? headers : new Headers(headers));
+    } catch {
+      // A URL that does not parse: the neutral shape.
+    }
+    const rendered = adapter?.renderError(error) ?? { status: error.status, headers: error.headers, json: { error: { message: error.message, type: error.type ?? null, code: error.code ?? null } } };
+    const out = new Headers(rendered.headers);
+    if (!out.has('content-type')) out.set('content-type', 'application/json');
+    return new Response(rendered.text ?? JSON.stringify(rendered.json ?? null), { status: rendered.status, headers: out });
   }
 
   /** The wire of a recorded request; `provider` (a golden's stored id) is the fallback when the URL routes nowhere. */

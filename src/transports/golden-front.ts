@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GoldenMismatchError } from '../goldens/errors.ts';
+import type { CanonicalError } from '../scenario/canonical.ts';
 import { formatReport, GoldensFullError, PortGoldens, type PortGoldenReport } from '../goldens/port-goldens.ts';
 import { headOnly, readBodyThen, writeFetchResponse, writeRawResponse } from './node-http.ts';
 import { DEFAULT_SESSION, SESSION_PREFIX, SessionError, type SessionRegistry } from './sessions.ts';
@@ -27,10 +28,10 @@ export interface GoldenFrontOptions {
 const json = (status: number, body: unknown): Response => Response.json(body, { status });
 const adminError = (status: number, message: string): Response => json(status, { error: { message: `ghostwire admin: ${message}`, type: 'ghostwire_admin_error' } });
 
-/** Answers with the session mock's provider-shaped error (the route's API decides the shape). */
-function refuse(req: IncomingMessage, res: ServerResponse, at: SessionFrontRequest, status: number, message: string): void {
+/** Answers with the session mock's provider-shaped error (the route's API decides the shape); `wire`: an API's own error, as is. */
+function refuse(req: IncomingMessage, res: ServerResponse, at: SessionFrontRequest, status: number, message: string, wire?: CanonicalError): void {
   at.session.mock
-    .reject(headOnly(req, res, at.origin, at.path), { status, message, type: status === 400 ? 'invalid_request_error' : undefined, headers: {} })
+    .reject(headOnly(req, res, at.origin, at.path), wire ?? { status, message, type: status === 400 ? 'invalid_request_error' : undefined, headers: {} })
     .then((response) => writeRawResponse(res, response))
     .catch(() => res.destroy());
 }
@@ -74,7 +75,7 @@ export function answerThrough(req: IncomingMessage, res: ServerResponse, at: Ses
         const cause = (error as { cause?: Error }).cause;
         const message = mismatch || !(error instanceof TypeError) ? (error as Error).message : `ghostwire: the upstream could not be reached while recording ${what}: ${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
         const status = error instanceof GoldensFullError ? error.status : mismatch ? 400 : 502;
-        refuse(req, res, at, status, message);
+        refuse(req, res, at, status, message, mismatch ? error.wire : undefined);
       });
   });
 }

@@ -20,6 +20,7 @@ import { jsonOrStream } from '../common/rendered.ts';
 import type { RandomBytes, ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { ToolListMemo } from '../common/tool-list-memo.ts';
+import { anthropicMintedReplay } from './minted-replay.ts';
 
 /**
  * What one mock keeps for the Messages API: the seal that signs its thinking blocks and encrypts
@@ -85,6 +86,7 @@ export function anthropicAdapter(): ProviderAdapter & { id: 'anthropic' } {
     toolCallIds: () => ANTHROPIC_TOOL_CALL_IDS,
     responseIds: () => ANTHROPIC_MESSAGE_IDS,
     createState: (): AnthropicState => ({ seal: new ReasoningSeal() }),
+    mintedReplay: anthropicMintedReplay,
     parse: (req: IncomingRequest, state: unknown) => parseAnthropicRequest(req, { seal: sealOf(state), tools }),
     render(response: CanonicalResponse, request: CanonicalRequest, state: unknown, random?: RandomBytes): RenderedResponse {
       const headers = { 'request-id': mintAnthropicRequestId(random), ...response.headers };

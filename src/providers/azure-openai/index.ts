@@ -61,6 +61,7 @@ export function azureOpenAIAdapter(): ProviderAdapter<ResponsesState> & { id: 'a
     recognizes: saysAzure,
     authenticate,
     createState: () => responses.createState!(),
+    mintedReplay: responses.mintedReplay,
     listModels(req: IncomingRequest, catalog: ModelCatalog): RenderedResponse | null {
       const route = azureRoute(req.path);
       return route?.api === 'models' ? chat.listModels!(asOpenAIRequest(req, route), catalog) : null;

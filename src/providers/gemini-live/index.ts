@@ -18,5 +18,7 @@ export function geminiLiveAdapter(): RealtimeAdapter {
     urls: ['wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent'],
     claims: (path) => PATH.test(path.replace(/\/{2,}/g, '/')),
     open: (info, link) => new GeminiLiveSession(info, link),
+    // No renderError: the Live API has no error message; @google/genai's live client hands the close
+    // (code and reason) to `callbacks.onclose`, so a refusal's words ride in the close reason.
   };
 }

@@ -18,6 +18,7 @@ import {
   renderGoogleError,
 } from './render.ts';
 import { GeminiThoughts } from './thoughts.ts';
+import { geminiMintedReplay } from './minted-replay.ts';
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
@@ -116,6 +117,7 @@ export function geminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: 'gemini
     responseIds: () => GEMINI_RESPONSE_IDS,
     // Each mock's signing key: the thought signatures it mints, and checks when they come back.
     createState: () => new GeminiThoughts(),
+    mintedReplay: geminiMintedReplay,
     parse: (req: IncomingRequest, thoughts: GeminiThoughts) => parseGeminiRequest(req, thoughts, 'gemini', tools),
     render: (response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts): RenderedResponse => renderGemini(response, request, thoughts),
     // The thinking settings; answers carrying a signature (sealed by this mock) are rendered each time.

@@ -13,6 +13,7 @@
  */
 import type { ProtocolViolation } from '../../scenario/canonical.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
+import type { ServedSeal } from '../common/served-seal.ts';
 import { isObject, type Json } from '../common/wire-json.ts';
 
 /** The Gemini API's page on thought signatures (the rules below reproduce it). */
@@ -90,6 +91,15 @@ export class GeminiThoughts {
     const text = this.#seal.open(signature);
     return text?.startsWith(PURPOSE) ? text.slice(PURPOSE.length) : null;
   }
+}
+
+/**
+ * Tells a golden replay's seal that it served `signature`, so `valid` takes it (what it stands for is
+ * the recording's: a replay knows only that it served it).
+ * @example servedThoughtSignature(seal, part.thoughtSignature)
+ */
+export function servedThoughtSignature(seal: ServedSeal, signature: string): void {
+  seal.servedSealed(signature, PURPOSE);
 }
 
 const partsOf = (content: unknown): Json[] => (isObject(content) && Array.isArray(content.parts) ? content.parts.filter(isObject) : []);

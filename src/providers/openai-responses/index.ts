@@ -13,6 +13,7 @@ import { renderResponsesEvents, renderResponsesObject, responsesErrorFrame, resp
 import { ResponseStore } from './store.ts';
 import { ResponsesState } from './state.ts';
 import { responsesReasoningRules } from './rules.ts';
+import { responsesMintedReplay } from './minted-replay.ts';
 import { jsonOrStream } from '../common/rendered.ts';
 import { OPENAI_CREDENTIALS, OPENAI_HOSTS } from '../openai-shared/hosts.ts';
 import { openAIResponsesReader } from './reader.ts';
@@ -98,6 +99,7 @@ export function openAIResponsesAdapter(options: ResponsesAdapterOptions = {}): P
     },
     authenticate: (req: IncomingRequest) => openAIAuthError(req.headers),
     createState: () => new ResponsesState(new ResponseStore(options.storeLimit, options.storeLimitBytes)),
+    mintedReplay: responsesMintedReplay,
     /** `GET /v1/responses/{id}` → the stored response; `DELETE` → `{ id, object: 'response', deleted: true }` (as the spec's example). */
     answerWithoutStep(req: IncomingRequest, { store }: ResponsesState): DirectAnswer | null {
       if (req.method === 'POST') return null;

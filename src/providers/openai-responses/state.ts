@@ -15,10 +15,12 @@ import { ResponseStore } from './store.ts';
  */
 export class ResponsesState {
   readonly store: ResponseStore;
-  readonly seal = new ReasoningSeal();
+  readonly seal: ReasoningSeal;
   readonly reasoning = new ReasoningLedger();
 
-  constructor(store: ResponseStore) {
+  /** `seal`: a key of its own by default; a golden replay's ServedSeal. */
+  constructor(store: ResponseStore, seal: ReasoningSeal = new ReasoningSeal()) {
     this.store = store;
+    this.seal = seal;
   }
 }

@@ -78,6 +78,7 @@ export function vertexAnthropicAdapter(): ProviderAdapter & { id: 'vertex-anthro
     authenticate: vertexAuthError,
     // Anthropic's state, whatever it keeps, is this API's: made by it and handed through.
     createState: anthropic.createState,
+    mintedReplay: anthropic.mintedReplay,
     answerWithoutStep(req: IncomingRequest, state: unknown): DirectAnswer | null {
       if (vertexRoute(req.path)?.model !== COUNT_TOKENS_MODEL) return null;
       return anthropic.answerWithoutStep!(asAnthropic(req), state);

@@ -45,6 +45,7 @@ export function vertexGeminiAdapter(): ProviderAdapter<GeminiThoughts> & { id: '
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderVertexModels(req, catalog),
     // Gemini's state, whatever it keeps, is this API's: made by it and handed through.
     createState: gemini.createState,
+    mintedReplay: gemini.mintedReplay,
     answerWithoutStep: (req: IncomingRequest, state: GeminiThoughts): DirectAnswer | null => gemini.answerWithoutStep!(asGemini(req), state),
     toolCallIds: () => GEMINI_TOOL_CALL_IDS,
     responseIds: () => GEMINI_RESPONSE_IDS,

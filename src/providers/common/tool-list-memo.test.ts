@@ -107,3 +107,22 @@ describe('ToolListMemo', () => {
     expect(memo.hits).toBeGreaterThan(0);
   });
 });
+
+test('a body far longer than any remembered list is parsed whole, with no search for its tools', () => {
+  const memo = new ToolListMemo();
+  memo.parse(body('learn'));
+  const long = body('x'.repeat(20 * JSON.stringify(tools).length));
+  const parsed = memo.parse(long) as { tools: unknown };
+  expect(parsed).toEqual(JSON.parse(long));
+  expect(memo.hits).toBe(0);
+  memo.parse(body('short again'));
+  expect(memo.hits).toBe(1);
+});
+
+test('a list already remembered is not remembered twice', () => {
+  const memo = new ToolListMemo();
+  memo.parse(body('learn'));
+  const chars = memo.chars;
+  for (let i = 0; i < 3; i++) memo.parse(body('x'.repeat(20 * JSON.stringify(tools).length)));
+  expect(memo.chars).toBe(chars);
+});

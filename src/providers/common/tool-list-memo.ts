@@ -19,6 +19,8 @@ const FIELD = '"tools":';
 const MARK_TEXT = '"\\u0001ghostwire:tools"';
 const MARK = '\u0001ghostwire:tools';
 const ESCAPE = '\\u0001';
+/** A body longer than this many times the longest remembered list is parsed whole (see `parse`). */
+const BODY_PER_TOOLS = 8;
 /** Shorter tool lists are cheap to parse: not worth a lookup. */
 const MIN_LENGTH = 64;
 /**
@@ -55,6 +57,8 @@ export class ToolListMemo {
   #chars = 0;
   /** Per remembered list, what the parser made of it (weakly: a list forgotten takes it along). */
   readonly #derived = new WeakMap<object, unknown>();
+  /** The longest remembered text's length. */
+  #longest = 0;
   #failedLearns = 0;
   #sinceLearn = 0;
   #hits = 0;
@@ -93,7 +97,9 @@ export class ToolListMemo {
 
   /** `JSON.parse(text)`, throwing as it throws; a top-level `tools` seen before is the remembered, frozen value. */
   parse(text: string): unknown {
-    if (this.#entries.length > 0) {
+    // Finding the tools costs a scan of the text, cheap next to parsing it but not free: worth it only
+    // where a remembered list can be a good part of the body (long prose with a short tool list is parsed whole).
+    if (this.#entries.length > 0 && text.length <= this.#longest * BODY_PER_TOOLS) {
       const at = text.lastIndexOf(FIELD);
       if (at >= 0) {
         const first = text.indexOf(FIELD);
@@ -141,6 +147,11 @@ export class ToolListMemo {
       this.#failedLearns += 1;
       return;
     }
+    if (this.#entries.some((e) => e.text === toolsText)) {
+      // Remembered already, and still parsed whole: a body too long for the memo to look in.
+      this.#failedLearns += 1;
+      return;
+    }
     // This body's own tools, frozen: from now on every body that carries their text shares them.
     this.#entries.push({ text: toolsText, value: deepFreeze(tools), hits: 0 });
     this.#chars += toolsText.length;
@@ -149,6 +160,8 @@ export class ToolListMemo {
       this.#chars -= gone.text.length;
       if (gone.hits === 0) this.#failedLearns += 1;
     }
+    this.#longest = 0;
+    for (const e of this.#entries) this.#longest = Math.max(this.#longest, e.text.length);
   }
 }
 

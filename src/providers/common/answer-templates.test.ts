@@ -47,6 +47,20 @@ describe('AnswerTemplates (the mechanism)', () => {
     for (const [bytes, text] of kept) expect(bytes.toString()).toBe(text);
   });
 
+  test('short streams follow `created` back and forth; answers already given keep their bytes', () => {
+    const templates = new AnswerTemplates();
+    const given: [Buffer, string][] = [];
+    for (const second of [0, 0, 0, 1, 1, 0, 2, 2, 1]) {
+      const res = answer('A short streamed answer.', { created: 1_700_000_000 + second });
+      const bytes = bodyOf(templates.render(chat, res, request(true), undefined, random));
+      const text = bodyOf(chat.render(res, request(true), undefined, random)).toString();
+      expect(bytes.toString()).toBe(text);
+      given.push([bytes, text]);
+    }
+    expect(templates.hits).toBe(7);
+    for (const [bytes, text] of given) expect(bytes.toString()).toBe(text);
+  });
+
   test('tool calls with minted ids take the same path as text', () => {
     const templates = new AnswerTemplates();
     for (let i = 0; i < 4; i++) {

@@ -26,6 +26,21 @@ import { lend } from './reusable-bytes.ts';
 import { SourceKeys } from './source-keys.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 
+/** Where `created` and its ISO form sit among an answer's values (see `valuesOf`). */
+const CREATED = 1;
+const CREATED_ISO = 2;
+
+/**
+ * Writes a value (latin1, as ids and numbers are) at each of its places: encoded once where it first
+ * sits, then copied within the buffer, with no buffer per value.
+ */
+function writeAt(buf: Buffer, positions: number[], value: string): void {
+  if (positions.length === 0) return;
+  const first = positions[0];
+  const end = first + buf.write(value, first, value.length, 'latin1');
+  for (let i = 1; i < positions.length; i++) buf.copyWithin(positions[i], first, end);
+}
+
 const SEEN = 0;
 const DIRECT = 1;
 type Entry = typeof SEEN | typeof DIRECT | Template;
@@ -201,20 +216,14 @@ export class AnswerTemplates {
       this.#bytes -= reused.buf.length;
       ({ buf, holds } = reused);
     } else {
+      // `created` (seconds, and its ISO form) changes once a second, not per answer: the first rendering
+      // follows it, so the copies made within that second already hold it.
+      for (let v = CREATED; v <= CREATED_ISO; v++) if (values[v] !== kept[v]) writeAt(proto, template.positions[v], (kept[v] = values[v]));
       buf = proto.length > 4096 ? Buffer.allocUnsafeSlow(proto.length) : Buffer.allocUnsafe(proto.length);
       proto.copy(buf, 0);
-      holds = template.holds;
+      holds = kept;
     }
-    for (let v = 0; v < values.length; v++) {
-      const value = values[v];
-      const positions = template.positions[v];
-      if (value === holds[v] || positions.length === 0) continue;
-      // Encoded once where it first sits, then copied within the buffer to its other places: no buffer
-      // per value, and a copy of bytes is far cheaper than encoding a string per frame.
-      const first = positions[0];
-      const end = first + buf.write(value, first, value.length, 'latin1');
-      for (let i = 1; i < positions.length; i++) buf.copyWithin(positions[i], first, end);
-    }
+    for (let v = 0; v < values.length; v++) if (values[v] !== holds[v]) writeAt(buf, template.positions[v], values[v]);
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {
       // Handed back: it waits for the next answer of this template (unless the template was dropped).

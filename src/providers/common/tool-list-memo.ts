@@ -32,6 +32,8 @@ const RETRY_EVERY = 64;
 
 interface Remembered {
   text: string;
+  /** `"tools":` and the text: what is searched for. */
+  needle: string;
   value: unknown;
   hits: number;
 }
@@ -100,12 +102,8 @@ export class ToolListMemo {
     // Finding the tools costs a scan of the text, cheap next to parsing it but not free: worth it only
     // where a remembered list can be a good part of the body (long prose with a short tool list is parsed whole).
     if (this.#entries.length > 0 && text.length <= this.#longest * BODY_PER_TOOLS) {
-      const at = text.lastIndexOf(FIELD);
-      if (at >= 0) {
-        const first = text.indexOf(FIELD);
-        const hit = this.#fromMemo(text, at) ?? (first !== at ? this.#fromMemo(text, first) : undefined);
-        if (hit !== undefined) return hit;
-      }
+      const hit = this.#fromMemo(text);
+      if (hit !== undefined) return hit;
     }
     const body = JSON.parse(text) as unknown;
     // Learnt from the parsed body: a body without tools costs no scan of its text.
@@ -113,22 +111,17 @@ export class ToolListMemo {
     return body;
   }
 
-  #fromMemo(text: string, at: number): object | undefined {
-    if (at < 0) return undefined;
-    const start = at + FIELD.length;
+  /** The body with a remembered list where its top-level `tools` is, most recently used list first. */
+  #fromMemo(text: string): object | undefined {
     const entries = this.#entries;
     for (let i = entries.length - 1; i >= 0; i--) {
       const entry = entries[i];
-      if (!text.startsWith(entry.text, start)) continue;
-      if (text.includes(ESCAPE)) return undefined;
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(text.slice(0, start) + MARK_TEXT + text.slice(start + entry.text.length)) as Record<string, unknown>;
-      } catch {
-        // Not JSON: parsed whole, so the error names the body's own positions.
-        return undefined;
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body) || body.tools !== MARK) return undefined;
+      // The whole `"tools":[…]` text searched for from the end, where SDKs put the tools: a long needle
+      // is found or ruled out faster than the field name alone would be.
+      const at = text.lastIndexOf(entry.needle);
+      if (at < 0) continue;
+      const body = this.#swapped(text, at, entry) ?? this.#swapped(text, text.indexOf(entry.needle), entry, at);
+      if (body === undefined) return undefined;
       body.tools = entry.value;
       this.#hits += 1;
       entry.hits += 1;
@@ -137,6 +130,21 @@ export class ToolListMemo {
       return body;
     }
     return undefined;
+  }
+
+  /** The body parsed with the stand-in for the list at `at`, if that is its top-level `tools` (else undefined). */
+  #swapped(text: string, at: number, entry: Remembered, tried = -1): Record<string, unknown> | undefined {
+    if (at < 0 || at === tried || text.includes(ESCAPE)) return undefined;
+    const start = at + FIELD.length;
+    let body: unknown;
+    try {
+      body = JSON.parse(text.slice(0, start) + MARK_TEXT + text.slice(start + entry.text.length));
+    } catch {
+      // Not JSON: parsed whole, so the error names the body's own positions.
+      return undefined;
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || (body as Record<string, unknown>).tools !== MARK) return undefined;
+    return body as Record<string, unknown>;
   }
 
   /** Remembers the body's tools when their text sits in the body as JSON.stringify writes it. */
@@ -153,7 +161,7 @@ export class ToolListMemo {
       return;
     }
     // This body's own tools, frozen: from now on every body that carries their text shares them.
-    this.#entries.push({ text: toolsText, value: deepFreeze(tools), hits: 0 });
+    this.#entries.push({ text: toolsText, needle: FIELD + toolsText, value: deepFreeze(tools), hits: 0 });
     this.#chars += toolsText.length;
     while (this.#entries.length > this.#maxEntries || this.#chars > this.#maxChars) {
       const gone = this.#entries.shift()!;

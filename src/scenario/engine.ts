@@ -142,7 +142,7 @@ export class ScenarioEngine {
     for (const state of this.#states) {
       if (state.remaining > 0) misses.push({ step: state.ref, failed: matchFailures(state.step.match, request) });
     }
-    return noMatch(request, misses);
+    return noMatch(request, misses, this.#states.length === 0);
   }
 
   #checkPendingToolResults(request: CanonicalRequest): CanonicalError | null {
@@ -325,12 +325,17 @@ function embeddingsFor(request: CanonicalRequest, fixed: number[][] | undefined)
   return inputs.map((text) => embedText(text, request.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS));
 }
 
-function noMatch(request: CanonicalRequest, misses: NearMiss[]): Selection {
+/** What a mock with no steps at all says: how to give it some, in each of the ways a test can. */
+const NO_SCENARIOS =
+  ' This mock has no scenarios at all: give it some with `useMockLLM(scenario(…))`, `mockLLM.use(scenario(…))` on the' +
+  " fixture, the plugin's `scenarios` option (a folder every `mockLLM` fixture starts with), or `ghostwire serve --scenarios`.";
+
+function noMatch(request: CanonicalRequest, misses: NearMiss[], empty: boolean): Selection {
   const nearMisses = [...misses].sort((a, b) => a.failed.length - b.failed.length).slice(0, NEAR_MISSES);
   const lines = nearMisses.map((m) => `  ${m.step.scenario}#${m.step.index}: ${m.failed.join('; ')}`);
   const message =
     `ghostwire: no scenario step matched this ${request.provider} request (model "${request.model}").` +
-    (nearMisses.length > 0 ? `\nClosest steps:\n${lines.join('\n')}` : ' No unconsumed steps are left.');
+    (nearMisses.length > 0 ? `\nClosest steps:\n${lines.join('\n')}` : empty ? NO_SCENARIOS : ' No unconsumed steps are left.');
   return {
     kind: 'no-match',
     nearMisses,

@@ -25,6 +25,20 @@ describe('mockLLM fixture', () => {
     const err = await new OpenAI({ apiKey: 'sk', maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
     expect(err.message).toMatch(/no scenario step matched/);
+    // Said plainly, with the ways to give it some: not "no unconsumed steps are left".
+    expect(err.message).toContain('This mock has no scenarios at all');
+    expect(err.message).toContain('mockLLM.use(scenario(');
+    expect(err.message).not.toContain('No unconsumed steps');
+  });
+
+  test('a mock whose steps are all used says so, not that it has none', async ({ mockLLM }) => {
+    mockLLM.use({ name: 'once', steps: [{ respond: { text: 'only once' } }] });
+    const client = new OpenAI({ apiKey: 'sk', maxRetries: 0 });
+    await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    const err = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(err.message).toContain('No unconsumed steps are left');
+    expect(err.message).not.toContain('no scenarios at all');
   });
 });
 

@@ -93,3 +93,16 @@ describe('inspectGolden', () => {
     expect(inspectGolden(conversation, { color: true })).toMatch(/\x1b\[31m\s*✗ error 429/);
   });
 });
+
+describe('inspectGolden: expected outputs', () => {
+  it('shows each expected output with its value in short, not a bare list of names', () => {
+    const golden = { ...conversation, expected: { run: { answer: 'Sunny in Paris.', calls: 1 }, long: 'x'.repeat(500) } };
+    const lines = inspectGolden(golden, { file: 'goldens/agent/answers.json' }).split('\n');
+    const head = lines.findIndex((l) => l.startsWith('expected outputs'));
+    expect(head).toBeGreaterThan(0);
+    expect(lines[head + 1]).toBe('  run: {"answer":"Sunny in Paris.","calls":1}');
+    expect(lines[head + 2].startsWith('  long: "xxx')).toBe(true);
+    expect(lines[head + 2].length).toBeLessThanOrEqual(2 + 'long: '.length + 120);
+    expect(lines[head + 2].endsWith('…')).toBe(true);
+  });
+});

@@ -87,9 +87,19 @@ export function inspectGolden(golden: GoldenFile, options: InspectOptions = {}):
   out.push(...inspectRealtime(golden.realtime ?? []).map((line) => (line.startsWith('──') ? p.cyan(line) : line)));
   out.push('');
   out.push(`${p.bold('total')}    ${golden.interactions.length} call(s) · tokens ${inputTokens} in / ${outputTokens} out (${inputTokens + outputTokens}) · ${Math.round(totalMs)} ms`);
-  const names = Object.keys(golden.expected);
-  if (names.length > 0) out.push(`${p.bold('expected')} ${names.join(', ')}`);
+  // What `toMatchGolden` holds the test to, each value in short: a bare list of names said nothing.
+  const expected = Object.entries(golden.expected);
+  if (expected.length > 0) {
+    out.push(`${p.bold('expected outputs')} (toMatchGolden)`);
+    for (const [name, value] of expected) out.push(`  ${name}: ${shortJson(value)}`);
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** A value as one line of JSON, cut to a readable length. */
+function shortJson(value: unknown, max = 120): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** A tool result that reports a failure: flagged by the provider, or reading as an error. */

@@ -325,10 +325,14 @@ function embeddingsFor(request: CanonicalRequest, fixed: number[][] | undefined)
   return inputs.map((text) => embedText(text, request.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS));
 }
 
-/** What a mock with no steps at all says: how to give it some, in each of the ways a test can. */
+/**
+ * What a mock with no steps at all says: how to give it some. The engine does not know where it runs, so
+ * each way is labelled with where it applies (a reader on a server session was sent to in-test calls).
+ */
 const NO_SCENARIOS =
-  ' This mock has no scenarios at all: give it some with `useMockLLM(scenario(…))`, `mockLLM.use(scenario(…))` on the' +
-  " fixture, the plugin's `scenarios` option (a folder every `mockLLM` fixture starts with), or `ghostwire serve --scenarios`.";
+  ' This mock has no scenarios at all. In a test: `useMockLLM(scenario(…))`, `mockLLM.use(scenario(…))` on the fixture,' +
+  " or the plugin's `scenarios` option (a folder every `mockLLM` fixture starts with). On `ghostwire serve`:" +
+  ' `--scenarios <dir>`, or `POST /__ghostwire/sessions/{id}/scenarios` for a session created empty.';
 
 function noMatch(request: CanonicalRequest, misses: NearMiss[], empty: boolean): Selection {
   const nearMisses = [...misses].sort((a, b) => a.failed.length - b.failed.length).slice(0, NEAR_MISSES);

@@ -175,3 +175,24 @@ describe('close()', () => {
     expect(await consumed).toBeInstanceOf(Error);
   });
 });
+
+describe('a session created empty', () => {
+  it('answers through the SDK with what gives it scenarios on a server, then with them', async () => {
+    const server = await startMockLLMServer({ scenarios: [hello] });
+    try {
+      const created = await fetch(`${server.url}/__ghostwire/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ empty: true }) });
+      const { id, url } = (await created.json()) as { id: string; url: string };
+      const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
+      const ask = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+      const err = await ask().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((err as Error).message).toContain('This mock has no scenarios at all');
+      expect((err as Error).message).toContain('POST /__ghostwire/sessions/{id}/scenarios');
+      const added = await fetch(`${server.url}/__ghostwire/sessions/${id}/scenarios`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hello) });
+      expect(added.status).toBe(200);
+      expect((await ask()).choices[0].message.content).toBeTruthy();
+    } finally {
+      await server.close();
+    }
+  });
+});

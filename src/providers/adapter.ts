@@ -71,10 +71,25 @@ export interface IncomingRequest {
   headers: Headers;
   /** The body as text (empty for GET). */
   bodyText: string;
+  /**
+   * `url.host`, when the transport knows it without building `url` (the real port: its own
+   * origin's host). Routing reads it first.
+   */
+  host?: string;
 }
 
 /** What routing looks at: the whole request but its body. */
-export type RouteRequest = Pick<IncomingRequest, 'method' | 'url' | 'path' | 'headers'>;
+export type RouteRequest = Pick<IncomingRequest, 'method' | 'url' | 'path' | 'headers' | 'host'>;
+
+/**
+ * The request with some parts changed. Named, not spread: a transport's request may serve `url`
+ * from a getter (built on first use), which a spread drops.
+ * @example
+ *   const inner = requestWith(req, { path: '/v1/messages' });
+ */
+export function requestWith<R extends RouteRequest>(req: R, changes: Partial<IncomingRequest>): R {
+  return { ...req, url: req.url, ...changes };
+}
 
 /**
  * Thrown by `parse` for a mis-shaped request; rendered as the provider's 400.

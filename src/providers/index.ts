@@ -3,7 +3,7 @@
  * wire API), the registry that lists them, the router that picks one per request, and the
  * readers goldens use on recorded traffic.
  */
-export { BadRequestError } from './adapter.ts';
+export { BadRequestError, requestWith } from './adapter.ts';
 export type { DirectAnswer, Framing, IncomingRequest, MintedReplay, ModelCatalog, ProviderAdapter, RenderedResponse, RenderedStream, RouteRequest, ServedAnswer, StreamErrorContext } from './adapter.ts';
 export type { ToolCallIdShape } from './common/ids.ts';
 export { defaultAdapters, providerCredentials, providerHostMatcher, providerOrigins, PROVIDER_IDS } from './registry.ts';

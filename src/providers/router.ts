@@ -5,6 +5,7 @@
  * shared host a path may also name its provider first: `/mistral/v1/chat/completions`.
  */
 import type { ProviderAdapter, RouteRequest } from './adapter.ts';
+import { requestWith } from './adapter.ts';
 import { hostPattern, type HostMatcher } from './common/host-pattern.ts';
 import { AnswerTemplates } from './common/answer-templates.ts';
 import { RandomBytes } from './common/ids.ts';
@@ -73,7 +74,7 @@ export class ProviderRouter {
     const named = this.#byId.get(id);
     if (named === undefined) return null;
     const path = req.path.slice(slash);
-    const inner = { ...req, path };
+    const inner = requestWith(req, { path });
     const adapter = named.find((a) => a.routes(inner));
     return adapter ? { adapter, served: true, path } : { adapter: named[0], served: false };
   }
@@ -83,7 +84,7 @@ export class ProviderRouter {
    * host's API, else the API the client's headers name, else the first registered (null: no adapters).
    */
   route(req: RouteRequest): RouteResult {
-    const host = req.url.host;
+    const host = req.host ?? req.url.host;
     const { candidates, owned } = this.#candidates(host);
     const serving = this.#serving(candidates, req, host);
     if (!owned) {

@@ -1,7 +1,10 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestWith } from '../providers/adapter.ts';
 import { NodeHeaders } from './node-headers.ts';
+import { withBody } from './node-http.ts';
 import { startMockLLMServer } from './server.ts';
 
 /** Sends raw header lines to a node server and hands back what node parsed. */
@@ -71,6 +74,34 @@ describe('NodeHeaders', () => {
 });
 
 describe('node requests as parts', () => {
+  const nodeRequest = (url: string) => ({ method: 'POST', url, headers: { host: 'x' } }) as unknown as IncomingMessage;
+  const res = {} as ServerResponse;
+
+  it('knows the host of a path without parsing a URL, and parses the URL only when read, the same as before', () => {
+    for (const origin of ['http://127.0.0.1:4010', 'http://[::1]:4010', 'http://LocalHost:80', 'http://0.0.0.0:8080']) {
+      for (const target of ['/v1/chat/completions?x=1', '//evil.example/x', '/@user:pw/x', '/a\\b']) {
+        const req = withBody(nodeRequest(target), res, origin, '/p', '{}', new URL(origin).host);
+        const parsed = new URL(origin + target);
+        expect(req.host).toBe(parsed.host);
+        expect(req.url.href).toBe(parsed.href);
+        expect(req.url).toBe(req.url); // built once
+      }
+    }
+    // A target that is not a path (`*`, an absolute form) leaves the host to the URL, which throws for `*`.
+    const star = withBody(nodeRequest('*'), res, 'http://127.0.0.1:4010', '*', '', '127.0.0.1:4010');
+    expect(star.host).toBeUndefined();
+    expect(() => star.url).toThrow(TypeError);
+    expect(withBody(nodeRequest('/x'), res, 'http://127.0.0.1:4010', '/x', '').host).toBeUndefined();
+  });
+
+  it('keeps the URL in a copy with requestWith (a spread drops a getter)', () => {
+    const req = withBody(nodeRequest('/v1beta/models/m:generateContent?key=k'), res, 'http://127.0.0.1:4010', '/v1beta/models/m:generateContent', '{"a":1}', '127.0.0.1:4010');
+    expect({ ...req }.url).toBeUndefined();
+    const copy = requestWith(req, { path: '/other' });
+    expect(copy.url.searchParams.get('key')).toBe('k');
+    expect([copy.path, copy.bodyText, copy.method, copy.host]).toEqual(['/other', '{"a":1}', 'POST', '127.0.0.1:4010']);
+  });
+
   it('stops waiting out latencyMs when the client leaves', async () => {
     const server = await startMockLLMServer({ scenarios: [{ name: 'slow', steps: [{ respond: { text: 'late', latencyMs: 5000 } }] }] });
     try {

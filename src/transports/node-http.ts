@@ -118,35 +118,41 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
 /**
  * A node request as the core's parts. A plain class with a fixed shape: per-instance accessors
  * (Object.defineProperties, getters in a literal) turned every request into a dictionary-mode
- * object, several µs a request downstream. The URL is built eagerly (a fraction of a µs, and the
- * router reads its host anyway), so a copy by spread (`{ ...req, path }`, as adapters make) keeps
- * it. The abort signal is built on first use, from a prototype getter: only the core reads it
- * (paced streams, latency), always on this object, and most requests never need one (an
- * AbortController with its close listener per request is measurable).
+ * object, several µs a request downstream. The URL and the abort signal are built on first use,
+ * from prototype getters: parsing the URL was as costly as parsing a small body, and on the real
+ * port the router needs only its host, which is the server's own (`host`, known without a parse
+ * when the target is a path). A copy by spread drops both getters, so the core and the adapters
+ * copy a request with `requestWith` (src/providers/adapter.ts), which names them.
  */
 class NodeRawRequest implements RawRequest {
   readonly method: string;
-  readonly url: URL;
   readonly path: string;
   readonly headers: Headers;
   readonly bodyText: string;
+  readonly host: string | undefined;
   readonly #res: ServerResponse;
+  readonly #origin: string;
+  readonly #target: string;
+  #url: URL | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
 
-  constructor(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string) {
+  constructor(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string, originHost?: string) {
     this.method = req.method ?? 'GET';
-    try {
-      this.url = new URL(origin + (req.url ?? '/'));
-    } catch (err) {
-      // A target that makes no URL (`OPTIONS *`): reading it throws, as before, and the router
-      // answers such a request as an unknown route.
-      this.url = undefined as never;
-      Object.defineProperty(this, 'url', { enumerable: true, get: () => { throw err; } });
-    }
     this.path = path;
     this.headers = new NodeHeaders(req.headers);
     this.bodyText = bodyText;
+    const target = req.url ?? '/';
+    // A path after `http://host:port` cannot change the URL's host; any other target (`*`, an
+    // absolute form) is left to the URL itself.
+    this.host = originHost !== undefined && target.charCodeAt(0) === 0x2f ? originHost : undefined;
     this.#res = res;
+    this.#origin = origin;
+    this.#target = target;
+  }
+
+  /** The URL, parsed on first read; a target that makes no URL (`OPTIONS *`) throws on every read. */
+  get url(): URL {
+    return (this.#url ??= new URL(this.#origin + this.#target));
   }
 
   get signal(): AbortSignal {
@@ -169,12 +175,14 @@ function abortOnClose(res: ServerResponse): AbortSignal {
 
 /**
  * The core's request parts for a node request whose body is already read (`readBodyThen`); its
- * `signal` aborts when the client goes away (`res` closes before finishing).
+ * `signal` aborts when the client goes away (`res` closes before finishing). `originHost` is
+ * `new URL(origin).host`, worked out once by the caller: requests for a path then route without
+ * parsing a URL.
  * @example
  *   readBodyThen(req, limit, (err, body) => { if (!err) answer(withBody(req, res, origin, path, body!.toString('utf8'))); });
  */
-export function withBody(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string): RawRequest {
-  return new NodeRawRequest(req, res, origin, path, bodyText);
+export function withBody(req: IncomingMessage, res: ServerResponse, origin: string, path: string, bodyText: string, originHost?: string): RawRequest {
+  return new NodeRawRequest(req, res, origin, path, bodyText, originHost);
 }
 
 /**

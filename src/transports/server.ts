@@ -153,6 +153,8 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const token = listenerToken(host, options.token);
   const guard = new RequestGuard({ bindHost: host, allowedHosts: options.allowedHosts, token });
   let origin = '';
+  // `new URL(origin).host`, once: a request for a path routes on it without a URL of its own.
+  let originHost = '';
   const sockets = new Set<Socket>();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
@@ -231,12 +233,12 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       if (options.front?.take(req, res, { session, path, origin, bodyLimit })) return;
       const method = req.method;
       if (method === 'GET' || method === 'HEAD') {
-        answer(res, target, withBody(req, res, origin, path, ''));
+        answer(res, target, withBody(req, res, origin, path, '', originHost));
         return;
       }
       readBodyThen(req, bodyLimit, (err, body) => {
         if (err === null) {
-          answer(res, target, withBody(req, res, origin, path, body!.toString('utf8')));
+          answer(res, target, withBody(req, res, origin, path, body!.toString('utf8'), originHost));
         } else if (err instanceof BodyTooLargeError) {
           // The rest of the body drains unread (never buffered); closing instead could reset the
           // connection before the client reads this answer.
@@ -270,6 +272,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const { port } = listener.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   origin = `http://${hostInUrl}:${port}`;
+  originHost = new URL(origin).host;
   // A test layer intercepting fetch in this process (the Vitest layer's MSW) lets this origin through.
   announceListener('listening', origin);
 

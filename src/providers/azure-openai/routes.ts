@@ -6,6 +6,7 @@
  * OpenAI path its adapter serves, so the OpenAI adapters parse and render it.
  */
 import type { IncomingRequest, RouteRequest } from '../adapter.ts';
+import { requestWith } from '../adapter.ts';
 import { hostPattern } from '../common/host-pattern.ts';
 import { decodeSegment } from '../common/models.ts';
 
@@ -76,7 +77,7 @@ export function isAzureRoute(req: RouteRequest): boolean {
  *   asOpenAIRequest(req, route).path // '/v1/chat/completions'
  */
 export function asOpenAIRequest(req: IncomingRequest, route: AzureRoute): IncomingRequest {
-  return { ...req, path: route.openAIPath, bodyText: withDeploymentModel(req.bodyText, route.deployment) };
+  return requestWith(req, { path: route.openAIPath, bodyText: withDeploymentModel(req.bodyText, route.deployment) });
 }
 
 function withDeploymentModel(bodyText: string, deployment: string | null): string {

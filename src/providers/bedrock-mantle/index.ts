@@ -8,6 +8,7 @@
  * the provider is `bedrock`, as for the runtime endpoint.
  */
 import type { DirectAnswer, IncomingRequest, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { requestWith } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
@@ -21,7 +22,7 @@ const PATHS = new Set([`${PREFIX}/v1/messages`, `${PREFIX}/v1/messages/count_tok
 const SIGV4 = /^\s*AWS4-HMAC-SHA256\s+Credential=\S+/i;
 
 /** The request as the Anthropic adapter serves it: the same request without the `/anthropic` prefix. */
-const asAnthropic = (req: IncomingRequest): IncomingRequest => ({ ...req, path: req.path.slice(PREFIX.length) });
+const asAnthropic = (req: IncomingRequest): IncomingRequest => requestWith(req, { path: req.path.slice(PREFIX.length) });
 
 function authenticate(req: IncomingRequest): CanonicalError | null {
   const auth = req.headers.get('authorization') ?? '';

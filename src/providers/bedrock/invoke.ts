@@ -5,6 +5,7 @@
  * events of base64 `bytes`; and Titan text embeddings (`inputText`, `dimensions` 256/512/1024).
  */
 import type { IncomingRequest } from '../adapter.ts';
+import { requestWith } from '../adapter.ts';
 import { parseAnthropicRequest } from '../anthropic/parse.ts';
 import { renderAnthropicMessage, renderAnthropicStream } from '../anthropic/render.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
@@ -33,7 +34,7 @@ export function parseInvoke(req: IncomingRequest, modelId: string, stream: boole
     throw validation('anthropic_version', 'ghostwire answers InvokeModel with Anthropic Messages bodies (anthropic_version) or Titan embeddings (inputText)');
   }
   // The Anthropic parser wants `model` in the body; on Bedrock it is the path's.
-  const canonical = parseAnthropicRequest({ ...req, bodyText: JSON.stringify({ ...body, model: modelId }) }, { seal });
+  const canonical = parseAnthropicRequest(requestWith(req, { bodyText: JSON.stringify({ ...body, model: modelId }) }), { seal });
   return { ...canonical, provider: 'bedrock', model: modelId, stream, raw: body };
 }
 

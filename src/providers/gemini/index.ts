@@ -3,6 +3,7 @@
  * `:streamGenerateContent?alt=sse` and `:countTokens`, plus Gemini's model listing.
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { requestWith } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { estimateInputTokens } from '../../scenario/tokens.ts';
 import { geminiRoute, googleInvalid, parseGeminiRequest } from './parse.ts';
@@ -64,7 +65,7 @@ function countTokens(req: IncomingRequest): DirectAnswer {
   const body = parseJsonObject(req.bodyText);
   const inner = body.generateContentRequest ?? body.generate_content_request;
   if (inner !== undefined && !isObject(inner)) throw googleInvalid('generate_content_request', 'a GenerateContentRequest object', inner);
-  const request = parseGeminiRequest({ ...req, bodyText: inner === undefined ? req.bodyText : JSON.stringify(inner) });
+  const request = parseGeminiRequest(requestWith(req, { bodyText: inner === undefined ? req.bodyText : JSON.stringify(inner) }));
   const totalTokens = estimateInputTokens(request);
   const json = { totalTokens, promptTokensDetails: [{ modality: 'TEXT', tokenCount: totalTokens }] };
   return { rendered: { status: 200, headers: { ...GOOGLE_JSON_HEADERS }, json }, request };

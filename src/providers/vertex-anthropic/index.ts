@@ -6,7 +6,7 @@
  * The Anthropic adapter parses and renders; Vertex's front end answers credentials and unknown
  * routes in Google's error shape, the model behind it in Anthropic's.
  */
-import { BadRequestError, type DirectAnswer, type IncomingRequest, type ProviderAdapter, type RenderedResponse, type RouteRequest } from '../adapter.ts';
+import { BadRequestError, type DirectAnswer, type IncomingRequest, type ProviderAdapter, type RenderedResponse, type RouteRequest, requestWith } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { anthropicAdapter } from '../anthropic/index.ts';
 import { anthropicReader } from '../anthropic/reader.ts';
@@ -49,7 +49,7 @@ function asAnthropic(req: IncomingRequest): IncomingRequest {
   const { anthropic_version: _version, ...rest } = body;
   const counting = model === COUNT_TOKENS_MODEL;
   const bodyText = JSON.stringify(counting ? rest : { ...rest, model });
-  return { ...req, headers, bodyText, path: counting ? '/v1/messages/count_tokens' : '/v1/messages' };
+  return requestWith(req, { headers, bodyText, path: counting ? '/v1/messages/count_tokens' : '/v1/messages' });
 }
 
 /** Claude on Vertex's tool_use ids: `toolu_vrtx_01` + 22 of [A-Za-z0-9] (`toolu_vrtx_01SSt2KZd8fXU4dL7usyGrzJ`). */

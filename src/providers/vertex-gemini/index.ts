@@ -7,6 +7,7 @@
  * Model listings (`models.list()`, `models.get()`) are answered in Vertex's publisher-model shape.
  */
 import type { DirectAnswer, IncomingRequest, ModelCatalog, ProviderAdapter, RenderedResponse, RouteRequest } from '../adapter.ts';
+import { requestWith } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError } from '../../scenario/canonical.ts';
 import { geminiAdapter, renderGemini } from '../gemini/index.ts';
 import { parseGeminiRequest } from '../gemini/parse.ts';
@@ -22,7 +23,7 @@ const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countToken
 /** The request as the Gemini adapter serves it: `/v1beta/models/{m}:{method}`. */
 function asGemini(req: IncomingRequest): IncomingRequest {
   const route = vertexRoute(req.path)!;
-  return { ...req, path: `/v1beta/models/${route.model}:${route.method}` };
+  return requestWith(req, { path: `/v1beta/models/${route.model}:${route.method}` });
 }
 
 /**

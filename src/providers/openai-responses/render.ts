@@ -57,15 +57,18 @@ const ECHOED = ['instructions', 'max_output_tokens', 'parallel_tool_calls', 'pre
  *   responsesTemplateKey(response, request) // '[[],[],…]' for a request that sets none of them
  */
 export function responsesTemplateKey(response: CanonicalResponse, request: CanonicalRequest): string | undefined {
-  if (response.reasoning && requestReasons(request.model, request.params)) return undefined;
+  if (response.reasoning && reasons(request)) return undefined;
   const raw = (request.raw ?? {}) as Json;
   // A field left out ([]) is echoed as its default, one set to null as null.
   return JSON.stringify(ECHOED.map((key) => (raw[key] === undefined ? [] : [raw[key]])));
 }
 
+/** Does the request reason (its body's `reasoning.effort`, the model)? See `requestReasons`. */
+const reasons = (request: CanonicalRequest): boolean => requestReasons(request.model, (request.raw ?? {}) as Json);
+
 function usage(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
   // Chat models (gpt-4o, gpt-4.1) and effort `none` do not reason: they count none (common/reasoning-usage.ts).
-  const counted = reasoningUsage(response.usage, requestReasons(request.model, request.params));
+  const counted = reasoningUsage(response.usage, reasons(request));
   const { inputTokens, outputTokens } = counted;
   const reasoningTokens = counted.reasoningTokens ?? 0;
   return {
@@ -105,7 +108,7 @@ function summaryAsked(request: CanonicalRequest): boolean {
  */
 function reasoningPlan(response: CanonicalResponse, request: CanonicalRequest, random: RandomBytes | undefined, seal: ReasoningSeal): Plan['reasoning'] {
   const reasoning = response.reasoning;
-  if (!reasoning || !requestReasons(request.model, request.params)) return null;
+  if (!reasoning || !reasons(request)) return null;
   const summary = summaryAsked(request) && !reasoning.redacted ? reasoning.text.split(/\n\s*\n/).filter((p) => p.trim() !== '') : [];
   return { id: randomItemId('rs_', random), summary, encrypted: seal.encrypt(reasoning.text) };
 }

@@ -66,9 +66,9 @@ function effortOf(params: Record<string, unknown>): unknown {
  *   requestReasons('gpt-5.1', {}) // false
  *   requestReasons('o4-mini', { reasoning: { effort: 'none' } }) // false
  */
-export function requestReasons(model: string, params: Record<string, unknown>): boolean {
+export function requestReasons(model: string, params: Record<string, unknown> | undefined): boolean {
   if (!reasoningModel(model)) return false;
-  const effort = effortOf(params);
+  const effort = params ? effortOf(params) : undefined;
   if (effort === 'none') return false;
   return !((effort === undefined || effort === null) && DEFAULTS_TO_NO_REASONING.test(bare(model)));
 }

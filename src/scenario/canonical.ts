@@ -108,6 +108,13 @@ export interface CanonicalUsage {
   outputTokens: number;
   /** Of `outputTokens`, the reasoning's; 0 when the answer carried none. */
   reasoningTokens?: number;
+  /**
+   * Set when the engine estimated `reasoningTokens` from the step's reasoning and counted them into
+   * its estimated `outputTokens` (the step scripts no `usage`): the output tokens without them. An
+   * adapter reports these, and no reasoning tokens, on a request that does not reason
+   * (providers/common/reasoning-usage.ts); scripted counts are the author's and stay.
+   */
+  outputTokensWithoutReasoning?: number;
 }
 
 /**

@@ -281,7 +281,8 @@ function reasoningOf(spec: Step['respond']['reasoning'], values: Record<string, 
 
 /**
  * The step's usage, or an estimate: output tokens count the reasoning too (as every API counts
- * them), and the reasoning's own count is estimated from its text unless the step gives it.
+ * them), and the reasoning's own count is estimated from its text unless the step gives it. An
+ * estimate also says the output tokens without the reasoning, for a request that does not reason.
  */
 function usageOf(
   given: Step['respond']['usage'],
@@ -296,8 +297,13 @@ function usageOf(
   // The produced text is the answer's text and each call's name and arguments as JSON; only its length counts.
   let produced = text.length;
   for (const c of toolCalls) produced += c.name.length + argumentLength(c.arguments);
-  const usage: CanonicalUsage = { inputTokens: estimateInputTokens(request), outputTokens: tokensOfLength(produced) + (reasoningTokens ?? 0) };
-  if (reasoningTokens !== undefined) usage.reasoningTokens = reasoningTokens;
+  const answerTokens = tokensOfLength(produced);
+  const usage: CanonicalUsage = { inputTokens: estimateInputTokens(request), outputTokens: answerTokens + (reasoningTokens ?? 0) };
+  if (reasoningTokens !== undefined) {
+    usage.reasoningTokens = reasoningTokens;
+    // Whether the request reasons is the provider's to say: its adapter reports this count where it does not.
+    usage.outputTokensWithoutReasoning = answerTokens;
+  }
   return usage;
 }
 

@@ -137,6 +137,11 @@ describe('scripted reasoning', () => {
     expect(response.reasoning).toEqual({ text: 'The user asks about Paris weather, so I call the tool.', redacted: false });
     expect(response.usage.reasoningTokens).toBeGreaterThan(5);
     expect(response.usage.outputTokens).toBeGreaterThan(response.usage.reasoningTokens!);
+    // For a request that does not reason (the adapter's to tell): the same answer's tokens without the estimate.
+    expect(response.usage.outputTokensWithoutReasoning).toBe(response.usage.outputTokens - response.usage.reasoningTokens!);
+    const plain = answer(new ScenarioEngine([scenario('p').respondWithText('Sunny').build()]), request({ responseFormat: undefined }));
+    expect(plain.usage.outputTokens).toBe(response.usage.outputTokensWithoutReasoning);
+    expect(plain.usage).not.toHaveProperty('outputTokensWithoutReasoning');
   });
 
   it('keeps scripted usage and its reasoning tokens; redacted reasoning stays marked', () => {

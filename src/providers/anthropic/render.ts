@@ -8,6 +8,7 @@ import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStre
 import { randomAlnum, withPrefix, type RandomBytes } from '../common/ids.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
+import { withReasoningUsage } from '../common/reasoning-usage.ts';
 import { continuesToolLoop, THINKING_PURPOSE, thinkingMode } from './thinking.ts';
 
 const STOP_REASONS: Record<FinishReason, string> = {
@@ -66,17 +67,32 @@ type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } |
 type ThinkingKind = null | 'redacted' | 'shown' | 'omitted';
 
 /**
- * Which thinking block an answer opens with: one only when the request turns thinking on, and, in a
- * tool loop already under way, only when thinking is interleaved (otherwise Claude thinks once, at
- * the start of its turn).
+ * Does Claude think on this request? Only when the request turns thinking on, and, in a tool loop
+ * already under way, only when thinking is interleaved (otherwise Claude thinks once, at the start
+ * of its turn). Without thinking there is no thinking block and no thinking in the output tokens.
  */
-function thinkingKind(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingKind {
-  if (!response.reasoning || !seal) return null;
+function thinks(request: CanonicalRequest): boolean {
   const mode = thinkingMode(request.params, request.headers);
-  if (!mode.enabled) return null;
-  if (!mode.interleaved && continuesToolLoop(request)) return null;
+  return mode.enabled && (mode.interleaved || !continuesToolLoop(request));
+}
+
+/** Which thinking block an answer opens with: one only when Claude thinks on this request (`thinks`). */
+function thinkingKind(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingKind {
+  if (!response.reasoning || !seal || !thinks(request)) return null;
   if (response.reasoning.redacted) return 'redacted';
-  return mode.omitted ? 'omitted' : 'shown';
+  return thinkingMode(request.params, request.headers).omitted ? 'omitted' : 'shown';
+}
+
+/**
+ * The answer with the usage it reports: the step's scripted thinking counts into `output_tokens`
+ * only when Claude thinks on the request. "Thinking tokens [are] billed as output tokens" when
+ * thinking is on (https://platform.claude.com/docs/en/build-with-claude/extended-thinking); a
+ * request without it has no thinking to bill.
+ * @example
+ *   anthropicAnswer(response, request).usage.reasoningTokens // undefined without `thinking`
+ */
+export function anthropicAnswer(response: CanonicalResponse, request: CanonicalRequest): CanonicalResponse {
+  return withReasoningUsage(response, thinks(request));
 }
 
 /**
@@ -103,6 +119,8 @@ export function thinkingBlock(response: CanonicalResponse, request: CanonicalReq
 export function anthropicTemplateKey(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): string | undefined {
   const kind = thinkingKind(response, request, seal);
   if (kind === 'redacted') return undefined;
+  // Without a seal there is no block, but a thinking request still counts the thinking: not keyed by kind alone.
+  if (!seal && response.reasoning && thinks(request)) return undefined;
   return JSON.stringify([stopSequence(response, request), kind === null ? null : `${kind}:${seal!.id}`]);
 }
 
@@ -152,7 +170,8 @@ function envelope(response: CanonicalResponse, content: unknown[]): Record<strin
  * @example
  *   renderAnthropicMessage(response, request).stop_reason // 'end_turn'
  */
-export function renderAnthropicMessage(response: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Record<string, unknown> {
+export function renderAnthropicMessage(answer: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Record<string, unknown> {
+  const response = anthropicAnswer(answer, request);
   const content: unknown[] = [];
   const thinking = thinkingBlock(response, request, seal);
   if (thinking) content.push(thinking);
@@ -174,7 +193,8 @@ export function renderAnthropicMessage(response: CanonicalResponse, request: Can
  * @example
  *   renderAnthropicStream(response, request)[0] // 'event: message_start\ndata: {...}\n\n'
  */
-export function renderAnthropicStream(response: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): string[] {
+export function renderAnthropicStream(answer: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): string[] {
+  const response = anthropicAnswer(answer, request);
   const frames: string[] = [];
   const emit = (data: { type: string } & Record<string, unknown>) => frames.push(sseFrame(data, data.type));
   // The real API counts the first output token in message_start; message_delta carries the total.

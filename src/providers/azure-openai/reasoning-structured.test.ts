@@ -64,6 +64,34 @@ describe.each(['fetch', 'port'] as const)('Azure OpenAI reasoning and structured
     expect(completion.usage?.completion_tokens_details?.reasoning_tokens).toBe(7);
   });
 
+  it('counts no reasoning tokens where the deployment does not reason (gpt-4o, effort none), streamed and not; counts them on o4-mini', async () => {
+    const thinking = () => scenario('t').respondWithReasoning('Weigh what the user asked, then answer briefly.').respondWithText('ok');
+    const chat = async (model: string, extra: Partial<OpenAI.Chat.ChatCompletionCreateParamsStreaming> = {}) => {
+      mock.reset();
+      mock.use(thinking());
+      let usage: OpenAI.CompletionUsage | undefined;
+      const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true }, ...extra });
+      for await (const chunk of stream) usage = chunk.usage ?? usage;
+      return usage!;
+    };
+    const off = await chat('gpt-4o');
+    expect(off.completion_tokens_details?.reasoning_tokens).toBe(0);
+    const on = await chat('o4-mini');
+    expect(on.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
+    expect(on.completion_tokens).toBe(off.completion_tokens + on.completion_tokens_details!.reasoning_tokens!);
+    const responses = async (reasoning: OpenAI.Reasoning) => {
+      mock.reset();
+      mock.use(thinking());
+      return client.responses.create({ model: 'gpt-5.1', input: 'x', reasoning });
+    };
+    const none = await responses({ effort: 'none' });
+    expect(none.output.map((o) => o.type)).toEqual(['message']);
+    expect(none.usage).toMatchObject({ output_tokens: off.completion_tokens, output_tokens_details: { reasoning_tokens: 0 } });
+    const low = await responses({ effort: 'low' });
+    expect(low.usage!.output_tokens).toBe(off.completion_tokens + low.usage!.output_tokens_details.reasoning_tokens);
+    expect(low.usage!.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
+  });
+
   it('runs a stateless reasoning tool loop on /openai/responses and refuses it without the reasoning item, in Azure’s error shape', async () => {
     mock.use(loop());
     const first = await client.responses.create({ model: 'o4-mini', store: false, include: ['reasoning.encrypted_content'], input: 'Weather in Paris?', tools });

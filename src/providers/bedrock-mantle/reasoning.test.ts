@@ -36,4 +36,20 @@ describe('Claude in Bedrock (Mantle) with thinking over MSW', () => {
     const second = await client.messages.create({ ...params, messages: [user, { role: 'assistant', content: first.content }, result] });
     expect(second.content[0]).toMatchObject({ type: 'text', text: 'Found.' });
   });
+
+  it('counts no thinking in output_tokens without thinking on, and counts it with thinking on', async () => {
+    const client = new AnthropicBedrockMantle({ awsRegion: 'us-east-1', awsAccessKey: 'AKIDMANTLETEST', awsSecretAccessKey: 'mantle-secret', maxRetries: 0 });
+    const params = { model: MODEL, max_tokens: 4096, messages: [{ role: 'user' as const, content: 'hi' }] };
+    mock.use(
+      { name: 'plain', steps: [{ respond: { text: 'Hello.' } }] },
+      { name: 'think', steps: [{ respond: { reasoning: 'Weigh what the user asked, then answer briefly.', text: 'Hello.' } }, { respond: { reasoning: 'Weigh what the user asked, then answer briefly.', text: 'Hello.' } }] },
+    );
+    const base = await client.messages.create(params);
+    const off = await client.messages.stream(params).finalMessage();
+    expect(off.content.map((b) => b.type)).toEqual(['text']);
+    expect(off.usage.output_tokens).toBe(base.usage.output_tokens);
+    const on = await client.messages.create({ ...params, thinking: { type: 'enabled', budget_tokens: 1024 } });
+    expect(on.usage.output_tokens).toBe(base.usage.output_tokens + on.usage.output_tokens_details!.thinking_tokens);
+    expect(on.usage.output_tokens_details!.thinking_tokens).toBeGreaterThan(0);
+  });
 });

@@ -6,6 +6,7 @@
  */
 import { chunkText } from '../common/sse.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
 import type { CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
 import { THINKING_PURPOSE } from '../anthropic/thinking.ts';
 import { isClaude, requestThinking } from './converse-reasoning.ts';
@@ -19,11 +20,15 @@ export const STOP_REASONS: Record<FinishReason, string> = {
   content_filter: 'content_filtered',
 };
 
-const usage = (res: CanonicalResponse) => ({
-  inputTokens: res.usage.inputTokens,
-  outputTokens: res.usage.outputTokens,
-  totalTokens: res.usage.inputTokens + res.usage.outputTokens,
-});
+/**
+ * Converse's usage: the reasoning counts into `outputTokens` only when the model reasons on the
+ * request (`reasons`); Claude without `additionalModelRequestFields.thinking` has none to bill
+ * (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html).
+ */
+function usage(res: CanonicalResponse, request: CanonicalRequest | undefined) {
+  const { inputTokens, outputTokens } = reasoningUsage(res.usage, request === undefined || reasons(request));
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
 
 /** A reasoning block as Converse carries it: text with (Claude's) signature, or redacted bytes (base64 in JSON). */
 type Reasoning = { reasoningText: { text: string; signature?: string } } | { redactedContent: string };
@@ -32,18 +37,22 @@ type Reasoning = { reasoningText: { text: string; signature?: string } } | { red
 type ReasoningKind = null | 'redacted' | 'signed' | 'unsigned';
 
 /**
- * Which `reasoningContent` an answer opens with: one only when the request asks for it (Claude with
- * `additionalModelRequestFields.thinking` on; other reasoning models always), and, in a tool loop
- * already under way, only when Claude's thinking is interleaved.
+ * Does the model reason on this request? Claude only with `additionalModelRequestFields.thinking`
+ * on (other reasoning models always), and, in a tool loop already under way, only when its
+ * thinking is interleaved.
  */
-function reasoningKind(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): ReasoningKind {
-  if (!res.reasoning || !request || !seal) return null;
+function reasons(request: CanonicalRequest): boolean {
   const mode = requestThinking(request);
-  if (!mode.enabled) return null;
+  if (!mode.enabled) return false;
   const messages = Array.isArray((request.raw as { messages?: unknown })?.messages) ? (request.raw as { messages: any[] }).messages : [];
   const last = messages.at(-1);
   const inLoop = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b: any) => b?.toolResult);
-  if (inLoop && !mode.interleaved) return null;
+  return !inLoop || mode.interleaved;
+}
+
+/** Which `reasoningContent` an answer opens with: one only when the model reasons on the request (`reasons`). */
+function reasoningKind(res: CanonicalResponse, request: CanonicalRequest | undefined, seal: ReasoningSeal | undefined): ReasoningKind {
+  if (!res.reasoning || !request || !seal || !reasons(request)) return null;
   if (res.reasoning.redacted) return 'redacted';
   // Claude signs its reasoning; other models' reasoning carries no signature.
   return isClaude(request.model) ? 'signed' : 'unsigned';
@@ -68,6 +77,8 @@ function reasoningOf(res: CanonicalResponse, request: CanonicalRequest | undefin
 export function converseTemplateKey(res: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): string | undefined {
   const kind = reasoningKind(res, request, seal);
   if (kind === 'redacted') return undefined;
+  // Without a seal there is no block, but a reasoning request still counts the reasoning: not keyed by kind alone.
+  if (!seal && res.reasoning && reasons(request)) return undefined;
   return JSON.stringify(kind === 'signed' ? `${kind}:${seal!.id}` : kind);
 }
 
@@ -88,7 +99,7 @@ export function renderConverse(res: CanonicalResponse, request?: CanonicalReques
   return {
     output: { message: { role: 'assistant', content } },
     stopReason: stopReason(res),
-    usage: usage(res),
+    usage: usage(res, request),
     metrics: { latencyMs: 0 },
   };
 }
@@ -132,6 +143,6 @@ export function renderConverseStream(res: CanonicalResponse, request?: Canonical
     index += 1;
   }
   frames.push(eventMessage('messageStop', { stopReason: stopReason(res) }));
-  frames.push(eventMessage('metadata', { usage: usage(res), metrics: { latencyMs: 0 } }));
+  frames.push(eventMessage('metadata', { usage: usage(res, request), metrics: { latencyMs: 0 } }));
   return frames;
 }

@@ -7,7 +7,7 @@
 import type { IncomingRequest } from '../adapter.ts';
 import { requestWith } from '../adapter.ts';
 import { parseAnthropicRequest } from '../anthropic/parse.ts';
-import { renderAnthropicMessage, renderAnthropicStream } from '../anthropic/render.ts';
+import { anthropicAnswer, renderAnthropicMessage, renderAnthropicStream } from '../anthropic/render.ts';
 import { embeddingModel } from '../common/embedding-models.ts';
 import { withPrefix } from '../common/ids.ts';
 import type { ReasoningSeal } from '../common/reasoning-seal.ts';
@@ -91,10 +91,12 @@ export const renderInvoke = (res: CanonicalResponse, request: CanonicalRequest, 
  */
 export function renderInvokeStream(res: CanonicalResponse, request: CanonicalRequest, seal?: ReasoningSeal): Uint8Array[] {
   const events = ssePayloads(renderAnthropicStream(bedrockIds(res), request, seal)).filter((e) => e.event !== 'ping');
+  // The metrics count what the message counts: no thinking when Claude does not think on the request.
+  const { inputTokens, outputTokens } = anthropicAnswer(res, request).usage;
   return events.map(({ data }) => {
     const payload =
       data.type === 'message_stop'
-        ? { ...data, 'amazon-bedrock-invocationMetrics': { inputTokenCount: res.usage.inputTokens, outputTokenCount: res.usage.outputTokens, invocationLatency: 0, firstByteLatency: 0 } }
+        ? { ...data, 'amazon-bedrock-invocationMetrics': { inputTokenCount: inputTokens, outputTokenCount: outputTokens, invocationLatency: 0, firstByteLatency: 0 } }
         : data;
     return eventMessage('chunk', { bytes: Buffer.from(JSON.stringify(payload)).toString('base64') });
   });

@@ -46,7 +46,7 @@ export function cohereAdapter(): ProviderAdapter & { id: 'cohere' } {
     },
     templateKey: cohereTemplateKey,
     renderError: renderCohereError,
-    renderStreamError: (error: CanonicalStreamError, { response }: StreamErrorContext) => cohereStreamErrorFrames(error, response),
+    renderStreamError: (error: CanonicalStreamError, { response, request }: StreamErrorContext) => cohereStreamErrorFrames(error, response, request),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => renderCohereModels(req, catalog, renderCohereError),
     reader: cohereReader,
   };

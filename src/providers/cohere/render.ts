@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { base64Vector } from '../openai-embeddings/index.ts';
 
@@ -24,8 +25,10 @@ function uuid(res: CanonicalResponse): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const usage = (res: CanonicalResponse) => {
-  const tokens = { input_tokens: res.usage.inputTokens, output_tokens: res.usage.outputTokens };
+/** Usage: the reasoning counts only on a request that reasons (`cohereReasons`; common/reasoning-usage.ts). */
+const usage = (res: CanonicalResponse, request: CanonicalRequest | undefined) => {
+  const { inputTokens, outputTokens } = reasoningUsage(res.usage, request === undefined || cohereReasons(request));
+  const tokens = { input_tokens: inputTokens, output_tokens: outputTokens };
   return { billed_units: tokens, tokens, cached_tokens: 0 };
 };
 
@@ -36,16 +39,24 @@ function toolCalls(res: CanonicalResponse) {
 }
 
 /**
- * The reasoning the answer shows as `thinking` content: when the request enables thinking
- * (`thinking: { type: 'enabled' }`), or leaves it unset on a reasoning model, which reasons by
- * default (https://docs.cohere.com/docs/reasoning); never when it is `disabled`. Cohere has no
- * opaque form: redacted reasoning shows nothing.
+ * Does the model reason on this request? When the request enables thinking (`thinking: { type:
+ * 'enabled' }`), or leaves it unset on a reasoning model, which reasons by default
+ * (https://docs.cohere.com/docs/reasoning); never when it is `disabled`.
+ * @example
+ *   cohereReasons(request) // false for `thinking: { type: 'disabled' }`
+ */
+export function cohereReasons(request: CanonicalRequest): boolean {
+  const thinking = (request.raw as { thinking?: { type?: unknown } } | null)?.thinking;
+  return thinking?.type === 'enabled' || (thinking === undefined && /reasoning/i.test(request.model));
+}
+
+/**
+ * The reasoning the answer shows as `thinking` content: on a request that reasons (`cohereReasons`).
+ * Cohere has no opaque form: redacted reasoning shows nothing.
  */
 export function cohereThinking(res: CanonicalResponse, request: CanonicalRequest | undefined): string | null {
   if (!res.reasoning || res.reasoning.redacted || !request) return null;
-  const thinking = (request.raw as { thinking?: { type?: unknown } } | null)?.thinking;
-  const on = thinking?.type === 'enabled' || (thinking === undefined && /reasoning/i.test(request.model));
-  return on ? res.reasoning.text : null;
+  return cohereReasons(request) ? res.reasoning.text : null;
 }
 
 /**
@@ -81,7 +92,7 @@ export function renderCohereChat(res: CanonicalResponse, request?: CanonicalRequ
   } else {
     message.content = [...thought, { type: 'text', text: answerText(res) }];
   }
-  return { id: uuid(res), message, finish_reason: FINISH[res.finishReason], usage: usage(res) };
+  return { id: uuid(res), message, finish_reason: FINISH[res.finishReason], usage: usage(res, request) };
 }
 
 /**
@@ -117,7 +128,7 @@ export function renderCohereStream(res: CanonicalResponse, request?: CanonicalRe
     for (const piece of pieces) frames.push(event('content-delta', { index: textIndex, delta: { message: { content: { text: piece } } } }));
     frames.push(event('content-end', { index: textIndex }));
   }
-  frames.push(event('message-end', { delta: { finish_reason: FINISH[res.finishReason], usage: usage(res) } }));
+  frames.push(event('message-end', { delta: { finish_reason: FINISH[res.finishReason], usage: usage(res, request) } }));
   frames.push(SSE_DONE);
   return frames;
 }
@@ -129,8 +140,8 @@ export function renderCohereStream(res: CanonicalResponse, request?: CanonicalRe
  * @example
  *   cohereStreamErrorFrames({ message: 'internal error' }, res)[0] // 'event: message-end\ndata: {"type":"message-end","delta":{"finish_reason":"ERROR","error":"internal error",…}}\n\n'
  */
-export function cohereStreamErrorFrames(error: CanonicalStreamError, res: CanonicalResponse): string[] {
-  return [sseFrame({ type: 'message-end', delta: { finish_reason: 'ERROR', error: error.message, usage: usage(res) } }, 'message-end'), SSE_DONE];
+export function cohereStreamErrorFrames(error: CanonicalStreamError, res: CanonicalResponse, request?: CanonicalRequest): string[] {
+  return [sseFrame({ type: 'message-end', delta: { finish_reason: 'ERROR', error: error.message, usage: usage(res, request) } }, 'message-end'), SSE_DONE];
 }
 
 /** A float vector in one of Cohere's embedding types (quantised as the API does). */

@@ -13,6 +13,7 @@ import {
   GOOGLE_STREAM_HEADERS,
   geminiTemplateKey,
   geminiThinkingView,
+  geminiThinks,
   renderGeminiResponse,
   renderGeminiStream,
   geminiStreamErrorFrame,
@@ -23,6 +24,7 @@ import { geminiMintedReplay } from './minted-replay.ts';
 import { isGeminiModelsRoute, renderGeminiModels } from './models.ts';
 import { geminiReader } from './reader.ts';
 import { jsonOrStream } from '../common/rendered.ts';
+import { withReasoningUsage } from '../common/reasoning-usage.ts';
 import type { ResponseIdShape, ToolCallIdShape } from '../common/ids.ts';
 import { ToolListMemo } from '../common/tool-list-memo.ts';
 
@@ -85,7 +87,9 @@ export const GEMINI_RESPONSE_IDS: ResponseIdShape = { prefix: '', length: 22, al
  * @example
  *   renderGemini(response, request, thoughts).status // 200
  */
-export function renderGemini(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): RenderedResponse {
+export function renderGemini(answer: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): RenderedResponse {
+  // No thoughts counted where the model does not think (thinkingBudget 0): candidates only.
+  const response = withReasoningUsage(answer, geminiThinks(request));
   const view = geminiThinkingView(response, request, thoughts);
   const headers = { ...GOOGLE_JSON_HEADERS, ...(request.stream ? GOOGLE_STREAM_HEADERS : {}), ...response.headers };
   return jsonOrStream(response, request, headers, () => renderGeminiResponse(response, view), () => renderGeminiStream(response, view));

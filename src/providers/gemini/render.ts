@@ -7,7 +7,7 @@ import type { RenderedResponse } from '../adapter.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 import { chunkText, sseFrame } from '../common/sse.ts';
 import { isObject } from '../common/wire-json.ts';
-import { geminiThinking, isGemini3, type GeminiThoughts } from './thoughts.ts';
+import { geminiThinking, isGemini3, thinkingModel, type GeminiThoughts } from './thoughts.ts';
 
 const FINISH_REASONS: Record<FinishReason, string> = {
   stop: 'STOP',
@@ -63,6 +63,18 @@ export interface GeminiThinkingView {
 const NO_THINKING: GeminiThinkingView = { thoughts: null, signature: null, signs: null, thoughtsTokens: 0 };
 
 /**
+ * Does the model think on this request? Not with `thinkingBudget: 0` ("turn thinking off", 2.5
+ * Flash models), nor a model that does not think (`thinkingModel`): those answers carry no thoughts
+ * and count no `thoughtsTokenCount` (https://ai.google.dev/gemini-api/docs/thinking).
+ * @example
+ *   geminiThinks(request) // false for generationConfig.thinkingConfig.thinkingBudget: 0
+ */
+export function geminiThinks(request: CanonicalRequest): boolean {
+  const raw = isObject(request.raw) ? request.raw : {};
+  return !geminiThinking(raw.generationConfig ?? raw.generation_config).off && thinkingModel(request.model);
+}
+
+/**
  * The thinking view of `response` for `request`, signatures minted by `thoughts` (none without).
  * @example
  *   geminiThinkingView(response, request, thoughts).signs // 'call' for a Gemini 3 function call
@@ -70,7 +82,7 @@ const NO_THINKING: GeminiThinkingView = { thoughts: null, signature: null, signs
 export function geminiThinkingView(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): GeminiThinkingView {
   const raw = isObject(request.raw) ? request.raw : {};
   const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
-  if (thinking.off) return NO_THINKING;
+  if (!geminiThinks(request)) return NO_THINKING;
   const reasoning = response.reasoning;
   const gemini3 = isGemini3(request.model);
   const hasCalls = response.toolCalls.length > 0;
@@ -95,9 +107,10 @@ export function geminiTemplateKey(response: CanonicalResponse, request: Canonica
   const raw = isObject(request.raw) ? request.raw : {};
   const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
   // As geminiThinkingView decides whether it mints a signature.
-  const signs = !thinking.off && (isGemini3(request.model) || (response.toolCalls.length > 0 && Boolean(response.reasoning)));
+  const thinks = geminiThinks(request);
+  const signs = thinks && (isGemini3(request.model) || (response.toolCalls.length > 0 && Boolean(response.reasoning)));
   if (signs && thoughts) return undefined;
-  return JSON.stringify([thinking.includeThoughts, thinking.off]);
+  return JSON.stringify([thinking.includeThoughts, !thinks]);
 }
 
 function usageMetadata(response: CanonicalResponse, view: GeminiThinkingView): Record<string, unknown> {

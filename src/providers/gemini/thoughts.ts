@@ -42,6 +42,21 @@ export function isGemini3(model: string): boolean {
   return /^gemini-3(?:[.-]|$)/.test(id) && !id.includes('image');
 }
 
+/** Gemini models that do not think: the 1.x and 2.0 families (2.0 Flash Thinking aside) and the 1.0 names. */
+const NON_THINKING = /^gemini-(?:1\.\d|2\.0-(?!flash-thinking)|pro$|pro-vision|ultra)/;
+
+/**
+ * Does this model think? Thinking came with the 2.5 and 3 series
+ * (https://ai.google.dev/gemini-api/docs/thinking); mock users name models freely, so only the
+ * known older families are taken not to.
+ * @example
+ *   thinkingModel('gemini-2.5-flash') // true
+ *   thinkingModel('gemini-2.0-flash') // false
+ */
+export function thinkingModel(model: string): boolean {
+  return !NON_THINKING.test(model.replace(/^.*\//, '').toLowerCase());
+}
+
 /** The request's thinking settings, camelCase or snake_case as the REST API takes either. */
 export interface GeminiThinking {
   /** `includeThoughts: true`: thought summaries come back as `thought: true` parts. */

@@ -84,7 +84,7 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
         ? JSON.stringify([request.provider, request.params.encoding_format ?? null, (request.raw as { reasoning_effort?: unknown } | null)?.reasoning_effort ?? null])
         : undefined,
     renderError,
-    renderStreamError: (_error: CanonicalStreamError, { response }: StreamErrorContext) => mistralStreamErrorFrames(response),
+    renderStreamError: (_error: CanonicalStreamError, { response, request }: StreamErrorContext) => mistralStreamErrorFrames(response, request),
     listModels: (req: IncomingRequest, catalog: ModelCatalog) => listModels(req, catalog, renderError),
     reader,
   };

@@ -7,17 +7,18 @@ import type { RenderedResponse } from '../adapter.ts';
 import { chunkText, SSE_DONE, sseFrame } from '../common/sse.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, FinishReason } from '../../scenario/canonical.ts';
 import type { MistralToolIds } from './tool-ids.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
 
 /** Mistral ids are 32 hex digits; the canonical id is hex already. */
 const completionId = (res: CanonicalResponse): string => res.id.replace(/[^0-9a-f]/gi, '').padEnd(32, '0').slice(0, 32);
 
 const FINISH: Record<FinishReason, string> = { stop: 'stop', stop_sequence: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'stop' };
 
-const usage = (res: CanonicalResponse) => ({
-  prompt_tokens: res.usage.inputTokens,
-  total_tokens: res.usage.inputTokens + res.usage.outputTokens,
-  completion_tokens: res.usage.outputTokens,
-});
+/** Usage: the reasoning counts only on a request that reasons (`mistralReasons`; common/reasoning-usage.ts). */
+const usage = (res: CanonicalResponse, request: CanonicalRequest | undefined) => {
+  const { inputTokens, outputTokens } = reasoningUsage(res.usage, request === undefined || mistralReasons(request));
+  return { prompt_tokens: inputTokens, total_tokens: inputTokens + outputTokens, completion_tokens: outputTokens };
+};
 
 function toolCalls(res: CanonicalResponse, ids: MistralToolIds) {
   return res.toolCalls.map((c, index) => ({
@@ -29,16 +30,24 @@ function toolCalls(res: CanonicalResponse, ids: MistralToolIds) {
 }
 
 /**
- * The reasoning the answer shows, as `thinking` chunks: Magistral models reason on every request
+ * Does the model reason on this request? Magistral models on every request
  * (https://docs.mistral.ai/capabilities/reasoning/), other models when the request sets a
- * `reasoning_effort` other than `none`. Mistral has no opaque form: redacted reasoning shows nothing.
+ * `reasoning_effort` other than `none`.
+ * @example
+ *   mistralReasons(request) // true for model 'magistral-medium-latest'
+ */
+export function mistralReasons(request: CanonicalRequest): boolean {
+  const effort = (request.raw as { reasoning_effort?: unknown } | null)?.reasoning_effort;
+  return /magistral/i.test(request.model) || (typeof effort === 'string' && effort !== 'none');
+}
+
+/**
+ * The reasoning the answer shows, as `thinking` chunks: on a request that reasons (`mistralReasons`).
+ * Mistral has no opaque form: redacted reasoning shows nothing.
  */
 export function mistralThinking(res: CanonicalResponse, request: CanonicalRequest): string | null {
   if (!res.reasoning || res.reasoning.redacted) return null;
-  const raw = request.raw as { reasoning_effort?: unknown } | null;
-  const effort = raw?.reasoning_effort;
-  const reasons = /magistral/i.test(request.model) || (typeof effort === 'string' && effort !== 'none');
-  return reasons ? res.reasoning.text : null;
+  return mistralReasons(request) ? res.reasoning.text : null;
 }
 
 /** A `thinking` content chunk (ThinkChunk): its reasoning as text chunks. */
@@ -61,7 +70,7 @@ export function renderMistralCompletion(res: CanonicalResponse, ids: MistralTool
     id: completionId(res),
     object: 'chat.completion',
     model: res.model,
-    usage: usage(res),
+    usage: usage(res, request),
     created: res.created,
     choices: [
       {
@@ -80,9 +89,9 @@ export function renderMistralCompletion(res: CanonicalResponse, ids: MistralTool
  * @example
  *   mistralStreamErrorFrames(res)[0] // 'data: {"id":"…","object":"chat.completion.chunk",…,"finish_reason":"error"}],"usage":{…}}\n\n'
  */
-export function mistralStreamErrorFrames(res: CanonicalResponse): string[] {
+export function mistralStreamErrorFrames(res: CanonicalResponse, request?: CanonicalRequest): string[] {
   const head = { id: completionId(res), object: 'chat.completion.chunk', created: res.created, model: res.model };
-  return [sseFrame({ ...head, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }], usage: usage(res) }), SSE_DONE];
+  return [sseFrame({ ...head, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }], usage: usage(res, request) }), SSE_DONE];
 }
 
 /**
@@ -101,7 +110,7 @@ export function renderMistralChunks(res: CanonicalResponse, ids: MistralToolIds,
   for (const piece of res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)) frames.push(frame({ content: piece }, null));
   const calls = toolCalls(res, ids);
   if (calls.length > 0) frames.push(frame({ tool_calls: calls }, null));
-  frames.push(frame({ content: '' }, FINISH[res.finishReason], { usage: usage(res) }));
+  frames.push(frame({ content: '' }, FINISH[res.finishReason], { usage: usage(res, request) }));
   frames.push(SSE_DONE);
   return frames;
 }

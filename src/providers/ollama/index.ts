@@ -14,6 +14,7 @@ import { parseOllamaChat, parseOllamaEmbed, parseOllamaGenerate } from './parse.
 import { ollamaReader } from './reader.ts';
 import {
   OLLAMA_JSON,
+  ollamaReasons,
   ollamaThinks,
   renderOllamaChat,
   renderOllamaChatLines,
@@ -100,7 +101,7 @@ export function ollamaAdapter(): ProviderAdapter<CallIds> & { id: 'ollama' } {
       );
     },
     // What rendering reads of the request: the API (chat, generate or embed, by path) and whether it thinks.
-    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => JSON.stringify([request.provider, ollamaThinks(request)]),
+    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => JSON.stringify([request.provider, ollamaThinks(request), ollamaReasons(request)]),
     // A templated tool call answer still leaves its calls' ids for the tool results that answer them.
     templated(response: CanonicalResponse, request: CanonicalRequest, calls: CallIds): void {
       if (request.provider !== 'embeddings') remember(calls, response);

@@ -6,6 +6,7 @@
 import type { RenderedResponse } from '../adapter.ts';
 import { chunkText } from '../common/sse.ts';
 import { isObject } from '../common/wire-json.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
 import type { CanonicalError, CanonicalRequest, CanonicalResponse, CanonicalStreamError, FinishReason } from '../../scenario/canonical.ts';
 
 /** Ollama's JSON content type. */
@@ -14,14 +15,16 @@ export const OLLAMA_JSON = { 'content-type': 'application/json; charset=utf-8' }
 const DONE_REASON: Record<FinishReason, string> = { stop: 'stop', stop_sequence: 'stop', tool_calls: 'stop', length: 'length', content_filter: 'stop' };
 
 /** Fixed timings (nanoseconds): answers must not change between runs (goldens compare them). */
-function counts(res: CanonicalResponse) {
+function counts(res: CanonicalResponse, request: CanonicalRequest) {
+  // The reasoning counts only where the model reasons (`ollamaReasons`; common/reasoning-usage.ts).
+  const { inputTokens, outputTokens } = reasoningUsage(res.usage, ollamaReasons(request));
   return {
-    total_duration: 1_000_000 * (10 + res.usage.outputTokens),
+    total_duration: 1_000_000 * (10 + outputTokens),
     load_duration: 1_000_000,
-    prompt_eval_count: res.usage.inputTokens,
-    prompt_eval_duration: 100_000 * res.usage.inputTokens,
-    eval_count: res.usage.outputTokens,
-    eval_duration: 1_000_000 * res.usage.outputTokens,
+    prompt_eval_count: inputTokens,
+    prompt_eval_duration: 100_000 * inputTokens,
+    eval_count: outputTokens,
+    eval_duration: 1_000_000 * outputTokens,
   };
 }
 
@@ -37,6 +40,17 @@ const toolCalls = (res: CanonicalResponse) => res.toolCalls.map((c) => ({ functi
 export function ollamaThinks(request: CanonicalRequest): boolean {
   const think = isObject(request.raw) ? request.raw.think : undefined;
   return think === true || think === 'high' || think === 'medium' || think === 'low';
+}
+
+/**
+ * Does the model reason on this request? Not with `think: false`, which turns a thinking model's
+ * thinking off (https://ollama.com/blog/thinking); without `think` a thinking model
+ * still thinks (its thinking is not split out), so its tokens count.
+ * @example
+ *   ollamaReasons(request) // false for `think: false`
+ */
+export function ollamaReasons(request: CanonicalRequest): boolean {
+  return !isObject(request.raw) || request.raw.think !== false;
 }
 
 /**
@@ -61,7 +75,7 @@ export function renderOllamaChat(res: CanonicalResponse, request: CanonicalReque
   const thinking = ollamaThinking(res, request);
   if (thinking !== null) message.thinking = thinking;
   if (res.toolCalls.length > 0) message.tool_calls = toolCalls(res);
-  return { model: res.model, created_at: createdAt(res), message, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) };
+  return { model: res.model, created_at: createdAt(res), message, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res, request) };
 }
 
 /** The NDJSON lines of a streamed `/api/chat`: thinking pieces first (empty content), then the content. */
@@ -71,7 +85,7 @@ export function renderOllamaChatLines(res: CanonicalResponse, request: Canonical
   const lines = thinking === null ? [] : chunkText(thinking, res.stream.chunkSize).map((piece) => line({ ...head, message: { role: 'assistant', content: '', thinking: piece }, done: false }));
   lines.push(...(res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)).map((content) => line({ ...head, message: { role: 'assistant', content }, done: false })));
   if (res.toolCalls.length > 0) lines.push(line({ ...head, message: { role: 'assistant', content: '', tool_calls: toolCalls(res) }, done: false }));
-  lines.push(line({ ...head, message: { role: 'assistant', content: '' }, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res) }));
+  lines.push(line({ ...head, message: { role: 'assistant', content: '' }, done: true, done_reason: DONE_REASON[res.finishReason], ...counts(res, request) }));
   return lines;
 }
 
@@ -86,7 +100,7 @@ export function renderOllamaGenerate(res: CanonicalResponse, request: CanonicalR
     done: true,
     done_reason: DONE_REASON[res.finishReason],
     context: [1, 2, 3],
-    ...counts(res),
+    ...counts(res, request),
   };
 }
 
@@ -96,7 +110,7 @@ export function renderOllamaGenerateLines(res: CanonicalResponse, request: Canon
   const thinking = ollamaThinking(res, request);
   const lines = thinking === null ? [] : chunkText(thinking, res.stream.chunkSize).map((piece) => line({ ...head, response: '', thinking: piece, done: false }));
   lines.push(...(res.stream.chunks ?? chunkText(answerText(res), res.stream.chunkSize)).map((response) => line({ ...head, response, done: false })));
-  lines.push(line({ ...head, response: '', done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res) }));
+  lines.push(line({ ...head, response: '', done: true, done_reason: DONE_REASON[res.finishReason], context: [1, 2, 3], ...counts(res, request) }));
   return lines;
 }
 

@@ -4,7 +4,8 @@
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalToolCall, FinishReason } from '../../scenario/canonical.ts';
 import { withPrefix } from '../common/ids.ts';
-import { openAIModel, reasoningModel } from '../openai-shared/reasoning-models.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
+import { openAIModel, requestReasons } from '../openai-shared/reasoning-models.ts';
 
 type Json = Record<string, unknown>;
 
@@ -30,31 +31,30 @@ export function namedToolChoice(choice: unknown): boolean {
 }
 
 /**
- * The reasoning tokens an answer reports: a reasoning model's (and an OpenAI-compatible server's)
- * count; 0 for OpenAI's chat models, which do not reason.
+ * The `reasoning_content` an answer carries: only OpenAI-compatible servers (DeepSeek, vLLM, Qwen)
+ * send it, so only for a model that is not one of OpenAI's, never for redacted reasoning, and not
+ * on a request that does not reason (effort `none`).
  */
-export function reasoningTokens(res: CanonicalResponse): number {
-  return reasoningModel(res.model) ? (res.usage.reasoningTokens ?? 0) : 0;
+export function reasoningContent(res: CanonicalResponse, req: CanonicalRequest): string | undefined {
+  const reasoning = res.reasoning;
+  return reasoning && !reasoning.redacted && !openAIModel(res.model) && requestReasons(req.model, req.params) ? reasoning.text : undefined;
 }
 
 /**
- * The `reasoning_content` an answer carries: only OpenAI-compatible servers (DeepSeek, vLLM, Qwen)
- * send it, so only for a model that is not one of OpenAI's, and never for redacted reasoning.
+ * Usage with the detail objects the API always includes. `reasoning_tokens` (counted inside
+ * `completion_tokens`) only on a request that reasons: a chat model (gpt-4o, gpt-4.1) or effort
+ * `none` counts none (common/reasoning-usage.ts); o-series and gpt-5 count them though Chat
+ * Completions never shows the reasoning.
  */
-export function reasoningContent(res: CanonicalResponse): string | undefined {
-  const reasoning = res.reasoning;
-  return reasoning && !reasoning.redacted && !openAIModel(res.model) ? reasoning.text : undefined;
-}
-
-/** Usage with the detail objects the API always includes. */
-export function openAIUsage(res: CanonicalResponse): Json {
-  const { inputTokens, outputTokens } = res.usage;
+export function openAIUsage(res: CanonicalResponse, req: CanonicalRequest): Json {
+  const usage = reasoningUsage(res.usage, requestReasons(req.model, req.params));
+  const { inputTokens, outputTokens } = usage;
   return {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: reasoningTokens(res), audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }
 
@@ -81,7 +81,7 @@ export function choiceCount(req: CanonicalRequest): number {
  *   renderChatCompletion(response, request).choices[0].message.content
  */
 export function renderChatCompletion(res: CanonicalResponse, req: CanonicalRequest): Json {
-  const thinking = reasoningContent(res);
+  const thinking = reasoningContent(res, req);
   const message: Json = {
     role: 'assistant',
     // A tool-call-only answer, and a refusal, have `content: null`, as the API sends them.
@@ -102,7 +102,7 @@ export function renderChatCompletion(res: CanonicalResponse, req: CanonicalReque
     created: res.created,
     model: res.model,
     choices,
-    usage: openAIUsage(res),
+    usage: openAIUsage(res, req),
     service_tier: serviceTier(req),
     system_fingerprint: SYSTEM_FINGERPRINT,
   };

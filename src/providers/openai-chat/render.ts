@@ -17,6 +17,7 @@ import {
   SYSTEM_FINGERPRINT,
 } from './completion.ts';
 import { chunkText, SSE_DONE } from '../common/sse.ts';
+import { requestReasons } from '../openai-shared/reasoning-models.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 
 export { argumentsText, openAIFinishReason, openAIUsage, renderChatCompletion };
@@ -38,7 +39,7 @@ function choiceDeltas(res: CanonicalResponse, req: CanonicalRequest): { delta: s
     head: { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
     args: chunkText(argumentsText(call), size).map((a) => ({ index, function: { arguments: a } })),
   }));
-  const thinking = reasoningContent(res);
+  const thinking = reasoningContent(res, req);
   if (thinking !== undefined || res.refusal !== undefined) {
     // As DeepSeek and OpenAI stream them: the role first, then the reasoning, the text, the refusal, the calls.
     push({ role: 'assistant', content: null, ...(thinking === undefined ? {} : { reasoning_content: '' }), refusal: res.refusal === undefined ? null : '' });
@@ -106,7 +107,7 @@ export function renderChatChunks(res: CanonicalResponse, req: CanonicalRequest):
   };
   const bodies = build();
   const last: string[] = [];
-  if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res)), bodies.length)}`);
+  if (includeUsage) last.push(`${open}[]${close(JSON.stringify(openAIUsage(res, req)), bodies.length)}`);
   last.push(SSE_DONE);
   let all: string[] | undefined;
   const frames = () => (all ??= [...bodies.map((body) => open + body), ...last]);
@@ -173,7 +174,9 @@ export function chatTemplateKey(req: CanonicalRequest): string {
   const { stream_options = null, service_tier = null, n = null } = req.params;
   // A named tool_choice changes the finish reason (openAIFinishReason): its own key.
   const named = namedToolChoice(req.params.tool_choice);
+  // Whether the request reasons decides the usage it reports (openAIUsage); the model is in the key already, the effort not.
+  const reasons = requestReasons(req.model, req.params);
   // Most requests carry none of them: one constant, no encoding per request.
-  if (stream_options === null && service_tier === null && n === null && !named) return '[null,null,null]';
-  return JSON.stringify([stream_options, service_tier, n, named]);
+  if (stream_options === null && service_tier === null && n === null && !named) return reasons ? '[null,null,null]' : '[null,null,null,"no reasoning"]';
+  return JSON.stringify([stream_options, service_tier, n, named, reasons]);
 }

@@ -10,7 +10,8 @@ import { ID_ALPHABETS, randomAlnum, withPrefix, type RandomBytes } from '../comm
 import { chunkText, sseFrame } from '../common/sse.ts';
 import { isObject, type Json } from '../common/wire-json.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
-import { reasoningModel } from '../openai-shared/reasoning-models.ts';
+import { requestReasons } from '../openai-shared/reasoning-models.ts';
+import { reasoningUsage } from '../common/reasoning-usage.ts';
 
 type Item = Record<string, unknown>;
 
@@ -56,16 +57,20 @@ const ECHOED = ['instructions', 'max_output_tokens', 'parallel_tool_calls', 'pre
  *   responsesTemplateKey(response, request) // '[[],[],…]' for a request that sets none of them
  */
 export function responsesTemplateKey(response: CanonicalResponse, request: CanonicalRequest): string | undefined {
-  if (response.reasoning && reasoningModel(request.model)) return undefined;
+  if (response.reasoning && reasons(request)) return undefined;
   const raw = (request.raw ?? {}) as Json;
   // A field left out ([]) is echoed as its default, one set to null as null.
   return JSON.stringify(ECHOED.map((key) => (raw[key] === undefined ? [] : [raw[key]])));
 }
 
-function usage(response: CanonicalResponse): Record<string, unknown> {
-  const { inputTokens, outputTokens } = response.usage;
-  // Chat models (gpt-4o, gpt-4.1) do not reason: they report none.
-  const reasoningTokens = reasoningModel(response.model) ? (response.usage.reasoningTokens ?? 0) : 0;
+/** Does the request reason (its body's `reasoning.effort`, the model)? See `requestReasons`. */
+const reasons = (request: CanonicalRequest): boolean => requestReasons(request.model, (request.raw ?? {}) as Json);
+
+function usage(response: CanonicalResponse, request: CanonicalRequest): Record<string, unknown> {
+  // Chat models (gpt-4o, gpt-4.1) and effort `none` do not reason: they count none (common/reasoning-usage.ts).
+  const counted = reasoningUsage(response.usage, reasons(request));
+  const { inputTokens, outputTokens } = counted;
+  const reasoningTokens = counted.reasoningTokens ?? 0;
   return {
     input_tokens: inputTokens,
     input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
@@ -97,13 +102,13 @@ function summaryAsked(request: CanonicalRequest): boolean {
 }
 
 /**
- * The reasoning item: a reasoning model's, when the step scripts reasoning. Its summary parts (the
+ * The reasoning item: a reasoning request's (`requestReasons`), when the step scripts reasoning. Its summary parts (the
  * text's paragraphs) only when the request asks for a summary and the reasoning is not redacted;
  * its `encrypted_content` always (the API populates it by default), sealed by this mock.
  */
 function reasoningPlan(response: CanonicalResponse, request: CanonicalRequest, random: RandomBytes | undefined, seal: ReasoningSeal): Plan['reasoning'] {
   const reasoning = response.reasoning;
-  if (!reasoning || !reasoningModel(request.model)) return null;
+  if (!reasoning || !reasons(request)) return null;
   const summary = summaryAsked(request) && !reasoning.redacted ? reasoning.text.split(/\n\s*\n/).filter((p) => p.trim() !== '') : [];
   return { id: randomItemId('rs_', random), summary, encrypted: seal.encrypt(reasoning.text) };
 }
@@ -174,7 +179,7 @@ function responseObject(response: CanonicalResponse, request: CanonicalRequest, 
     service_tier: 'default',
     top_logprobs: 0,
     // Usage is known once the response is done; the spec has no null for it.
-    ...(done ? { usage: usage(response) } : {}),
+    ...(done ? { usage: usage(response, request) } : {}),
     ...echoed(request),
   };
 }

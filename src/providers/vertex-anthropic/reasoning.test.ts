@@ -43,6 +43,22 @@ describe('Claude on Vertex: thinking and structured outputs', () => {
     expect(second.content[0]).toMatchObject({ type: 'text', text: 'Warm.' });
   });
 
+  it('counts no thinking in output_tokens without thinking on (streamed too), and counts it with thinking on', async () => {
+    const thought = 'Weigh what the user asked, then answer briefly.';
+    const { client } = vertex([
+      { name: 'plain', steps: [{ respond: { text: 'Hello.' } }] },
+      { name: 'think', steps: [{ respond: { reasoning: thought, text: 'Hello.' } }, { respond: { reasoning: thought, text: 'Hello.' } }] },
+    ]);
+    const params = { model: MODEL, max_tokens: 4096, messages: [user] };
+    const base = await client.messages.create(params);
+    const off = await client.messages.stream(params).finalMessage();
+    expect(off.content.map((b) => b.type)).toEqual(['text']);
+    expect(off.usage.output_tokens).toBe(base.usage.output_tokens);
+    const on = await client.messages.create({ ...params, thinking: { type: 'adaptive' } });
+    expect(on.content.map((b) => b.type)).toEqual(['thinking', 'text']);
+    expect(on.usage.output_tokens).toBe(base.usage.output_tokens + on.usage.output_tokens_details!.thinking_tokens);
+  });
+
   it('answers messages.parse() with the scripted object', async () => {
     const { client } = vertex([{ name: 'p', steps: [{ respond: { json: { city: 'Paris', warm: true } } }] }]);
     const parsed = await client.messages.parse({ model: MODEL, max_tokens: 256, messages: [user], output_config: { format: zodOutputFormat(z.object({ city: z.string(), warm: z.boolean() })) } });

@@ -1,5 +1,7 @@
 // The journal's bounds: entries, bytes, and a budget shared across journals that drops the oldest
 // entries first and is given back when a journal empties (a session reset or deleted).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../scenario/selection.ts';
 import { entryBytes, Journal, JournalBudget } from './journal.ts';
@@ -22,6 +24,23 @@ const entry = (bodyLength: number, tag = ''): JournalEntry => ({
 });
 
 describe('Journal', () => {
+  it('lets a dropped entry go at once, not at the next compaction of the dead prefix', async () => {
+    // The collector on demand, for this check only: the dropped entry must be unreachable.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new Journal({ entries: 100 });
+    for (let i = 0; i < 100; i++) journal.push(entry(10));
+    const first = new WeakRef(journal.entries[0]);
+    const kept = new WeakRef(journal.entries[99]);
+    journal.push(entry(10)); // drops the first; 1 dead slot, far from the compaction at 64 and half
+    expect(journal.length).toBe(100);
+    // WeakRef targets stay alive until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(kept.deref()).toBeDefined();
+    expect(first.deref()).toBeUndefined();
+  });
+
   it('keeps the latest entries within its entry and byte limits', () => {
     const byCount = new Journal({ entries: 3 });
     for (let i = 0; i < 200; i++) byCount.push(entry(10, `c${i}-`));

@@ -174,6 +174,9 @@ export class Journal {
   dropOldest(byBudget = false): void {
     if (this.length === 0) return;
     const size = this.#sizes[this.#start];
+    // Let the entry go now, not at the next compaction: a full journal's dead prefix would otherwise
+    // keep up to as many entries again alive for the collector to mark.
+    this.#entries[this.#start] = undefined as unknown as JournalEntry;
     this.#start += 1;
     this.#dropped += 1;
     this.#release(size);

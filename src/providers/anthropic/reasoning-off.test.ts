@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on a Messages request where Claude does not think (no `thinking`,
 // `thinking: { type: 'disabled' }`, or a tool loop's next turn without interleaved thinking): no
@@ -16,12 +16,7 @@ type Params = Omit<Anthropic.MessageCreateParamsNonStreaming, 'messages' | 'mode
 
 describe.each(TRANSPORTS)('Anthropic: thinking tokens on a request without thinking, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   /** One answer of `step`, as the SDK hands it over (the stream's final message when streaming). */
   async function answer(step: ReturnType<typeof scenario>, params: Params, stream: boolean): Promise<Anthropic.Message> {

@@ -1,8 +1,8 @@
 import type { GenerateContentConfig, GenerateContentResponseUsageMetadata } from '@google/genai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on a Gemini request where the model does not think (`thinkingBudget:
 // 0` on 2.5 Flash, a model without thinking such as gemini-2.0-flash): no thought parts, no
@@ -13,12 +13,7 @@ const REASONING = 'Weigh what the user asked, then the shortest friendly answer 
 
 describe.each(TRANSPORTS)('Gemini: thought tokens on a request that does not think, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   /** The parts and usage of one answer of `step` (the stream's chunks put together when streaming). */
   async function answer(step: ReturnType<typeof scenario>, model: string, config: GenerateContentConfig, stream: boolean) {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on a Mistral request where the model does not reason (a model other
 // than Magistral without `reasoning_effort`, or with `none`): `completion_tokens` without it. Magistral
@@ -12,12 +12,7 @@ const messages = [{ role: 'user' as const, content: 'hi' }];
 
 describe.each(TRANSPORTS)('Mistral: reasoning tokens on a request that does not reason, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   async function completionTokens(step: ReturnType<typeof scenario>, model: string, reasoningEffort: 'none' | 'high' | undefined, stream: boolean): Promise<number> {
     mock.reset();

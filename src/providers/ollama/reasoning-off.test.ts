@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on an Ollama request with `think: false` (the model does not think):
 // `eval_count` without it. `think` set, or left out on a thinking model (which still thinks), counts
@@ -11,12 +11,7 @@ const REASONING = 'Weigh what the user asked, then the shortest friendly answer 
 
 describe.each(TRANSPORTS)('Ollama: reasoning tokens with think: false, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   async function evalCount(step: ReturnType<typeof scenario>, think: boolean | undefined, stream: boolean): Promise<number> {
     mock.reset();

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on a Chat Completions request that does not reason (a chat model such
 // as gpt-4o, effort `none`, gpt-5.1 left at its default `none`): the API counts no reasoning tokens,
@@ -16,12 +16,7 @@ type Params = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'messages
 
 describe.each(TRANSPORTS)('OpenAI Chat: reasoning tokens on a request with reasoning off, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   /** The usage one answer of `step` reports, streamed (include_usage) or not. */
   async function usageOf(step: ReturnType<typeof scenario>, params: Params, stream: boolean): Promise<OpenAI.CompletionUsage> {

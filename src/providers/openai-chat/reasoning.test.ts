@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 import { openAIChatReader } from './reader.ts';
 import { capturingFetch, sseData } from '../testing/capture.ts';
 import { validateOpenAI } from '../testing/openapi.ts';
@@ -20,12 +20,7 @@ const call = (id: string): OpenAI.Chat.ChatCompletionMessageToolCall => ({ id, t
 
 describe.each(TRANSPORTS)('OpenAI Chat reasoning over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   it("reports a reasoning model's reasoning tokens in completion_tokens_details, and no reasoning text (OpenAI hides it)", async () => {
     mock.use(scenario('think').respondWithReasoning('The user wants a greeting.').respondWithText('Hello!').withUsage({ inputTokens: 9, outputTokens: 40, reasoningTokens: 32 }));

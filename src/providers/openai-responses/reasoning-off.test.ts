@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // A step's scripted reasoning on a Responses request that does not reason (a chat model such as
 // gpt-4o, `reasoning.effort: 'none'`, gpt-5.1 left at its default `none`): no reasoning item, no
@@ -14,12 +14,7 @@ type Params = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'input' | 
 
 describe.each(TRANSPORTS)('OpenAI Responses: reasoning tokens on a request with reasoning off, over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   /** One answer of `step`, as the SDK hands it over (the stream's final response when streaming). */
   async function answer(step: ReturnType<typeof scenario>, params: Params, stream: boolean): Promise<OpenAI.Responses.Response> {

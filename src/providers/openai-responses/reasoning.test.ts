@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scenario } from '../../scenario/builder.ts';
 import { createMockLLM } from '../../transports/mock-llm.ts';
-import { startRig, TRANSPORTS, type SdkRig } from '../testing/sdk-rig.ts';
+import { TRANSPORTS, useRig } from '../testing/sdk-rig.ts';
 
 // Reasoning on the Responses API (issue 25) through the openai SDK, as users run reasoning models:
 // the reasoning item with its summary and encrypted content, streaming as ResponseStream rebuilds
@@ -32,12 +32,7 @@ const ERROR_DOC = 'https://developers.openai.com/api/docs/guides/reasoning';
 
 describe.each(TRANSPORTS)('OpenAI Responses reasoning over %s', (transport) => {
   const mock = createMockLLM();
-  let rig: SdkRig;
-  beforeAll(async () => {
-    rig = await startRig(transport, mock);
-  });
-  afterAll(() => rig.close());
-  beforeEach(() => mock.reset());
+  const rig = useRig(transport, mock);
 
   it('answers a reasoning model with a reasoning item before the message: summary parts when asked, encrypted content, reasoning tokens', async () => {
     mock.use(scenario('think').respondWithReasoning(THOUGHT).respondWithText('Sunny.').withUsage({ inputTokens: 10, outputTokens: 50, reasoningTokens: 45 }));

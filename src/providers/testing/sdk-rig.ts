@@ -9,6 +9,7 @@ import { Mistral } from '@mistralai/mistralai';
 import { Ollama } from 'ollama';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { mockLLMHandlers } from '../../transports/msw.ts';
 import type { MockLLM } from '../../transports/mock-llm.ts';
 import { startMockLLMServer } from '../../transports/server.ts';
@@ -57,3 +58,28 @@ export async function startRig(transport: TransportName, mock: MockLLM, apiVersi
 }
 
 export const TRANSPORTS: readonly TransportName[] = ['msw', 'port'];
+
+/**
+ * A rig for the tests of the describe block it is called in: started before them, closed after, the
+ * mock reset before each. The returned rig forwards to the started one.
+ * @example
+ *   describe.each(TRANSPORTS)('over %s', (transport) => {
+ *     const mock = createMockLLM();
+ *     const rig = useRig(transport, mock);
+ *     it('answers', async () => { await rig.openai.chat.completions.create({ ... }); });
+ *   });
+ */
+export function useRig(transport: TransportName, mock: MockLLM): SdkRig {
+  let started: SdkRig | undefined;
+  beforeAll(async () => {
+    started = await startRig(transport, mock);
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => mock.reset());
+  return new Proxy({} as SdkRig, {
+    get: (_, name: keyof SdkRig) => {
+      if (!started) throw new Error('useRig: the rig starts in beforeAll; read it inside a test');
+      return started[name];
+    },
+  });
+}

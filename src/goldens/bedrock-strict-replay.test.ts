@@ -32,16 +32,17 @@ const record = (l: Loop, redacted = false) => recordThrough(bedrockLoop(redacted
 async function replay(l: Loop, root: string, file: string, tamper: Tamper): Promise<{ refusal: [number, string] | null; failed: unknown }> {
   const { runtime } = tempRuntime('replay', {}, root);
   await runtime.session(file, 'thinks').intercept();
-  const refusal = await l.agent(tamper).then(
-    ({ answer }) => (expect(answer).toBe(ANSWER), null),
-    (e: unknown) => l.failure(e),
+  const outcome = await l.agent(tamper).then(
+    ({ answer }) => ({ answer }),
+    (error: unknown) => ({ error }),
   );
   // Even if the code swallowed the error, the test fails, saying why.
   const failed = await runtime.finish(file, 'thinks', true).then(
-    (outcome) => (expect(outcome?.action).toBe('replayed'), null),
+    (finished) => (expect(finished?.action).toBe('replayed'), null),
     (e: unknown) => e,
   );
-  return { refusal, failed };
+  if ('answer' in outcome) expect(outcome.answer).toBe(ANSWER);
+  return { refusal: 'error' in outcome ? l.failure(outcome.error) : null, failed };
 }
 
 function expectGoldenFailure(failed: unknown, status: number): void {
@@ -126,5 +127,19 @@ describe.each(['converse', 'converse-stream'] as const)('Bedrock %s with redacte
     const foreign = await replay(l, root, file, swap);
     expect(foreign.refusal).toEqual(refused);
     expectGoldenFailure(foreign.failed, 400);
+  });
+});
+
+describe('one golden over both Bedrock endpoints', () => {
+  it('InvokeModel and Mantle (one provider id, two adapters) each check the values served on their own endpoint', async () => {
+    const twice = { ...bedrockLoop(), steps: [...bedrockLoop().steps!, ...bedrockLoop().steps!] };
+    const both = async () => [await BEDROCK_LOOPS.invoke.agent({ kind: 'keep' }), await BEDROCK_LOOPS.mantle.agent({ kind: 'keep' })].map((r) => r.answer);
+    const { recorded, root, file, golden } = await recordThrough(twice, 'agent.test.ts', 'thinks', both);
+    expect(recorded).toEqual([ANSWER, ANSWER]);
+    expect(golden.interactions).toHaveLength(8);
+    const { runtime } = tempRuntime('replay', {}, root);
+    await runtime.session(file, 'thinks').intercept();
+    const replayed = await both().finally(() => runtime.finish(file, 'thinks', true).then((outcome) => expect(outcome?.action).toBe('replayed')));
+    expect(replayed).toEqual([ANSWER, ANSWER]);
   });
 });

@@ -87,7 +87,7 @@ const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const credentials = { accessKeyId: 'AKIDSTRICTREPLAY', secretAccessKey: 'strict-replay-secret' };
 // HTTP/1.1: the goldens' interceptor (MSW) sees node:http, not the SDK's default HTTP/2 for streams.
 const runtime = (base?: string) => new BedrockRuntimeClient({ region: 'us-east-1', credentials, requestHandler: new NodeHttpHandler(), maxAttempts: 1, ...(base ? { endpoint: base } : {}) });
-const schema = { type: 'object', properties: { city: { type: 'string' } } };
+const schema = { type: 'object' as const, properties: { city: { type: 'string' } } };
 
 /** The AWS SDK's exception as [status, message]: Bedrock's ValidationException. */
 function awsFailure(error: unknown): [number, string] {
@@ -170,7 +170,7 @@ const anthropicMessages = (send: (messages: Anthropic.MessageParam[], base?: str
     user: (text) => ({ role: 'user', content: text }),
     results: (a) => ({ role: 'user', content: blocks(a).flatMap((b) => (b.type === 'tool_use' ? [{ type: 'tool_result' as const, tool_use_id: b.id, content: '21C' }] : [])) }),
     minted: (a) => (blocks(a).find((b) => b.type === 'thinking') as Anthropic.ThinkingBlockParam).signature,
-    withMinted: (a, value) => ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b)) }),
+    withMinted: (a, value) => ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b)) }) as Anthropic.MessageParam,
     text: (a) => blocks(a).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
   };
 };

@@ -40,8 +40,12 @@ export interface ServedRequest {
  */
 export class ServedReasoning {
   readonly #router: ProviderRouter;
-  /** Per adapter id: one state and seal for the whole session (a value served on one route may come back on another of the same API). */
-  readonly #replays = new Map<string, Replay>();
+  /**
+   * Per adapter: one state and seal for the whole session (a value served on one route may come back on
+   * another of the same API). Keyed by the adapter itself, as a live mock keeps its states
+   * (AdapterStates): Bedrock's runtime and Mantle share the id `bedrock` but not a seal.
+   */
+  readonly #replays = new Map<ProviderAdapter, Replay>();
 
   constructor(router: ProviderRouter) {
     this.#router = router;
@@ -61,11 +65,11 @@ export class ServedReasoning {
   #replay(adapter: ProviderAdapter): Replay | null {
     const checks = adapter.mintedReplay as MintedReplay<unknown> | undefined;
     if (!checks) return null;
-    let replay = this.#replays.get(adapter.id);
+    let replay = this.#replays.get(adapter);
     if (!replay) {
       const seal = new ServedSeal();
       replay = { checks, seal, state: checks.state(seal) };
-      this.#replays.set(adapter.id, replay);
+      this.#replays.set(adapter, replay);
     }
     return replay;
   }

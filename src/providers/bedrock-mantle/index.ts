@@ -68,5 +68,7 @@ export function bedrockMantleAdapter(): ProviderAdapter & { id: 'bedrock' } {
     renderError: (error: CanonicalError): RenderedResponse => renderAnthropicError(error),
     renderStreamError: (error: CanonicalStreamError) => [anthropicStreamErrorFrame(error)],
     reader: anthropicReader,
+    // Anthropic's bodies, so Anthropic's strict replay; its own seal (a separate adapter), as the live mock keeps one.
+    mintedReplay: anthropic.mintedReplay,
   };
 }

@@ -133,7 +133,12 @@ function thinkingRules(messages: Json[], seal: ReasoningSeal): ProtocolViolation
   for (let i = start; i < messages.length; i += 1) {
     if (messages[i].role !== 'assistant') continue;
     contentOf(messages[i]).forEach((b, j) => {
-      const text = isObject(b.reasoningContent) && isObject(b.reasoningContent.reasoningText) ? b.reasoningContent.reasoningText : null;
+      const reasoning = isObject(b.reasoningContent) ? b.reasoningContent : null;
+      // Redacted reasoning is Claude's redacted_thinking: content this mock's seal cannot open was altered (the Messages API's words).
+      if (reasoning?.redactedContent !== undefined && seal.open(reasoning.redactedContent) === null) {
+        out.push(violation('bedrock.redacted-thinking-data', BEDROCK_THINKING_DOC, `${prefix}messages.${i}.content.${j}: Invalid \`data\` in \`redacted_thinking\` block`));
+      }
+      const text = reasoning && isObject(reasoning.reasoningText) ? reasoning.reasoningText : null;
       if (!text || seal.verify(THINKING_PURPOSE, String(text.text ?? ''), text.signature)) return;
       out.push(violation('bedrock.thinking-signature', BEDROCK_THINKING_DOC, `${prefix}messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`));
     });

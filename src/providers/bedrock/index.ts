@@ -16,6 +16,7 @@ import { eventStreamText } from './event-stream.ts';
 import { anthropicTemplateKey } from '../anthropic/render.ts';
 import { bedrockStreamErrorFrame, renderBedrockError } from './errors.ts';
 import { parseInvoke, renderInvoke, renderInvokeStream, renderTitan } from './invoke.ts';
+import { bedrockMintedReplay } from './minted-replay.ts';
 import { bedrockReader, MODEL_PATH } from './reader.ts';
 import { randomUuid, type RandomBytes, type ResponseIdShape, type ToolCallIdShape } from '../common/ids.ts';
 import { ReasoningSeal } from '../common/reasoning-seal.ts';
@@ -125,5 +126,6 @@ export function bedrockAdapter(): ProviderAdapter & { id: 'bedrock' } {
     renderError: renderBedrockError,
     renderStreamError: (error: CanonicalStreamError, { request }: StreamErrorContext) => [bedrockStreamErrorFrame(error, isInvoke(request.path))],
     reader: bedrockReader,
+    mintedReplay: bedrockMintedReplay,
   };
 }

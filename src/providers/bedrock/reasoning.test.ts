@@ -104,6 +104,24 @@ describe('Bedrock Converse reasoning through @aws-sdk/client-bedrock-runtime ove
     expect(second.output!.message!.content![0].text).toBe('It is 21C.');
   });
 
+  it("refuses altered redactedContent with Claude's redacted_thinking error; intact or without thinking it is accepted", async () => {
+    mock.use({ ...loop({ text: 'secret chain of thought', redacted: true }), steps: [...loop({ text: 'secret chain of thought', redacted: true }).steps, loop().steps[1]] });
+    const first = await client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], toolConfig, additionalModelRequestFields: thinking }));
+    const content = first.output!.message!.content!;
+    const bytes = content[0].reasoningContent!.redactedContent!;
+    const tampered = new Uint8Array(bytes);
+    tampered[tampered.length - 1] ^= 1;
+    const withRedacted = (redactedContent: Uint8Array, fields: Record<string, unknown> = { additionalModelRequestFields: thinking }) =>
+      client().send(new ConverseCommand({ modelId: SONNET, messages: [ask, { role: 'assistant', content: [{ reasoningContent: { redactedContent } }, content[1]] }, resultFor(content)], toolConfig, ...fields }));
+    const refused = await failure(withRedacted(tampered));
+    expect(refused).toBeInstanceOf(ValidationException);
+    expect(refused!.message).toBe('The model returned the following errors: messages.1.content.0: Invalid `data` in `redacted_thinking` block');
+    expect(mock.requests.at(-1)?.violation?.rule).toBe('bedrock.redacted-thinking-data');
+    // Without thinking Claude checks no reasoning: the same altered bytes pass.
+    expect((await withRedacted(tampered, {})).output!.message!.content![0].text).toBe('It is 21C.');
+    expect((await withRedacted(bytes)).output!.message!.content![0].text).toBe('It is 21C.');
+  });
+
   it("refuses a Claude loop that dropped or altered its reasoning with the model's 400, as a ValidationException", async () => {
     mock.use(loop());
     const first = await client().send(new ConverseCommand({ modelId: SONNET, messages: [ask], toolConfig, additionalModelRequestFields: thinking }));

@@ -34,7 +34,8 @@ describe.each(TRANSPORTS)('Anthropic: thinking tokens on a request without think
       const message = await answer(thinking(), params, stream);
       expect(message.content.map((b) => b.type), JSON.stringify(params)).toEqual(['text']);
       expect(message.usage.output_tokens).toBe(base);
-      expect(message.usage.output_tokens_details?.thinking_tokens).toBeUndefined();
+      // Present and null, as the SDK's Usage types it (`OutputTokensDetails | null`).
+      expect(message.usage.output_tokens_details).toBeNull();
       expect(mock.requests[0].reasoning).toEqual({ text: REASONING, redacted: false });
     }
     for (const params of [{ thinking: { type: 'enabled' as const, budget_tokens: 2048 } }, { thinking: { type: 'adaptive' as const, display: 'omitted' as const } }]) {

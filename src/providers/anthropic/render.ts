@@ -131,8 +131,9 @@ function usage(response: CanonicalResponse, outputTokens: number, thinking: Thin
     cache_read_input_tokens: 0,
     cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
-    // Of output_tokens, the thinking's (the API counts thinking inside output_tokens).
-    ...(thinking ? { output_tokens_details: { thinking_tokens: response.usage.reasoningTokens ?? 0 } } : {}),
+    // Of output_tokens, the thinking's (the API counts thinking inside output_tokens); null without
+    // thinking, as the SDK's Usage types it (`OutputTokensDetails | null`, a field always present).
+    output_tokens_details: thinking ? { thinking_tokens: response.usage.reasoningTokens ?? 0 } : null,
     server_tool_use: null,
     service_tier: 'standard',
   };
@@ -245,7 +246,7 @@ export function renderAnthropicStream(answer: CanonicalResponse, request: Canoni
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
       output_tokens: response.usage.outputTokens,
-      ...(thinking ? { output_tokens_details: { thinking_tokens: response.usage.reasoningTokens ?? 0 } } : {}),
+      output_tokens_details: thinking ? { thinking_tokens: response.usage.reasoningTokens ?? 0 } : null,
       server_tool_use: null,
     },
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestWith } from '../providers/adapter.ts';
 import { NodeHeaders } from './node-headers.ts';
-import { withBody } from './node-http.ts';
+import { originForm, withBody } from './node-http.ts';
 import { startMockLLMServer } from './server.ts';
 
 /** Sends raw header lines to a node server and hands back what node parsed. */
@@ -138,6 +138,35 @@ describe('node requests as parts', () => {
       });
       expect(res2.status).toBe(403); // Gemini's answer to a missing key
       await res2.arrayBuffer();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads an absolute-form target as its path (RFC 9112 §3.2.2: a server must accept it)', async () => {
+    expect(originForm('http://127.0.0.1:4010/v1/models?x=1')).toBe('/v1/models?x=1');
+    expect(originForm('HTTPS://api.openai.com')).toBe('/');
+    expect(originForm('http://h:1?x=1')).toBe('/?x=1');
+    expect(originForm('/v1/models')).toBe('/v1/models');
+    expect(originForm('*')).toBe('*');
+    const server = await startMockLLMServer({ scenarios: [{ name: 's', steps: [{ respond: { text: 'by the absolute form' } }] }] });
+    try {
+      const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () =>
+          socket.end(
+            `POST ${server.url}/v1/chat/completions?trace=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer sk-x\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(answer).toContain('by the absolute form');
+      expect(server.mock.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/v1/chat/completions', 200]]);
     } finally {
       await server.close();
     }

@@ -87,6 +87,23 @@ export async function toFetchRequest(req: IncomingMessage, origin: string, signa
   return new Request(origin + (req.url ?? '/'), { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined, signal });
 }
 
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * A request target in origin form: the absolute form (`http://host:port/v1/x?y`, as a client behind
+ * an HTTP proxy sends it; RFC 9112 §3.2.2 says a server must accept it) reduced to its path and
+ * query; any other target as it is.
+ * @example
+ *   originForm('http://127.0.0.1:4010/v1/models?x=1') // '/v1/models?x=1'
+ */
+export function originForm(target: string): string {
+  if (target.charCodeAt(0) === 0x2f) return target;
+  const authority = ABSOLUTE_FORM.exec(target);
+  if (!authority) return target;
+  const rest = target.slice(authority[0].length);
+  return rest.charCodeAt(0) === 0x2f ? rest : `/${rest}`;
+}
+
 function waitDrainOrClose(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
 import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
-import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, readBodyThen, toFetchRequest, withBody, writeFetchResponse, writeRawResponse } from './node-http.ts';
+import { BodyTooLargeError, DEFAULT_BODY_LIMIT, headOnly, originForm, readBodyThen, toFetchRequest, withBody, writeFetchResponse, writeRawResponse } from './node-http.ts';
 import type { RawRequest, RawResponse } from './handle.ts';
 import { unknownSessionBody } from './router.ts';
 import { SessionError, SessionRegistry } from './sessions.ts';
@@ -158,7 +158,10 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   const sockets = new Set<Socket>();
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/';
+    let url = req.url ?? '/';
+    // The absolute form (`POST http://host/v1/...`) read as its path from here on: sessions, the admin
+    // API, goldens and the core all take the origin form.
+    if (url.charCodeAt(0) !== 0x2f) req.url = url = originForm(url);
     const query = url.indexOf('?');
     const pathname = query < 0 ? url : url.slice(0, query);
     // The admin API speaks Fetch; provider traffic goes to the core as plain parts (no Fetch objects to build).

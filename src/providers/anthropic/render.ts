@@ -71,16 +71,17 @@ type ThinkingKind = null | 'redacted' | 'shown' | 'omitted';
  * already under way, only when thinking is interleaved (otherwise Claude thinks once, at the start
  * of its turn). Without thinking there is no thinking block and no thinking in the output tokens.
  */
-function thinks(request: CanonicalRequest): boolean {
-  const mode = thinkingMode(request.params, request.headers);
+function thinks(request: CanonicalRequest, mode = thinkingMode(request.params, request.headers)): boolean {
   return mode.enabled && (mode.interleaved || !continuesToolLoop(request));
 }
 
 /** Which thinking block an answer opens with: one only when Claude thinks on this request (`thinks`). */
 function thinkingKind(response: CanonicalResponse, request: CanonicalRequest, seal: ReasoningSeal | undefined): ThinkingKind {
-  if (!response.reasoning || !seal || !thinks(request)) return null;
+  if (!response.reasoning || !seal) return null;
+  const mode = thinkingMode(request.params, request.headers);
+  if (!thinks(request, mode)) return null;
   if (response.reasoning.redacted) return 'redacted';
-  return thinkingMode(request.params, request.headers).omitted ? 'omitted' : 'shown';
+  return mode.omitted ? 'omitted' : 'shown';
 }
 
 /**

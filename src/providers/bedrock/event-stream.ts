@@ -6,6 +6,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { FrameText } from '../adapter.ts';
+import { sseFrame } from '../common/sse.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -102,4 +103,38 @@ export function decodeEvent(frame: Uint8Array): { type: string; payload: any; ex
   } catch {
     return null;
   }
+}
+
+/** A decoded event message (`decodeEvent`). */
+export type DecodedEvent = NonNullable<ReturnType<typeof decodeEvent>>;
+
+/**
+ * A recorded stream's event messages, decoded: frames that are not event messages left out.
+ * @example
+ *   decodeEvents(answer.frames).filter((e) => !e.exception)
+ */
+export function decodeEvents(frames: ReadonlyArray<string | Uint8Array>): DecodedEvent[] {
+  return frames.flatMap((f) => {
+    const event = typeof f === 'string' ? null : decodeEvent(f);
+    return event ? [event] : [];
+  });
+}
+
+/**
+ * InvokeModelWithResponseStream's Anthropic events, unwrapped from its `chunk` events (base64
+ * `bytes`) as SSE frames, for the Messages API's readers; null for a stream without chunks (Converse).
+ * @example
+ *   anthropicFramesOf(decodeEvents(answer.frames)) // ['event: message_start\ndata: {…}\n\n', …]
+ */
+export function anthropicFramesOf(events: readonly DecodedEvent[]): string[] | null {
+  const chunks = events.filter((e) => e.type === 'chunk' && !e.exception);
+  if (chunks.length === 0) return null;
+  return chunks.flatMap((e) => {
+    try {
+      const data = JSON.parse(Buffer.from(String(e.payload?.bytes ?? ''), 'base64').toString('utf8')) as unknown;
+      return typeof data === 'object' && data !== null ? [sseFrame(data, String((data as { type?: unknown }).type ?? ''))] : [];
+    } catch {
+      return [];
+    }
+  });
 }

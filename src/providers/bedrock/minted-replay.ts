@@ -11,9 +11,8 @@ import type { MintedReplay, ServedAnswer } from '../adapter.ts';
 import { ANTHROPIC_MINTED_RULES, serveAnthropicThinking } from '../anthropic/minted-replay.ts';
 import { THINKING_PURPOSE } from '../anthropic/thinking.ts';
 import type { ServedSeal } from '../common/served-seal.ts';
-import { sseFrame } from '../common/sse.ts';
 import { isObject, type Json } from '../common/wire-json.ts';
-import { decodeEvent } from './event-stream.ts';
+import { anthropicFramesOf, decodeEvents, type DecodedEvent } from './event-stream.ts';
 
 /** A `reasoningContent` as served: its text and signature, or redacted bytes (base64, as JSON carries them). */
 interface ServedReasoningBlock {
@@ -38,7 +37,7 @@ function serveConverse(seal: ServedSeal, blocks: Iterable<ServedReasoningBlock>)
 }
 
 /** A ConverseStream's reasoning blocks, assembled from its `contentBlockDelta` events by `contentBlockIndex`. */
-function streamedReasoning(events: Array<{ type: string; payload: any }>): ServedReasoningBlock[] {
+function streamedReasoning(events: readonly DecodedEvent[]): ServedReasoningBlock[] {
   const blocks = new Map<number, ServedReasoningBlock>();
   for (const { type, payload } of events) {
     const delta = isObject(payload) && isObject(payload.delta) ? payload.delta.reasoningContent : undefined;
@@ -56,19 +55,10 @@ function streamedReasoning(events: Array<{ type: string; payload: any }>): Serve
 /** Tells the seal what one Bedrock runtime answer served, whichever operation it answered. */
 function serveBedrock(seal: ServedSeal, answer: ServedAnswer): void {
   if (answer.frames) {
-    const events = answer.frames.flatMap((f) => (typeof f === 'string' ? [] : [decodeEvent(f)])).filter((e) => e !== null && !e.exception) as Array<{ type: string; payload: any }>;
-    const chunks = events.filter((e) => e.type === 'chunk' && isObject(e.payload) && typeof e.payload.bytes === 'string');
-    if (chunks.length === 0) return serveConverse(seal, streamedReasoning(events));
+    const events = decodeEvents(answer.frames).filter((e) => !e.exception);
     // InvokeModelWithResponseStream: the Anthropic events inside, as the Anthropic replay reads a stream.
-    const anthropic = chunks.flatMap((e) => {
-      try {
-        const data = JSON.parse(Buffer.from(e.payload.bytes as string, 'base64').toString('utf8')) as unknown;
-        return isObject(data) ? [sseFrame(data, str(data.type))] : [];
-      } catch {
-        return [];
-      }
-    });
-    return serveAnthropicThinking(seal, { frames: anthropic });
+    const anthropic = anthropicFramesOf(events);
+    return anthropic ? serveAnthropicThinking(seal, { frames: anthropic }) : serveConverse(seal, streamedReasoning(events));
   }
   if (isObject(answer.json) && answer.json.type === 'message') return serveAnthropicThinking(seal, answer);
   const output = isObject(answer.json) && isObject(answer.json.output) ? answer.json.output : {};

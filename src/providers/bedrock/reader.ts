@@ -5,9 +5,8 @@
  */
 import { anthropicReader } from '../anthropic/reader.ts';
 import { decodeSegment } from '../common/models.ts';
-import { sseFrame } from '../common/sse.ts';
 import { EMPTY_ANSWER, errorMessage, parseArgs, type AnswerView, type MessageView, type RecordedFrame, type WireReader } from '../common/views.ts';
-import { decodeEvent } from './event-stream.ts';
+import { anthropicFramesOf, decodeEvents } from './event-stream.ts';
 
 export const MODEL_PATH = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/;
 
@@ -57,14 +56,12 @@ function exceptionView(exception: { type: string; payload: any } | undefined): P
 }
 
 function streamedAnswer(frames: readonly RecordedFrame[]): AnswerView {
-  const decoded = frames.flatMap((f) => (typeof f === 'string' ? [] : [decodeEvent(f)])).filter((e) => e !== null);
+  const decoded = decodeEvents(frames);
   const events = decoded.filter((e) => !e.exception);
   const failure = exceptionView(decoded.find((e) => e.exception));
-  if (events.some((e) => e.type === 'chunk')) {
-    // InvokeModelWithResponseStream: Anthropic events, base64 in `bytes`.
-    const sse = events.filter((e) => e.type === 'chunk').map((e) => JSON.parse(Buffer.from(String(e.payload.bytes ?? ''), 'base64').toString('utf8')));
-    return { ...anthropicReader.streamedAnswer(sse.map((d) => sseFrame(d, d.type))), ...failure };
-  }
+  // InvokeModelWithResponseStream: Anthropic events, base64 in `bytes`.
+  const anthropic = anthropicFramesOf(events);
+  if (anthropic) return { ...anthropicReader.streamedAnswer(anthropic), ...failure };
   const out: AnswerView = { text: '', toolCalls: [], finishReason: null, usage: null, ...failure };
   const inputs = new Map<number, string>();
   const reasoning = new Map<number, string>();

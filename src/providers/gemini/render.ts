@@ -69,9 +69,14 @@ const NO_THINKING: GeminiThinkingView = { thoughts: null, signature: null, signs
  * @example
  *   geminiThinks(request) // false for generationConfig.thinkingConfig.thinkingBudget: 0
  */
-export function geminiThinks(request: CanonicalRequest): boolean {
+export function geminiThinks(request: CanonicalRequest, thinking = thinkingOf(request)): boolean {
+  return !thinking.off && thinkingModel(request.model);
+}
+
+/** The request's thinking settings (`geminiThinking` of its generation config). */
+function thinkingOf(request: CanonicalRequest): ReturnType<typeof geminiThinking> {
   const raw = isObject(request.raw) ? request.raw : {};
-  return !geminiThinking(raw.generationConfig ?? raw.generation_config).off && thinkingModel(request.model);
+  return geminiThinking(raw.generationConfig ?? raw.generation_config);
 }
 
 /**
@@ -80,9 +85,8 @@ export function geminiThinks(request: CanonicalRequest): boolean {
  *   geminiThinkingView(response, request, thoughts).signs // 'call' for a Gemini 3 function call
  */
 export function geminiThinkingView(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): GeminiThinkingView {
-  const raw = isObject(request.raw) ? request.raw : {};
-  const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
-  if (!geminiThinks(request)) return NO_THINKING;
+  const thinking = thinkingOf(request);
+  if (!geminiThinks(request, thinking)) return NO_THINKING;
   const reasoning = response.reasoning;
   const gemini3 = isGemini3(request.model);
   const hasCalls = response.toolCalls.length > 0;
@@ -104,10 +108,9 @@ export function geminiThinkingView(response: CanonicalResponse, request: Canonic
  *   geminiTemplateKey(response, request, thoughts) // '[false,false]' for a request without thinkingConfig
  */
 export function geminiTemplateKey(response: CanonicalResponse, request: CanonicalRequest, thoughts: GeminiThoughts | undefined): string | undefined {
-  const raw = isObject(request.raw) ? request.raw : {};
-  const thinking = geminiThinking(raw.generationConfig ?? raw.generation_config);
+  const thinking = thinkingOf(request);
   // As geminiThinkingView decides whether it mints a signature.
-  const thinks = geminiThinks(request);
+  const thinks = geminiThinks(request, thinking);
   const signs = thinks && (isGemini3(request.model) || (response.toolCalls.length > 0 && Boolean(response.reasoning)));
   if (signs && thoughts) return undefined;
   return JSON.stringify([thinking.includeThoughts, !thinks]);

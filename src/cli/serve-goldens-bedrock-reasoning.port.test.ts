@@ -6,21 +6,12 @@
  * or passes another recording's gets the live mock's own error, status and words; one altered only
  * once its loop is over replays, as the live mock accepts it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PortGoldens } from '../goldens/port-goldens.ts';
+import { describe, expect, it } from 'vitest';
 import { BEDROCK_LOOPS, bedrockLoop, type Tamper } from '../goldens/testing/bedrock-loops.ts';
-import { goldenFront } from '../transports/golden-front.ts';
+import { useGoldenPorts } from '../goldens/testing/golden-ports.ts';
 import { startMockLLMServer } from '../transports/server.ts';
 
-const dirs: string[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c()));
-});
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const { dir: freshDir, port } = useGoldenPorts('gw-port-bedrock-reasoning-');
 
 const ANSWER = 'Sunny in Paris. Rainy in Lyon.';
 const SIGNATURE = 'messages.1.content.0: Invalid `signature` in `thinking` block';
@@ -32,19 +23,9 @@ const REFUSED: Record<keyof typeof BEDROCK_LOOPS, [number, string]> = {
   mantle: [400, SIGNATURE],
 };
 
-/** A goldens port in `mode` over `dir`, recording against `upstream`; closed after the test. */
-async function port(dir: string, mode: 'record' | 'replay', upstream?: string) {
-  const lines: string[] = [];
-  const front = goldenFront(new PortGoldens({ dir, mode, upstream: upstream ?? null, env: {} }), { log: (l) => lines.push(l) });
-  const server = await startMockLLMServer({ front });
-  closers.push(() => server.close());
-  return { server, lines };
-}
-
 /** Records the loops kept intact into the golden `thinks` under a fresh folder, the upstream gone afterwards: the folder and what was minted. */
 async function recorded(name: keyof typeof BEDROCK_LOOPS): Promise<{ dir: string; minted: string[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-port-bedrock-reasoning-'));
-  dirs.push(dir);
+  const dir = freshDir();
   const upstream = await startMockLLMServer({ scenarios: [bedrockLoop()] });
   const { server } = await port(dir, 'record', upstream.url);
   const { answer, minted } = await BEDROCK_LOOPS[name].agent({ kind: 'keep' }, `${server.url}/s/thinks`);

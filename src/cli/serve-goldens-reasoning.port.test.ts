@@ -5,36 +5,17 @@
  * the live mock's own error for it, status and words, through the official SDK; and a request no
  * interaction matches gets the API's own error shape, as in-process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PortGoldens } from '../goldens/port-goldens.ts';
+import { describe, expect, it } from 'vitest';
 import { LIVE, LOOPS, loop } from '../goldens/testing/reasoning-loops.ts';
-import { goldenFront } from '../transports/golden-front.ts';
+import { useGoldenPorts } from '../goldens/testing/golden-ports.ts';
 import { startMockLLMServer } from '../transports/server.ts';
 
-const dirs: string[] = [];
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((c) => c()));
-});
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** A goldens port in `mode` over `dir`, recording against `upstream`; closed after the test. */
-async function port(dir: string, mode: 'record' | 'replay', upstream?: string) {
-  const lines: string[] = [];
-  const front = goldenFront(new PortGoldens({ dir, mode, upstream: upstream ?? null, env: {} }), { log: (l) => lines.push(l) });
-  const server = await startMockLLMServer({ front });
-  closers.push(() => server.close());
-  return { server, lines };
-}
+const { dir: freshDir, port } = useGoldenPorts('gw-port-reasoning-');
 
 /** Records the loop kept intact into the golden `name` under a fresh folder, the upstream gone afterwards. */
 async function recorded(name: keyof typeof LOOPS): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-port-reasoning-'));
-  dirs.push(dir);
+  const dir = freshDir();
   const upstream = await startMockLLMServer({ scenarios: [loop] });
   const { server } = await port(dir, 'record', upstream.url);
   expect(await LOOPS[name].agent('keep', `${server.url}/s/thinks`)).toBe('Sunny in Paris.');

@@ -73,6 +73,17 @@ describe('NodeHeaders', () => {
   });
 });
 
+/** Sends `request` as raw bytes on a new connection and reads the answer until the server closes it. */
+function exchange(port: number, request: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+  });
+}
+
 describe('node requests as parts', () => {
   const nodeRequest = (url: string) => ({ method: 'POST', url, headers: { host: 'x' } }) as unknown as IncomingMessage;
   const res = {} as ServerResponse;
@@ -152,18 +163,11 @@ describe('node requests as parts', () => {
     const server = await startMockLLMServer({ scenarios: [{ name: 's', steps: [{ respond: { text: 'by the absolute form' } }] }] });
     try {
       const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () =>
-          socket.end(
-            `POST ${server.url}/v1/chat/completions?trace=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer sk-x\r\n` +
-              `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-          ),
-        );
-        let text = '';
-        socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        socket.on('error', reject);
-        socket.on('close', () => resolve(text));
-      });
+      const answer = await exchange(
+        server.port,
+        `POST ${server.url}/v1/chat/completions?trace=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer sk-x\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
       expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
       expect(answer).toContain('by the absolute form');
       expect(server.mock.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/v1/chat/completions', 200]]);
@@ -175,13 +179,7 @@ describe('node requests as parts', () => {
   it('answers a request target that makes no URL (`OPTIONS *`) as an unknown route, and journals it', async () => {
     const server = await startMockLLMServer({ scenarios: [{ name: 's', steps: [{ respond: { text: 'hi' } }] }] });
     try {
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () => socket.end('OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
-        let text = '';
-        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
-        socket.on('error', reject);
-        socket.on('close', () => resolve(text));
-      });
+      const answer = await exchange(server.port, 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
       expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
       expect(answer).toContain('no mock API at OPTIONS *');
       expect(server.mock.requests.map((r) => [r.method, r.path, r.status])).toEqual([['OPTIONS', '*', 404]]);

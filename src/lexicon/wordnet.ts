@@ -21,6 +21,9 @@ const POS_OF: Record<string, PartOfSpeech | undefined> = { n: 'noun', v: 'verb',
 
 const NEWLINE = 10;
 const SPACE = 32;
+/** Lookups remembered per reader before the memo starts over (the lemmas asked about are a query's words). */
+const MAX_ENTRIES = 50_000;
+const MAX_MEMO_LEMMA = 80;
 
 function dictDir(): string {
   const require = createRequire(import.meta.url);
@@ -37,6 +40,8 @@ export class WordNet {
   private readonly dir: string;
   private readonly files = new Map<string, Buffer>();
   private readonly synsets = new Map<string, Synset>();
+  /** Index lines already found (null: not in this part of speech); searches ask about the same words all the time. */
+  private readonly entries = new Map<string, { offsets: readonly number[]; tagged: number } | null>();
 
   constructor(dir: string = dictDir()) {
     this.dir = dir;
@@ -73,7 +78,7 @@ export class WordNet {
 
   /** Synset offsets of a lemma, most frequent sense first. */
   offsets(lemma: string, pos: PartOfSpeech): number[] {
-    return this.entry(lemma, pos)?.offsets ?? [];
+    return [...(this.entry(lemma, pos)?.offsets ?? [])];
   }
 
   /** How many of the lemma's senses in this part of speech were seen in WordNet's tagged corpus: how common that use is. */
@@ -81,13 +86,23 @@ export class WordNet {
     return this.entry(lemma, pos)?.tagged ?? 0;
   }
 
-  private entry(lemma: string, pos: PartOfSpeech): { offsets: number[]; tagged: number } | undefined {
+  private entry(lemma: string, pos: PartOfSpeech): { offsets: readonly number[]; tagged: number } | undefined {
+    const key = `${pos}:${lemma}`;
+    const cached = this.entries.get(key);
+    if (cached !== undefined) return cached ?? undefined;
     const line = this.indexLine(lemma.toLowerCase().replace(/ /g, '_'), pos);
-    if (!line) return undefined;
-    const parts = line.trim().split(' ');
-    const senses = Number(parts[2]);
-    const pointers = Number(parts[3]);
-    return { offsets: parts.slice(parts.length - senses).map((o) => Number.parseInt(o, 10)), tagged: Number(parts[5 + pointers]) };
+    let found: { offsets: readonly number[]; tagged: number } | null = null;
+    if (line) {
+      const parts = line.trim().split(' ');
+      const senses = Number(parts[2]);
+      const pointers = Number(parts[3]);
+      found = { offsets: parts.slice(parts.length - senses).map((o) => Number.parseInt(o, 10)), tagged: Number(parts[5 + pointers]) };
+    }
+    if (lemma.length <= MAX_MEMO_LEMMA) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, found);
+    }
+    return found ?? undefined;
   }
 
   /** The synset at a data-file offset. */

@@ -21,11 +21,14 @@ export const STOPWORDS: ReadonlySet<string> = new Set((
  *   words('API-post-page readFile'); // ['api', 'post', 'page', 'read', 'file']
  */
 export function words(text: string): string[] {
-  const spaced = text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase();
-  return spaced.split(/[^\p{L}\p{N}']+/u).map((w) => w.replace(/^'+|'+$/g, '').replace(/'s$/, '')).filter((w) => w.length > 0);
+  // The search runs this on every query and tool text many times over: the replacements run only where they can match.
+  const spaced = (/[A-Z]/.test(text) ? text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') : text).toLowerCase();
+  const out: string[] = [];
+  for (const piece of spaced.split(/[^\p{L}\p{N}']+/u)) {
+    const w = piece.includes("'") ? piece.replace(/^'+|'+$/g, '').replace(/'s$/, '') : piece;
+    if (w.length > 0) out.push(w);
+  }
+  return out;
 }
 
 /** A vowel in Porter's sense: a, e, i, o, u, and y after a consonant. */
@@ -56,6 +59,27 @@ function vowelledMeasureZero(word: string): boolean {
  *   stem('queue') === stem('queued'); // true: both "queu"
  */
 export function stem(word: string): string {
+  let found = stems.get(word);
+  if (found === undefined) {
+    found = porterStem(word);
+    if (word.length <= MAX_MEMO_WORD) {
+      if (stems.size >= MAX_STEMS) stems.clear();
+      stems.set(word, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Stems already worked out: derived data only, the same for every caller, so one memo serves the process
+ * (the search and the mock embeddings stem the same few thousand words over and over; Porter's steps are
+ * regular expressions). Bounded in entries and word length, so memory stays bounded whatever the texts.
+ */
+const stems = new Map<string, string>();
+const MAX_STEMS = 50_000;
+const MAX_MEMO_WORD = 40;
+
+function porterStem(word: string): string {
   const base = IRREGULAR_FORMS.get(word) ?? word;
   if (base.length <= 2) return base;
   const porter = stemmer(base);

@@ -241,3 +241,16 @@ export class Synonyms {
     return found;
   }
 }
+
+/** Related words of the default lexicon and WordNet are derived data only: one memo serves every index and embedding in the process. */
+let shared: Synonyms | undefined;
+
+/**
+ * The process-wide Synonyms over the shared WordNet reader and the software lexicon (memoised, bounded).
+ * @example
+ *   sharedSynonyms().related('erase');
+ */
+export function sharedSynonyms(): Synonyms {
+  shared ??= new Synonyms();
+  return shared;
+}

@@ -5,7 +5,7 @@
  * names the query explains scored up, the action a query asks for matched against the tool's, and
  * destructive tools kept off the top unless their action is asked on their object.
  */
-import { literalTerms, questionTerms, stem, Synonyms, tokenize, words } from '../lexicon/index.ts';
+import { literalTerms, questionTerms, sharedSynonyms, stem, type Synonyms, tokenize, words } from '../lexicon/index.ts';
 import { actionFit, directObject, isDestructive, queryActions, toolActions, withoutRequestFrame, type Action, type ToolHints } from './search/actions.ts';
 import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts';
 import { KEEPS_COPY } from './search/verbs.ts';
@@ -106,7 +106,7 @@ export class LexicalIndex {
   private avgLength = 0;
 
   constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {
-    this.synonyms = options.synonyms ?? new Synonyms();
+    this.synonyms = options.synonyms ?? sharedSynonyms();
     let total = 0;
     docs.forEach((doc, i) => {
       this.ids.push(doc.id);

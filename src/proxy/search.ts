@@ -5,7 +5,7 @@
 import type { CatalogTool, ToolCatalog } from './catalog.ts';
 import { EmbeddingStore, splitToolId, toolId, type Embedder } from './embeddings.ts';
 import { descriptionHash, parameterNames, searchText } from './hashing.ts';
-import { Synonyms } from '../lexicon/index.ts';
+import { sharedSynonyms } from '../lexicon/index.ts';
 import { LexicalIndex, namedTerms } from './lexical.ts';
 import { isDestructive, leadWithAsked, queryActions, toolActions } from './search/actions.ts';
 import { heldBack, nameObjects } from './search/held-back.ts';
@@ -55,8 +55,8 @@ export class ToolSearch {
   /** Texts sent to the embeddings API so far (for re-index accounting). */
   embeddedTexts = 0;
   private lexical?: LexicalIndex;
-  /** One WordNet reader for every rebuild of the lexical index, so lookups stay memoised. */
-  private readonly synonyms = new Synonyms();
+  /** The process's Synonyms for every rebuild of the lexical index, so lookups stay memoised. */
+  private readonly synonyms = sharedSynonyms();
   /** What each server says about itself (e.g. its MCP instructions), searched with a low weight. */
   private readonly serverDescriptions?: Record<string, string>;
   /** Whether stored embeddings may lag the catalog (checked in full on next search). */

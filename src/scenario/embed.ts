@@ -6,7 +6,7 @@
  * lexicon's phrases, "kick off" → trigger, and the kinds of typed values, "17 times 23" → math, too) are feature-hashed into `dimensions` buckets with a
  * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
-import { literalTerms, STOPWORDS, stem, Synonyms, words } from '../lexicon/index.ts';
+import { literalTerms, sharedSynonyms, STOPWORDS, stem, type Synonyms, words } from '../lexicon/index.ts';
 
 /** Weight of a word's trigrams, all together, against its stem's 1. */
 const SUBWORD_WEIGHT = 0.35;
@@ -43,7 +43,7 @@ const MAX_MEMO = 50_000;
 let shared: { synonyms: Synonyms; features: Map<string, WordFeatures> } | undefined;
 
 function featuresOf(word: string, dimensions: number): WordFeatures {
-  shared ??= { synonyms: new Synonyms(), features: new Map() };
+  shared ??= { synonyms: sharedSynonyms(), features: new Map() };
   const key = `${dimensions}:${word}`;
   const cached = shared.features.get(key);
   if (cached) return cached;
@@ -77,7 +77,7 @@ export function embedText(text: string, dimensions = 1536): number[] {
     for (let i = 0; i < buckets.length; i++) vector[buckets[i]] += values[i];
   }
   // The software lexicon's phrases ("mouse over", "pull request") add what they mean, like a word's related words.
-  shared ??= { synonyms: new Synonyms(), features: new Map() };
+  shared ??= { synonyms: sharedSynonyms(), features: new Map() };
   // Typed values ("17 times 23", "10.0.0.0/24", "2.10.0") add the words for their kind the same way.
   for (const phrase of [...shared.synonyms.phrases(text), ...literalTerms(text)]) {
     for (const r of phrase.related) {

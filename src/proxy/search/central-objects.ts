@@ -18,7 +18,7 @@
  * tags. The lexicon's groups serve search and are loose (an item is a task, a card, a product); the
  * conditions keep a vault's items apart from a chat's tasks.
  */
-import { stem, Synonyms, words } from '../../lexicon/index.ts';
+import { sharedSynonyms, stem, type Synonyms, words } from '../../lexicon/index.ts';
 
 /** Things of the same name two servers act on, at least, for their central objects to be paired. */
 export const MIN_SHARED_THINGS = 3;
@@ -58,7 +58,7 @@ interface Head {
  * @example
  *   const central = centralObjects(tools); central.counterparts('todoist', 'plane'); // ['task', 'issu']
  */
-export function centralObjects(tools: readonly CentralTool[], synonyms: Synonyms = new Synonyms()): CentralObjects {
+export function centralObjects(tools: readonly CentralTool[], synonyms: Synonyms = sharedSynonyms()): CentralObjects {
   const heads = new Map<string, Map<string, Head>>();
   const saying = new Map<string, Set<string>>();
   for (const t of tools) {

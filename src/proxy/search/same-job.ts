@@ -5,7 +5,7 @@
  * read_text_file do; read_text_file and write_file (read/write), create_entities and delete_entities
  * (create/delete), create_issue and create_pull_request (different objects) do not.
  */
-import { stem, STOPWORDS, Synonyms, words } from '../../lexicon/index.ts';
+import { sharedSynonyms, stem, STOPWORDS, type Synonyms, words } from '../../lexicon/index.ts';
 import { toolActions } from './actions.ts';
 import { opensByOneId, OPTION, readByName, readsAll, readsBatch } from './read-forms.ts';
 import { OBJECT_END, unknownVerb, verbOf } from './verbs.ts';
@@ -291,7 +291,7 @@ export class JobReader {
   private readonly memo = new Map<string, Job>();
   private readonly byObject = new WeakMap<JobTool, Job>();
 
-  constructor(synonyms: Synonyms = new Synonyms()) {
+  constructor(synonyms: Synonyms = sharedSynonyms()) {
     this.synonyms = synonyms;
   }
 

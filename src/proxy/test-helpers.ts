@@ -33,7 +33,10 @@ function fixturePath(name: string): string {
 
 /** A stdio server entry running a fixture with this Node. */
 export function stdioEntry(name: string, env?: Record<string, string>): { command: string; args: string[]; env?: Record<string, string> } {
-  return { command: process.execPath, args: [fixturePath(name)], ...(env ? { env } : {}) };
+  // Node's compile cache reaches the fixture as in `stdioFixture`: an MCP client hands a stdio server only a few variables.
+  const cache = process.env.NODE_COMPILE_CACHE;
+  const full = cache ? { NODE_COMPILE_CACHE: cache, ...env } : env;
+  return { command: process.execPath, args: [fixturePath(name)], ...(full ? { env: full } : {}) };
 }
 
 /** A fetch that answers from a mock LLM's handle (anything with `handle(Request)`). */

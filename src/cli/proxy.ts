@@ -4,7 +4,6 @@
  */
 import { parseArgs } from 'node:util';
 import { createProxy, ProxyConfigError, type McpProxy } from '../proxy/index.ts';
-import { runEvalCommand } from '../proxy/eval-command.ts';
 
 const USAGE = `usage: ghostwire proxy <command> [options]
 
@@ -97,7 +96,8 @@ export async function proxyCommand(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (sub === 'eval') return runEvalCommand({ catalogDir: values.catalog, json: values.json, modes: values.mode });
+  // Loaded for eval alone: it brings the mock LLM (every provider adapter) that no other subcommand uses.
+  if (sub === 'eval') return (await import('../proxy/eval-command.ts')).runEvalCommand({ catalogDir: values.catalog, json: values.json, modes: values.mode });
   if (!['serve', 'search-tools', 'recommend-tools', 'refresh'].includes(sub)) {
     process.stderr.write(`ghostwire proxy: unknown command "${sub}"\n\n${USAGE}`);
     return 2;

@@ -10,7 +10,7 @@ import { EMBEDDING_MODELS, loadProxyConfig, parseProxyConfig, type ProxyConfig, 
 import { createOpenAIEmbedder, type Embedder } from './embeddings.ts';
 import { listenHttp, type HttpListener } from './http.ts';
 import { isLoopback } from '../net/index.ts';
-import { createProvider } from '../ghost/index.ts';
+import { createProvider } from '../ghost/provider-factory.ts';
 import { rankingLLMFromProvider, type RankingLLM } from './llm.ts';
 import { createProxyMcpServer } from './mcp-server.ts';
 import { ProxyCore, type ProxyDeps } from './proxy.ts';

@@ -3,9 +3,14 @@
  * packed float32 BLOBs keyed by the description hash so unchanged tools are never re-embedded.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import OpenAI from 'openai';
+import type { default as OpenAIClient } from 'openai';
+import { optionalPeer } from '../ghost/optional-peer.ts';
 import { packVector, unpackVector, VectorIndex } from './vectors.ts';
 import { transaction } from './store.ts';
+
+// An optional peer, as for the ghost's providers: loaded when an embedder is first made, so a proxy without
+// an embeddings API neither needs the package nor pays for loading it.
+const OpenAI = optionalPeer<typeof OpenAIClient>('openai', 'default');
 
 /** Turns texts into vectors. */
 export interface Embedder {

@@ -148,7 +148,29 @@ function negatedAt(ws: string[], i: number): boolean {
 }
 
 
+/**
+ * Readings of the latest queries: one search reads its query four or five times over (its ranking, the
+ * detachment, the refusals, the guard), and the reading is derived from the text alone. Few and short
+ * entries, so memory stays bounded; each caller gets sets of its own (some add to them).
+ */
+const readings = new Map<string, { asked: ReadonlySet<Action>; refused: ReadonlySet<Action> }>();
+const MAX_READINGS = 64;
+const MAX_READ_CHARS = 4096;
+
 function readActions(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
+  const key = `${options.methods === false ? '-' : '+'}${query}`;
+  let read = readings.get(key);
+  if (read === undefined) {
+    read = readQuery(query, options);
+    if (query.length <= MAX_READ_CHARS) {
+      if (readings.size >= MAX_READINGS) readings.clear();
+      readings.set(key, read);
+    }
+  }
+  return { asked: new Set(read.asked), refused: new Set(read.refused) };
+}
+
+function readQuery(query: string, options: { methods?: boolean }): { asked: Set<Action>; refused: Set<Action> } {
   // Each sentence asks on its own: "which ones should I remove? remove the oldest" asks for the delete
   // its second sentence gives, whatever the question's modal does to the first.
   // Quoted content (a message's text) asks nothing.
@@ -272,11 +294,14 @@ export function directObject(query: string): string[] | undefined {
  *   toolActions('jira_delete', 'Delete Jira resources.'); // Set { 'delete' }
  */
 export function toolActions(name: string, description: string): Set<Action> {
-  for (const source of [words(name), words(description).slice(0, 12)]) {
-    for (const w of source) {
-      const found = verbOf(w);
-      if (found) return new Set(found);
-    }
+  for (const w of words(name)) {
+    const found = verbOf(w);
+    if (found) return new Set(found);
+  }
+  // The description is split only when the name has no verb.
+  for (const w of words(description).slice(0, 12)) {
+    const found = verbOf(w);
+    if (found) return new Set(found);
   }
   return new Set();
 }

@@ -15,11 +15,21 @@ const define = (actions: Action[], list: string): void => {
 
 /** The verb a word is a form of: "deletes", "deleted", "deleting", "running" → their base. */
 export function verbOf(word: string): Action[] | undefined {
-  const forms = [word, word.replace(/s$/, ''), word.replace(/es$/, ''), word.replace(/ed$/, ''), word.replace(/d$/, ''),
-    word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/(.)\1ing$/, '$1'), word.replace(/(.)\1ed$/, '$1'), word.replace(/ies$/, 'y'), word.replace(/ied$/, 'y')];
+  // Suffixes cut by hand, not by regular expressions: every reader asks this of every word, again and again.
+  const n = word.length;
+  const cut = (suffix: string, by = ''): string => (word.endsWith(suffix) ? word.slice(0, n - suffix.length) + by : word);
+  // "running" → run, "dropped" → drop: a doubled letter before the suffix, kept once.
+  const undouble = (suffix: string): string => {
+    const at = n - suffix.length - 1;
+    return at >= 1 && word.endsWith(suffix) && word[at] === word[at - 1] && !LINE_TERMINATORS.includes(word[at]) ? word.slice(0, at) : word;
+  };
+  const forms = [word, cut('s'), cut('es'), cut('ed'), cut('d'), cut('ing'), cut('ing', 'e'), undouble('ing'), undouble('ed'), cut('ies', 'y'), cut('ied', 'y')];
   for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
   return undefined;
 }
+
+/** What a regular expression's `.` does not match (the doubled letter above is any other character). */
+const LINE_TERMINATORS = '\n\r\u2028\u2029';
 
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
 define(['list'], 'list enumerate browse');

@@ -70,7 +70,8 @@ function featuresOf(word: string, dimensions: number): WordFeatures {
  *   const v = embedText('list the tables', 1536); // v.length === 1536, norm 1
  */
 export function embedText(text: string, dimensions = 1536): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
+  // Summed in a typed array (the same doubles, without an array of boxed-or-tagged elements to grow and walk).
+  const vector = new Float64Array(dimensions);
   for (const word of words(text)) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     const { buckets, values } = featuresOf(word, dimensions);
@@ -86,14 +87,16 @@ export function embedText(text: string, dimensions = 1536): number[] {
     }
   }
   let sum = 0;
-  for (const x of vector) sum += x * x;
+  for (let i = 0; i < dimensions; i++) sum += vector[i] * vector[i];
+  const out = new Array<number>(dimensions).fill(0);
   if (sum === 0) {
     // No words at all: a fixed unit vector, so similarity stays defined.
-    vector[0] = 1;
-    return vector;
+    out[0] = 1;
+    return out;
   }
   const inv = 1 / Math.sqrt(sum);
-  return vector.map((x) => x * inv);
+  for (let i = 0; i < dimensions; i++) out[i] = vector[i] * inv;
+  return out;
 }
 
 /**

@@ -11,6 +11,7 @@ import { heldBackFor, nameObjects, type ToolTarget } from './search/held-back.ts
 import { KEEPS_COPY } from './search/verbs.ts';
 import { actionLeads, better, objectLeads, changesSomething, keep, meets, onlyLooks, type Hit } from './search/action-lead.ts';
 import { detachment, objectPlace, toolSource } from './search/detach.ts';
+import { NameCoverage, type NameTerm } from './search/name-coverage.ts';
 import { FILE_NAME, namedServers, namedTerms, properNames, serverPatterns, valueWords, writtenInto, type ServerPatterns } from './search/query-terms.ts';
 
 export { namedTerms, stem, tokenize };
@@ -64,7 +65,7 @@ const VALUE_WEIGHT = 0.3;
 const PHRASAL_VERB_WEIGHT = 0.5;
 const PARTICLES = new Set(['to', 'off', 'up', 'in', 'out', 'back', 'away', 'down', 'over', 'on']);
 /** A name's words less verbs (the action is matched on its own) and the server's name, stemmed, each with what the lexicon also calls it. */
-function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): Array<{ term: string; also: string[] }> {
+function nameContent(name: string, serverTerms: ReadonlySet<string>, synonyms: Synonyms): NameTerm[] {
   const out = new Map<string, string[]>();
   for (const w of words(name)) {
     if (toolActions(w, '').size > 0) continue;
@@ -82,7 +83,7 @@ interface DocMeta {
   /** What the tool acts on, from its name. */
   target: ToolTarget;
   /** Stems of its name's words, less its verb and the server's name. */
-  nameTerms: Array<{ term: string; also: string[] }>;
+  nameTerms: NameTerm[];
 }
 
 /**
@@ -103,6 +104,7 @@ export class LexicalIndex {
   private group = new Float64Array(0);
   private readonly synonyms: Synonyms;
   private readonly servers: ServerPatterns;
+  private readonly coverage: NameCoverage;
   private avgLength = 0;
 
   constructor(docs: LexicalDoc[], options: { synonyms?: Synonyms } = {}) {
@@ -144,6 +146,7 @@ export class LexicalIndex {
       this.lengths.push(length);
       total += length;
     });
+    this.coverage = new NameCoverage(this.meta.map((m) => m.nameTerms));
     this.servers = serverPatterns(new Set(this.ids.map((id) => id.slice(0, Math.max(0, id.indexOf('/'))))));
     this.avgLength = docs.length ? total / docs.length : 0;
     this.norms = Float64Array.from(this.lengths, (len) => K1 * (1 - B + (B * len) / (this.avgLength || 1)));
@@ -263,6 +266,8 @@ export class LexicalIndex {
     const named = { ...namedTerms(query, this.synonyms), servers: namedServers(query, this.servers) };
     // The top k kept in order as scores arrive (k is small; sorting every scored doc is not needed),
     // and the best hit not held back, which leads when the top one is held back.
+    this.coverage.clear();
+    for (const [term, weight] of reach) this.coverage.reach(term, weight, ALSO_COVERS);
     const top: Hit[] = [];
     const promotable: Hit[] = [];
     let free: Hit | undefined;
@@ -277,13 +282,7 @@ export class LexicalIndex {
       if (!changes && place.size === 0 && free && top.length >= k && bound < top[top.length - 1].score && bound < free.score) continue;
       const { actions, readOnly, destructive, nameWords, target, nameTerms } = this.meta[d];
       // A name the query explains word for word is the tool asked for ("make a folder" → create_directory).
-      let covered = 0;
-      for (const { term, also } of nameTerms) {
-        let r = reach.get(term) ?? 0;
-        for (const a of also) r = Math.max(r, (reach.get(a) ?? 0) * ALSO_COVERS);
-        covered += r;
-      }
-      const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (covered / nameTerms.length) : 1;
+      const coverage = nameTerms.length ? 1 + NAME_COVERAGE * (this.coverage.covered(d) / nameTerms.length) : 1;
       const fit = actionFit(asked, actions);
       const fitHold = askedHold === asked ? fit : actionFit(askedHold, actions);
       // A destructive tool whose action the query does not ask for is held back and scores lower;

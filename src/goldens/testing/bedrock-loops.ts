@@ -3,7 +3,7 @@
  * and ConverseStream, InvokeModel and InvokeModelWithResponseStream (Anthropic bodies) through
  * `@aws-sdk/client-bedrock-runtime`, and the Mantle endpoint through `@anthropic-ai/bedrock-sdk`. Two
  * loops in one conversation (Paris, then Lyon), each able to pass its minted value (a thinking
- * signature, or Converse's redacted content) back kept, altered, swapped for another recording's, or
+ * signature, or the redacted content) back kept, altered, swapped for another recording's, or
  * altered only once its loop is over (where the live API no longer checks it). Shared by the goldens'
  * Bedrock strict replay tests.
  */
@@ -25,7 +25,7 @@ import type { ScenarioInput } from '../../scenario/schema.ts';
 /** How the code passes the first loop's minted value back: as served, altered, another recording's, or altered once that loop is closed. */
 export type Tamper = { kind: 'keep' } | { kind: 'alter' } | { kind: 'swap'; value: string } | { kind: 'stale' };
 
-/** Two reasoning tool loops; `redacted` serves the reasoning redacted (Converse's `redactedContent`). */
+/** Two reasoning tool loops; `redacted` serves the reasoning redacted (Converse's `redactedContent`, Anthropic's `redacted_thinking`). */
 export const bedrockLoop = (redacted = false): ScenarioInput => {
   const reasoning = (text: string) => (redacted ? { text, redacted: true } : text);
   return {
@@ -161,16 +161,21 @@ async function converseStream(messages: Message[], base?: string): Promise<Messa
   return { role: 'assistant', content };
 }
 
-/** Anthropic's messages (InvokeModel's bodies, Mantle's API); the minted value is the thinking block's signature. */
+/** Anthropic's messages (InvokeModel's bodies, Mantle's API); the minted value is the thinking block's signature, or the redacted block's data. */
 const anthropicMessages = (send: (messages: Anthropic.MessageParam[], base?: string) => Promise<Anthropic.MessageParam>, failure: Wire<unknown>['failure']): Wire<Anthropic.MessageParam> => {
   const blocks = (m: Anthropic.MessageParam) => m.content as Anthropic.ContentBlockParam[];
+  const reasoning = (m: Anthropic.MessageParam) => blocks(m).find((b) => b.type === 'thinking' || b.type === 'redacted_thinking') as Anthropic.ThinkingBlockParam | Anthropic.RedactedThinkingBlockParam;
   return {
     send,
     failure,
     user: (text) => ({ role: 'user', content: text }),
     results: (a) => ({ role: 'user', content: blocks(a).flatMap((b) => (b.type === 'tool_use' ? [{ type: 'tool_result' as const, tool_use_id: b.id, content: '21C' }] : [])) }),
-    minted: (a) => (blocks(a).find((b) => b.type === 'thinking') as Anthropic.ThinkingBlockParam).signature,
-    withMinted: (a, value) => ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b)) }) as Anthropic.MessageParam,
+    minted: (a) => {
+      const block = reasoning(a);
+      return block.type === 'thinking' ? block.signature : block.data;
+    },
+    withMinted: (a, value) =>
+      ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b.type === 'redacted_thinking' ? { ...b, data: value } : b)) }) as Anthropic.MessageParam,
     text: (a) => blocks(a).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
   };
 };

@@ -64,6 +64,15 @@ const REFUSED: Record<keyof typeof BEDROCK_LOOPS, [number, string]> = {
   mantle: [400, SIGNATURE],
 };
 
+/** The live mock's refusal of a first-loop thinking block passed back without its signature. */
+const DROPPED: Record<keyof typeof BEDROCK_LOOPS, [number, string]> = {
+  converse: [400, CONVERSE_SIGNATURE],
+  'converse-stream': [400, CONVERSE_SIGNATURE],
+  invoke: [400, 'messages.1.content.0.signature: Field required'],
+  'invoke-stream': [400, 'messages.1.content.0.signature: Field required'],
+  mantle: [400, 'messages.1.content.0.signature: Field required'],
+};
+
 describe.each(Object.keys(BEDROCK_LOOPS) as Array<keyof typeof BEDROCK_LOOPS>)('Bedrock %s: golden replay checks the reasoning values passed back', (name) => {
   const l = BEDROCK_LOOPS[name];
 
@@ -92,6 +101,15 @@ describe.each(Object.keys(BEDROCK_LOOPS) as Array<keyof typeof BEDROCK_LOOPS>)('
     const expected = await live(l, { kind: 'swap', value: foreign });
     expect(expected).toEqual(REFUSED[name]);
     const { refusal, failed } = await replay(l, root, file, { kind: 'swap', value: foreign });
+    expect(refusal).toEqual(expected);
+    expectGoldenFailure(failed, expected![0]);
+  });
+
+  it("a signature the code leaves out is refused as the live mock refuses it, and the test fails", async () => {
+    const expected = await live(l, { kind: 'drop' });
+    expect(expected).toEqual(DROPPED[name]);
+    const { root, file } = await record(l);
+    const { refusal, failed } = await replay(l, root, file, { kind: 'drop' });
     expect(refusal).toEqual(expected);
     expectGoldenFailure(failed, expected![0]);
   });

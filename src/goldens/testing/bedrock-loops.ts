@@ -22,8 +22,8 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { expect } from 'vitest';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 
-/** How the code passes the first loop's minted value back: as served, altered, another recording's, or altered once that loop is closed. */
-export type Tamper = { kind: 'keep' } | { kind: 'alter' } | { kind: 'swap'; value: string } | { kind: 'stale' };
+/** How the code passes the first loop's minted value back: as served, altered, another recording's, left out, or altered once that loop is closed. */
+export type Tamper = { kind: 'keep' } | { kind: 'alter' } | { kind: 'swap'; value: string } | { kind: 'drop' } | { kind: 'stale' };
 
 /** Two reasoning tool loops; `redacted` serves the reasoning redacted (Converse's `redactedContent`, Anthropic's `redacted_thinking`). */
 export const bedrockLoop = (redacted = false): ScenarioInput => {
@@ -50,6 +50,8 @@ interface Wire<M> {
   results(assistant: M): M;
   minted(assistant: M): string;
   withMinted(assistant: M, value: string): M;
+  /** The assistant turn with its reasoning block's signature left out. */
+  withoutSignature(assistant: M): M;
   text(assistant: M): string;
   /** The SDK's error as [status, message the API sent]. */
   failure(error: unknown): [number, string];
@@ -68,7 +70,11 @@ function loopOf<M>(wire: Wire<M>): Loop {
       const messages = [wire.user('Weather in Paris?')];
       const first = await wire.send(messages, base);
       const minted = [wire.minted(first)];
-      const passed = tamper.kind === 'alter' ? wire.withMinted(first, altered(minted[0])) : tamper.kind === 'swap' ? wire.withMinted(first, tamper.value) : first;
+      const passed =
+        tamper.kind === 'alter' ? wire.withMinted(first, altered(minted[0]))
+        : tamper.kind === 'swap' ? wire.withMinted(first, tamper.value)
+        : tamper.kind === 'drop' ? wire.withoutSignature(first)
+        : first;
       messages.push(passed, wire.results(first));
       const paris = await wire.send(messages, base);
       messages.push(paris, wire.user('And in Lyon?'));
@@ -119,6 +125,11 @@ const converseMessages = (send: (messages: Message[], base?: string) => Promise<
       ? { reasoningContent: { redactedContent: new Uint8Array(Buffer.from(value, 'base64')) } }
       : { reasoningContent: { reasoningText: { ...reasoning.reasoningText!, signature: value } } };
     return { ...a, content: [replaced, ...rest] };
+  },
+  withoutSignature(a) {
+    const [block, ...rest] = a.content!;
+    const { signature: _dropped, ...text } = block.reasoningContent!.reasoningText!;
+    return { ...a, content: [{ reasoningContent: { reasoningText: text } } as ContentBlock, ...rest] };
   },
   text: (a) => a.content!.flatMap((b) => (b.text === undefined ? [] : [b.text])).join(''),
   failure: awsFailure,
@@ -176,6 +187,8 @@ const anthropicMessages = (send: (messages: Anthropic.MessageParam[], base?: str
     },
     withMinted: (a, value) =>
       ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b.type === 'redacted_thinking' ? { ...b, data: value } : b)) }) as Anthropic.MessageParam,
+    withoutSignature: (a) =>
+      ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? (({ signature: _dropped, ...rest }) => rest)(b) : b)) }) as Anthropic.MessageParam,
     text: (a) => blocks(a).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
   };
 };

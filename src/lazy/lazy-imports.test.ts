@@ -18,13 +18,16 @@ registerHooks({ resolve(specifier, context, next) {
   const resolved = next(specifier, context);
   const m = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(resolved.url);
   if (m) packages.add(m[1]);
+  // ghostwire's own folders, as 'ghostwire:src/<folder>[/<subfolder>]'.
+  const own = /\\/src\\/([a-z-]+)\\/(?:([a-z-]+)\\/)?/.exec(resolved.url);
+  if (own && !m) packages.add('ghostwire:src/' + own[1] + (own[2] ? '/' + own[2] : ''));
   return resolved;
 } });
 process.on('exit', () => process.stdout.write('\\n' + JSON.stringify([...packages])));
 `);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The packages an import of `entry` (a source file) reaches, in a fresh process. */
+/** The packages (and ghostwire's own folders, `ghostwire:src/<folder>[/<subfolder>]`) an import of `entry` (a source file) reaches, in a fresh process. */
 function packagesOf(entry: string): string[] {
   const url = pathToFileURL(join(ROOT, entry)).href;
   const child = spawnSync(process.execPath, ['--conditions=ghostwire-source', '--import', pathToFileURL(hook).href, '--input-type=module', '-e', `await import(${JSON.stringify(url)}).catch(() => {})`], {
@@ -43,5 +46,13 @@ describe('what importing an entry point loads', () => {
     // The graph was walked: the scenario schemas' zod is in every one.
     expect(packages).toContain('zod');
     expect(packages.filter((p) => LOADED_ON_FIRST_USE.includes(p))).toEqual([]);
+  });
+
+  // The MCP mock (its CLI, `ghostwire/mcp`) shares the scenario format's pieces, not the LLM's providers
+  // (only providers/common's byte helpers, which the real-port writer uses).
+  it.each(['src/cli/mcp.ts', 'src/mcp/index.ts'])('%s: none of the LLM providers', (entry) => {
+    const packages = packagesOf(entry);
+    expect(packages).toContain('@modelcontextprotocol/sdk');
+    expect(packages.filter((p) => p.startsWith('ghostwire:src/providers') && p !== 'ghostwire:src/providers/common')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { formatIssue, ScenarioLoadError } from '../scenario/loader.ts';
+import { formatIssue, ScenarioLoadError } from '../scenario/load-error.ts';
 import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
 import { DEFAULT_HTTP_SESSION_IDLE_MS, DEFAULT_MAX_HTTP_SESSIONS, type HttpSessionOptions } from '../mcp/mock/http.ts';

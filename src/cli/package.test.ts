@@ -88,10 +88,10 @@ describe('the packed package, installed', () => {
     expect(seen.setupFiles).toEqual([join(pkg, 'dist/src/vitest/setup.js')]);
   });
 
-  it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/)", { timeout: 90_000 }, async () => {
+  it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/) and what it loads on first use (the schema validator, useMockMCP)", { timeout: 90_000 }, async () => {
     const result = await run(process.execPath, [join(pkg, 'bin', 'ghostwire.js'), 'test', '--root', project], { cwd: project, env: userEnv(), timeoutMs: 60_000 });
     expect(result.code, explain(result)).toBe(0);
-    expect(result.stdout).toMatch(/1 passed/);
+    expect(result.stdout).toMatch(/2 passed/);
   });
 
   it("a user's strict TypeScript checks against the shipped .d.ts files", { timeout: 90_000 }, async () => {

@@ -4,8 +4,7 @@
  * well-known key formats of the providers and common services, from secretlint's maintained
  * recommended rule set, plus the few provider formats that set does not cover.
  */
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { lazily } from '../lazy/index.ts';
 import { GoldenLeakError } from './errors.ts';
 import { jsonPath } from './json-path.ts';
 
@@ -28,10 +27,17 @@ const EXTRA_KEY_FORMATS: readonly { label: string; pattern: RegExp }[] = [
   { label: 'an AWS access key id (AKIA…)', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/ },
 ];
 
-/** secretlint's recommended preset, with AWS access key ids on (off by default there). */
-const SECRETLINT_CONFIG = {
-  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended, rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }] }],
-};
+/**
+ * secretlint with its recommended preset, AWS access key ids on (off by default there). Imported at the
+ * first full scan (src/lazy): a worker that only replays goldens never runs one.
+ */
+const secretlint = lazily(async () => {
+  const [{ lintSource }, { creator: recommended }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+  const config = {
+    rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended, rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }] }],
+  };
+  return { lintSource, config };
+});
 /** Short values ("test", "x") would flag ordinary text; real keys are long. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -107,7 +113,8 @@ export async function findSecretAsync(value: unknown, secrets: readonly Secret[]
   const quick = findSecret(value, secrets);
   if (quick) return quick;
   const content = JSON.stringify(value, null, 2) ?? '';
-  const result = await lintSource({ source: { content, filePath: 'golden.json', ext: '.json', contentType: 'text' }, options: { config: SECRETLINT_CONFIG, noPhysicFilePath: true } });
+  const { lintSource, config } = await secretlint();
+  const result = await lintSource({ source: { content, filePath: 'golden.json', ext: '.json', contentType: 'text' }, options: { config, noPhysicFilePath: true } });
   const message = result.messages[0];
   if (!message) return null;
   const label = `secretlint: ${message.messageId} (${message.ruleId})`;

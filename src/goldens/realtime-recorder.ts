@@ -4,11 +4,15 @@
  * URL) over the `ws` package, and every frame both ways is kept with its direction and its offset
  * from the connection's start, secrets redacted (the URL's key, an API key carried as subprotocol).
  */
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { requireLazily } from '../lazy/index.ts';
 import { realtimeAdapterFor } from '../providers/realtime-registry.ts';
 import type { MswRealtimeClient, RealtimeRoute } from '../transports/msw-realtime.ts';
 import type { Redactor } from './redact.ts';
 import type { RealtimeConversation } from './schema.ts';
+
+// Loaded when a conversation is recorded (src/lazy).
+const wsPackage = requireLazily<typeof import('ws')>('ws');
 
 /**
  * The realtime API path inside `pathname`, wherever the client's base URL put it (`/s/ab/v1/realtime` → `/v1/realtime`).
@@ -63,7 +67,7 @@ export class RealtimeRecorder implements RealtimeRoute {
     const target = base ? `${new URL(base).origin.replace(/^http/, 'ws')}${new URL(base).pathname.replace(/\/$/, '')}${original.pathname}${original.search}` : original.toString();
     // `accept: msw/passthrough` lets this connection past MSW (it is the recording's own way out).
     // The client's own headers (its Authorization, a `ws`-package client's) go to the provider; none reach the golden.
-    const upstream = new WebSocket(target, [...protocols], { headers: { ...headers, accept: 'msw/passthrough' }, perMessageDeflate: false });
+    const upstream = new (wsPackage().WebSocket)(target, [...protocols], { headers: { ...headers, accept: 'msw/passthrough' }, perMessageDeflate: false });
     this.#sockets.add(upstream);
     const queued: string[] = [];
     upstream.on('open', () => {
@@ -84,7 +88,7 @@ export class RealtimeRecorder implements RealtimeRoute {
       const data = event.data as unknown;
       const text = typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8');
       keep('client', text);
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+      if (upstream.readyState === upstream.OPEN) upstream.send(text);
       else queued.push(text);
     });
     client.addEventListener('close', () => upstream.close());

@@ -5,9 +5,13 @@
  * its own way. ajv's own ErrorObjects stay available for renderers that need them (the rollout env
  * words them as Python jsonschema does).
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { requireLazily } from '../lazy/index.ts';
+
+// Loaded when the first schema is compiled (src/lazy): most test workers never compile one.
+const ajv7 = requireLazily<typeof import('ajv')>('ajv');
+const ajv2019 = requireLazily<typeof import('ajv/dist/2019.js')>('ajv/dist/2019.js');
+const ajv2020 = requireLazily<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
 
 /** One problem with the arguments. */
 export interface ArgumentIssue {
@@ -117,9 +121,11 @@ export class ArgumentValidator {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.validate;
     const chars = cacheKey === undefined ? key.length : JSON.stringify(schema).length;
+    // Outside the try: a validator that fails to load must fail loudly, not validate nothing.
+    const ajv = this.ajvFor(dialectOf(schema as Record<string, unknown>, this.defaultDraft));
     let compiled: ValidateFunction | null;
     try {
-      compiled = this.ajvFor(dialectOf(schema as Record<string, unknown>, this.defaultDraft)).compile(schema);
+      compiled = ajv.compile(schema);
     } catch {
       compiled = null;
     }
@@ -140,7 +146,7 @@ export class ArgumentValidator {
     if (!ajv) {
       // Formats are the server's business; unknown keywords (x-…, vendor extensions) are not errors.
       const options: Options = { allErrors: true, strict: false, validateFormats: false, validateSchema: false };
-      ajv = dialect === '2020' ? new Ajv2020(options) : dialect === '2019' ? new Ajv2019(options) : new Ajv(options);
+      ajv = dialect === '2020' ? new (ajv2020().Ajv2020)(options) : dialect === '2019' ? new (ajv2019().Ajv2019)(options) : new (ajv7().Ajv)(options);
       this.ajv.set(dialect, ajv);
     }
     return ajv;

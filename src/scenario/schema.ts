@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from '../providers/registry.ts';
+import { RegexSchema } from './regex-schema.ts';
 
 /**
  * The scenario format: the single source of truth for the JSON files, the builder's output
  * and the TypeScript types. `npm run schema` writes the JSON Schema to schema/scenario.schema.json.
  */
 
-export const RegexSchema = z.object({ regex: z.string(), flags: z.string().optional() }).strict();
+export { RegexSchema };
 
 /** A string constraint: exact value, `{ contains }`, `{ regex }` or `{ equals }`. */
 export const TextMatchSchema = z.union([

@@ -12,9 +12,13 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { requireLazily } from '../lazy/index.ts';
 import type { MswRealtimeClient, RealtimeRoute } from './msw-realtime.ts';
 import { MAX_FRAME_BYTES } from './realtime.ts';
+
+// Loaded at the first realtime connection (src/lazy).
+const wsPackage = requireLazily<typeof import('ws')>('ws');
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const KEY = Symbol.for('ghostwire.wsClientBridge');
@@ -82,7 +86,7 @@ function takeOver(socket: Socket, head: Buffer, pending: Pending): void {
   }) as Socket['write'];
   socket.once('close', () => server.destroy());
   // The server side of a connection, as ws's own WebSocketServer makes one (address null, then setSocket).
-  const ws = new (WebSocket as unknown as new (address: null, protocols: undefined, options: object) => WebSocket)(null, undefined, {});
+  const ws = new (wsPackage().WebSocket as unknown as new (address: null, protocols: undefined, options: object) => WebSocket)(null, undefined, {});
   (ws as unknown as { setSocket(socket: Duplex, head: Buffer, options: object): void }).setSocket(server, head, { maxPayload: MAX_FRAME_BYTES, allowSynchronousEvents: true });
   const client: MswRealtimeClient = {
     url: new URL(pending.url),

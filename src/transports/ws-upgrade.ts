@@ -8,10 +8,13 @@
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { lazily, requireLazily } from '../lazy/index.ts';
 import type { RequestGuard } from './request-guard.ts';
 import { isRealtimePath, openRealtime, MAX_FRAME_BYTES } from './realtime.ts';
 import { SessionRegistry } from './sessions.ts';
+
+const wsPackage = requireLazily<typeof import('ws')>('ws');
 
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', code: null, param: null } });
@@ -25,7 +28,8 @@ function refuse(socket: Duplex, status: number, message: string): void {
  */
 export function realtimeUpgrade(sessions: SessionRegistry, guard: RequestGuard, origin: () => string): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   // No compression (the SDKs turn it off too), frames bounded in bytes.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  // Made (and ws loaded, src/lazy) at the first upgrade: most servers never see one.
+  const wss = lazily(() => new (wsPackage().WebSocketServer)({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false }));
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     try {
@@ -42,7 +46,7 @@ export function realtimeUpgrade(sessions: SessionRegistry, guard: RequestGuard, 
       const info = { url, path, headers };
       // Checked before the handshake: a path no realtime API lives at is a 404, not an open socket.
       if (!isRealtimePath(path)) return refuse(socket, 404, `ghostwire: no realtime API at ${path} (OpenAI: /v1/realtime; Gemini Live: /ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent)`);
-      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      wss().handleUpgrade(req, socket, head, (ws: WebSocket) => {
         const conn = openRealtime(session.mock, info, {
           send: (data) => ws.send(data),
           close: (code, reason) => ws.close(code, reason),

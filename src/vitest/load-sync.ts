@@ -1,6 +1,7 @@
 // Loads one of ghostwire's own heavier modules synchronously, on first use: `toMatchGolden` is a
 // synchronous matcher, yet a test file that never asserts a golden must not pay for the goldens code
-// (zod schemas, diffing, the provider registry). Node >= 22.12 loads ES modules with require().
+// (zod schemas, diffing, the provider registry); nor one that never mocks an MCP server for the MCP SDK's
+// server. Node >= 22.12 loads ES modules with require().
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -8,7 +9,7 @@ const require = createRequire(import.meta.url);
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 /**
- * The module `./<name>` of this folder, loaded once.
+ * The module `./<name>` (a path from this folder, without extension), loaded once.
  * @example loadSync<typeof import('./goldens-worker.ts')>('goldens-worker').goldenSessionOf(slot)
  */
 export function loadSync<T>(name: string): T {

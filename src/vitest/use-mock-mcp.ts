@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { onTestFinished, TestRunner } from 'vitest';
-import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from '../mcp/mock/mock-mcp.ts';
-import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
-import { mcpGolden, type MCPGolden, type MCPGoldenOptions, type MCPServerEntry } from '../mcp/mock/mcp-golden.ts';
+import type { MCPScenarioSource, MockMCP, MockMCPOptions } from '../mcp/mock/mock-mcp.ts';
+import type { MockMCPServer } from '../mcp/mock/node-server.ts';
+import type { MCPGolden, MCPGoldenOptions, MCPServerEntry } from '../mcp/mock/mcp-golden.ts';
 import { inProcessLayer, type Route } from './in-process.ts';
+import { loadSync } from './load-sync.ts';
 import './setup.ts';
 
 /** A `.mcp.json` server entry (the shape Claude Desktop, Cursor and VS Code read). */
@@ -40,6 +41,11 @@ interface Registry {
   mocks: Map<string, Routed>;
   seq: number;
 }
+
+// The mock MCP server (the MCP SDK's Server, its validator) loads with the first mock: every test file that
+// imports ghostwire/vitest would pay for it otherwise, most of them never mocking an MCP server.
+const mockMCP = () => loadSync<typeof import('../mcp/mock/mock-mcp.ts')>('../mcp/mock/mock-mcp');
+const nodeServer = () => loadSync<typeof import('../mcp/mock/node-server.ts')>('../mcp/mock/node-server');
 
 /** The reserved domain of in-process mock URLs (`.test` never resolves). */
 const IN_PROCESS_DOMAIN = '.ghostwire.test';
@@ -85,7 +91,7 @@ export class MockMCPTestServer {
 
   constructor(source: MCPScenarioSource, options: MockMCPOptions = {}) {
     this.#source = source;
-    this.mock = createMockMCP(source, options);
+    this.mock = mockMCP().createMockMCP(source, options);
     const reg = registry();
     const label = this.mock.scenario.name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40) || 'mcp';
     this.#host = `${label}-${++reg.seq}.mcp${IN_PROCESS_DOMAIN}`;
@@ -116,7 +122,7 @@ export class MockMCPTestServer {
   /** The same mock on a real 127.0.0.1 port, for clients in other processes; `{ type: 'http', url }`. */
   async listen(): Promise<McpJsonHttpEntry> {
     // The server announces its port: the in-process layer lets the client's fetch to it through MSW.
-    const server: MockMCPServer = await startMockMCPServer({ mock: this.mock });
+    const server: MockMCPServer = await nodeServer().startMockMCPServer({ mock: this.mock });
     this.#cleanups.push(() => server.close());
     return { type: 'http', url: server.url };
   }
@@ -178,6 +184,8 @@ export function useMockMCP(source: MCPScenarioSource, options: MockMCPOptions = 
  *   });
  */
 export async function useMCPGolden(config: { mcpServers: Record<string, MCPServerEntry> }, options: MCPGoldenOptions): Promise<MCPGolden> {
+  // Imported here, not above: the MCP clients and the leak scanner are for the tests that record or replay.
+  const { mcpGolden } = await import('../mcp/mock/mcp-golden.ts');
   const reg = registry();
   const golden = await mcpGolden(config, {
     ...options,

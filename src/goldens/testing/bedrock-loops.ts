@@ -3,7 +3,7 @@
  * and ConverseStream, InvokeModel and InvokeModelWithResponseStream (Anthropic bodies) through
  * `@aws-sdk/client-bedrock-runtime`, and the Mantle endpoint through `@anthropic-ai/bedrock-sdk`. Two
  * loops in one conversation (Paris, then Lyon), each able to pass its minted value (a thinking
- * signature, or Converse's redacted content) back kept, altered, swapped for another recording's, or
+ * signature, or the redacted content) back kept, altered, swapped for another recording's, or
  * altered only once its loop is over (where the live API no longer checks it). Shared by the goldens'
  * Bedrock strict replay tests.
  */
@@ -22,10 +22,10 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { expect } from 'vitest';
 import type { ScenarioInput } from '../../scenario/schema.ts';
 
-/** How the code passes the first loop's minted value back: as served, altered, another recording's, or altered once that loop is closed. */
-export type Tamper = { kind: 'keep' } | { kind: 'alter' } | { kind: 'swap'; value: string } | { kind: 'stale' };
+/** How the code passes the first loop's minted value back: as served, altered, another recording's, left out, or altered once that loop is closed. */
+export type Tamper = { kind: 'keep' } | { kind: 'alter' } | { kind: 'swap'; value: string } | { kind: 'drop' } | { kind: 'stale' };
 
-/** Two reasoning tool loops; `redacted` serves the reasoning redacted (Converse's `redactedContent`). */
+/** Two reasoning tool loops; `redacted` serves the reasoning redacted (Converse's `redactedContent`, Anthropic's `redacted_thinking`). */
 export const bedrockLoop = (redacted = false): ScenarioInput => {
   const reasoning = (text: string) => (redacted ? { text, redacted: true } : text);
   return {
@@ -50,6 +50,8 @@ interface Wire<M> {
   results(assistant: M): M;
   minted(assistant: M): string;
   withMinted(assistant: M, value: string): M;
+  /** The assistant turn with its reasoning block's signature left out. */
+  withoutSignature(assistant: M): M;
   text(assistant: M): string;
   /** The SDK's error as [status, message the API sent]. */
   failure(error: unknown): [number, string];
@@ -68,7 +70,11 @@ function loopOf<M>(wire: Wire<M>): Loop {
       const messages = [wire.user('Weather in Paris?')];
       const first = await wire.send(messages, base);
       const minted = [wire.minted(first)];
-      const passed = tamper.kind === 'alter' ? wire.withMinted(first, altered(minted[0])) : tamper.kind === 'swap' ? wire.withMinted(first, tamper.value) : first;
+      const passed =
+        tamper.kind === 'alter' ? wire.withMinted(first, altered(minted[0]))
+        : tamper.kind === 'swap' ? wire.withMinted(first, tamper.value)
+        : tamper.kind === 'drop' ? wire.withoutSignature(first)
+        : first;
       messages.push(passed, wire.results(first));
       const paris = await wire.send(messages, base);
       messages.push(paris, wire.user('And in Lyon?'));
@@ -120,6 +126,11 @@ const converseMessages = (send: (messages: Message[], base?: string) => Promise<
       : { reasoningContent: { reasoningText: { ...reasoning.reasoningText!, signature: value } } };
     return { ...a, content: [replaced, ...rest] };
   },
+  withoutSignature(a) {
+    const [block, ...rest] = a.content!;
+    const { signature: _dropped, ...text } = block.reasoningContent!.reasoningText!;
+    return { ...a, content: [{ reasoningContent: { reasoningText: text } } as ContentBlock, ...rest] };
+  },
   text: (a) => a.content!.flatMap((b) => (b.text === undefined ? [] : [b.text])).join(''),
   failure: awsFailure,
 });
@@ -161,16 +172,23 @@ async function converseStream(messages: Message[], base?: string): Promise<Messa
   return { role: 'assistant', content };
 }
 
-/** Anthropic's messages (InvokeModel's bodies, Mantle's API); the minted value is the thinking block's signature. */
+/** Anthropic's messages (InvokeModel's bodies, Mantle's API); the minted value is the thinking block's signature, or the redacted block's data. */
 const anthropicMessages = (send: (messages: Anthropic.MessageParam[], base?: string) => Promise<Anthropic.MessageParam>, failure: Wire<unknown>['failure']): Wire<Anthropic.MessageParam> => {
   const blocks = (m: Anthropic.MessageParam) => m.content as Anthropic.ContentBlockParam[];
+  const reasoning = (m: Anthropic.MessageParam) => blocks(m).find((b) => b.type === 'thinking' || b.type === 'redacted_thinking') as Anthropic.ThinkingBlockParam | Anthropic.RedactedThinkingBlockParam;
   return {
     send,
     failure,
     user: (text) => ({ role: 'user', content: text }),
     results: (a) => ({ role: 'user', content: blocks(a).flatMap((b) => (b.type === 'tool_use' ? [{ type: 'tool_result' as const, tool_use_id: b.id, content: '21C' }] : [])) }),
-    minted: (a) => (blocks(a).find((b) => b.type === 'thinking') as Anthropic.ThinkingBlockParam).signature,
-    withMinted: (a, value) => ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b)) }) as Anthropic.MessageParam,
+    minted: (a) => {
+      const block = reasoning(a);
+      return block.type === 'thinking' ? block.signature : block.data;
+    },
+    withMinted: (a, value) =>
+      ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? { ...b, signature: value } : b.type === 'redacted_thinking' ? { ...b, data: value } : b)) }) as Anthropic.MessageParam,
+    withoutSignature: (a) =>
+      ({ ...a, content: blocks(a).map((b) => (b.type === 'thinking' ? (({ signature: _dropped, ...rest }) => rest)(b) : b)) }) as Anthropic.MessageParam,
     text: (a) => blocks(a).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
   };
 };

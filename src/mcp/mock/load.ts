@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { explainIssues, formatPath, type PathIssue } from '../../scenario/issues.ts';
 import { scanJson } from '../../scenario/json-locate.ts';
-import { ScenarioLoadError, type ScenarioIssue } from '../../scenario/loader.ts';
+import { ScenarioLoadError, type ScenarioIssue } from '../../scenario/load-error.ts';
 import { parseJsonPath } from './match.ts';
 import { ContentBlockSchema, MCPScenarioSchema, type MCPScenario } from './schema.ts';
 

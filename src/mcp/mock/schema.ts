@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RegexSchema } from '../../scenario/schema.ts';
+import { RegexSchema } from '../../scenario/regex-schema.ts';
 
 /**
  * The MCP scenario format: one file declares one mock MCP server (what it lists and how it answers).

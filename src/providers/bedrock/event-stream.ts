@@ -4,16 +4,17 @@
  * event carries the headers the SDK's deserializer reads: `:event-type`, `:content-type` and
  * `:message-type: event`. Recorded exception messages (`:exception-type`) read back too.
  */
-import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { lazily, requireLazily } from '../../lazy/index.ts';
 import type { FrameText } from '../adapter.ts';
 import { sseFrame } from '../common/sse.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const codec = new EventStreamCodec(
+const smithy = requireLazily<typeof import('@smithy/eventstream-codec')>('@smithy/eventstream-codec');
+const codec = lazily(() => new (smithy().EventStreamCodec)(
   (bytes: Uint8Array) => decoder.decode(bytes),
   (text: string) => encoder.encode(text),
-);
+));
 
 const header = (value: string) => ({ type: 'string' as const, value });
 
@@ -28,7 +29,7 @@ export function eventMessage(eventType: string, payload: unknown): Uint8Array {
 
 /** One event message whose payload is `json`, already encoded. */
 function eventOfJson(eventType: string, json: string): Uint8Array {
-  return codec.encode({
+  return codec().encode({
     headers: { ':event-type': header(eventType), ':content-type': header('application/json'), ':message-type': header('event') },
     body: encoder.encode(json),
   });
@@ -49,9 +50,9 @@ const CHUNK = /^\{"bytes":"([A-Za-z0-9+/]*={0,2})"\}$/;
  */
 export const eventStreamText: FrameText = {
   text(frame: Uint8Array): string | null {
-    let message: ReturnType<typeof codec.decode>;
+    let message: ReturnType<ReturnType<typeof codec>['decode']>;
     try {
-      message = codec.decode(frame);
+      message = codec().decode(frame);
     } catch {
       return null;
     }
@@ -82,7 +83,7 @@ export const eventStreamText: FrameText = {
  *   exceptionMessage('throttlingException', { message: 'Too many tokens' }) // Uint8Array
  */
 export function exceptionMessage(exceptionType: string, payload: unknown): Uint8Array {
-  return codec.encode({
+  return codec().encode({
     headers: { ':exception-type': header(exceptionType), ':content-type': header('application/json'), ':message-type': header('exception') },
     body: encoder.encode(JSON.stringify(payload)),
   });
@@ -96,7 +97,7 @@ export function exceptionMessage(exceptionType: string, payload: unknown): Uint8
  */
 export function decodeEvent(frame: Uint8Array): { type: string; payload: any; exception: boolean } | null {
   try {
-    const message = codec.decode(frame);
+    const message = codec().decode(frame);
     const exception = message.headers[':message-type']?.value === 'exception';
     const type = message.headers[':event-type']?.value ?? message.headers[':exception-type']?.value;
     return { type: String(type ?? ''), payload: JSON.parse(decoder.decode(message.body)), exception };

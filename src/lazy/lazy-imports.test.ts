@@ -55,4 +55,13 @@ describe('what importing an entry point loads', () => {
     expect(packages).toContain('@modelcontextprotocol/sdk');
     expect(packages.filter((p) => p.startsWith('ghostwire:src/providers') && p !== 'ghostwire:src/providers/common')).toEqual([]);
   });
+
+  // The proxy (`ghostwire/proxy`, and its CLI, which a user's MCP client starts): the openai SDK is an optional
+  // peer loaded when an embedder is made, the ranking LLM's providers come from the ghost's provider factory
+  // alone, and the mock LLM (every provider adapter) is `proxy eval`'s, loaded for that subcommand.
+  it.each(['src/cli/proxy.ts', 'src/proxy/index.ts'])('%s: neither the openai SDK nor the mock LLM', (entry) => {
+    const packages = packagesOf(entry);
+    expect(packages).toContain('ghostwire:src/proxy');
+    expect(packages.filter((p) => p === 'openai' || p.startsWith('ghostwire:src/providers') || p.startsWith('ghostwire:src/transports') || p.startsWith('ghostwire:src/scenario'))).toEqual([]);
+  });
 });

@@ -26,6 +26,9 @@ const QUESTIONS: Record<string, string[]> = {
   "what's in": ['content', 'list'], 'what is in': ['content', 'list'], "what's inside": ['content', 'read'], 'what is inside': ['content', 'read'],
 };
 
+/** Each question phrase with its pattern, compiled once (every search asks each of them). */
+const QUESTION_PATTERNS = Object.entries(QUESTIONS).map(([phrase, meant]) => ({ phrase, meant, pattern: new RegExp(`(^|[^a-z])${phrase}([^a-z]|$)`) }));
+
 /**
  * The question phrases of a query with what they ask about, as related terms.
  * @example
@@ -34,8 +37,8 @@ const QUESTIONS: Record<string, string[]> = {
 export function questionTerms(query: string): Array<{ phrase: string; related: Related[] }> {
   const text = query.toLowerCase();
   const out: Array<{ phrase: string; related: Related[] }> = [];
-  for (const [phrase, meant] of Object.entries(QUESTIONS)) {
-    if (!new RegExp(`(^|[^a-z])${phrase}([^a-z]|$)`).test(text)) continue;
+  for (const { phrase, meant, pattern } of QUESTION_PATTERNS) {
+    if (!pattern.test(text)) continue;
     if (phrase === 'how' || out.some((o) => o.phrase.startsWith(phrase))) continue;
     out.push({ phrase, related: meant.map((w) => ({ term: stem(w), weight: QUESTION_WEIGHT })) });
   }

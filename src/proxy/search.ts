@@ -143,7 +143,8 @@ export class ToolSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchAnswer> {
     const k = options.top_k ?? 10;
     const min = options.min_similarity ?? 0;
-    const allow = (id: string): boolean => {
+    // No filter at all when nothing is filtered: the indexes would otherwise split every id they weigh.
+    const allow = options.server === undefined && !options.allow ? undefined : (id: string): boolean => {
       const [server, tool] = splitToolId(id);
       if (options.server !== undefined && server !== options.server) return false;
       return !options.allow || options.allow(server, tool);

@@ -294,16 +294,16 @@ export function directObject(query: string): string[] | undefined {
  *   toolActions('jira_delete', 'Delete Jira resources.'); // Set { 'delete' }
  */
 export function toolActions(name: string, description: string): Set<Action> {
-  for (const w of words(name)) {
-    const found = verbOf(w);
-    if (found) return new Set(found);
-  }
   // The description is split only when the name has no verb.
-  for (const w of words(description).slice(0, 12)) {
+  return new Set(firstVerb(words(name)) ?? firstVerb(words(description).slice(0, 12)) ?? []);
+}
+
+function firstVerb(ws: string[]): Action[] | undefined {
+  for (const w of ws) {
     const found = verbOf(w);
-    if (found) return new Set(found);
+    if (found) return found;
   }
-  return new Set();
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Anthropic messages behind the LLMProvider interface (official `@anthropic-ai/sdk`, unmodified).
 import type { default as AnthropicClient } from '@anthropic-ai/sdk';
-import { optionalPeer } from './optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import type { ContentBlock, ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import {
   DEFAULT_MODELS,

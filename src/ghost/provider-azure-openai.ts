@@ -1,6 +1,6 @@
 // Azure OpenAI behind the LLMProvider interface: the OpenAI chat provider over the `AzureOpenAI` client.
 import type { AzureOpenAI as AzureOpenAIClient } from 'openai';
-import { optionalPeer } from './optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import type { ProviderOptions } from './provider.ts';
 import { OpenAIProvider } from './provider-openai.ts';
 const AzureOpenAI = optionalPeer<typeof AzureOpenAIClient>('openai', 'AzureOpenAI');

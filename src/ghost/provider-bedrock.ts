@@ -3,7 +3,7 @@
 // does not install it, and a type import of it in a shipped .d.ts breaks their `skipLibCheck: false` build.
 import type { BedrockRuntimeClient as BedrockClient, BedrockRuntimeClientConfig, ConverseCommand as ConverseCommandClass, ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { converseTools, toConverseMessages } from './bedrock-converse.ts';
-import { optionalPeer } from './optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import {
   DEFAULT_MODELS,
   DEFAULT_REASONING_MODELS,

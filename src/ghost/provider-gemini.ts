@@ -1,6 +1,6 @@
 // Gemini generateContent behind the LLMProvider interface (official `@google/genai`, unmodified).
 import type { GoogleGenAI as GoogleGenAIClient, Content, FunctionDeclaration, GenerateContentResponse, Part, Schema } from '@google/genai';
-import { optionalPeer } from './optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import {
   DEFAULT_MODELS,
   DEFAULT_REASONING_MODELS,

@@ -1,6 +1,6 @@
 // OpenAI chat completions behind the LLMProvider interface (official `openai` SDK, unmodified).
 import type { default as OpenAIClient } from 'openai';
-import { optionalPeer } from './optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
   DEFAULT_MODELS,

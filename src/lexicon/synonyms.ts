@@ -55,6 +55,8 @@ const HYPERNYM_WEIGHT = 0.3;
 const SENSES = 3;
 /** Words remembered per instance before the memo starts over. */
 const MAX_MEMO = 20_000;
+/** Longer words are worked out each time: no real word is this long, and a memo of them would be bounded by count alone. */
+const MAX_MEMO_WORD = 64;
 const DERIVED_WEIGHT = 0.5;
 
 /** The software lexicon, indexed: groups as word lists per member, single-word members by stem, phrases. */
@@ -170,8 +172,10 @@ export class Synonyms {
     if (found) return found;
     const self = stem(key);
     found = [...new Set(this.lexicon.related(key).filter((w) => w.length > 1 && !STOPWORDS.has(w)).map(stem))].filter((t) => t !== self);
-    if (this.lexiconMemo.size >= MAX_MEMO) this.lexiconMemo.clear();
-    this.lexiconMemo.set(key, found);
+    if (key.length <= MAX_MEMO_WORD) {
+      if (this.lexiconMemo.size >= MAX_MEMO) this.lexiconMemo.clear();
+      this.lexiconMemo.set(key, found);
+    }
     return found;
   }
 
@@ -238,9 +242,12 @@ export class Synonyms {
       });
     }
     found = [...best].map(([term, weight]) => ({ term, weight }));
-    // Bounded: a long-running proxy sees endless distinct query words.
-    if (this.memo.size >= MAX_MEMO) this.memo.clear();
-    this.memo.set(key, found);
+    // Bounded in entries and in bytes (no long words): a long-running proxy sees endless distinct query words,
+    // and one Synonyms serves the whole process (sharedSynonyms).
+    if (key.length <= MAX_MEMO_WORD) {
+      if (this.memo.size >= MAX_MEMO) this.memo.clear();
+      this.memo.set(key, found);
+    }
     return found;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { default as OpenAIClient } from 'openai';
-import { optionalPeer } from '../ghost/optional-peer.ts';
+import { optionalPeer } from '../lazy/index.ts';
 import { packVector, unpackVector, VectorIndex } from './vectors.ts';
 import { transaction } from './store.ts';
 

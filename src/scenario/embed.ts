@@ -6,7 +6,7 @@
  * lexicon's phrases, "kick off" → trigger, and the kinds of typed values, "17 times 23" → math, too) are feature-hashed into `dimensions` buckets with a
  * hashed sign; the vector is L2-normalised. Texts about the same thing in other words land close.
  */
-import { literalTerms, sharedSynonyms, STOPWORDS, stem, type Synonyms, words } from '../lexicon/index.ts';
+import { literalTerms, sharedSynonyms, STOPWORDS, stem, words } from '../lexicon/index.ts';
 
 /** Weight of a word's trigrams, all together, against its stem's 1. */
 const SUBWORD_WEIGHT = 0.35;
@@ -37,15 +37,17 @@ interface WordFeatures {
 const MAX_MEMO = 50_000;
 
 /**
- * WordNet lookups and each word's features, memoised: derived data only, the same for every caller,
- * shared by every embedding in the process (the mock LLM embeds thousands of tool texts at once).
+ * Each word's features, memoised (its related words come from the process's Synonyms): derived data only,
+ * the same for every caller, shared by every embedding in the process (the mock LLM embeds thousands of
+ * tool texts at once).
  */
-let shared: { synonyms: Synonyms; features: Map<string, WordFeatures> } | undefined;
+const memo = new Map<string, WordFeatures>();
+/** Longer words are worked out each time, so the memo stays bounded in bytes, not only in entries. */
+const MAX_MEMO_WORD = 64;
 
 function featuresOf(word: string, dimensions: number): WordFeatures {
-  shared ??= { synonyms: sharedSynonyms(), features: new Map() };
   const key = `${dimensions}:${word}`;
-  const cached = shared.features.get(key);
+  const cached = memo.get(key);
   if (cached) return cached;
   const vector = new Map<number, number>();
   const add = (feature: string, weight: number): void => {
@@ -57,10 +59,12 @@ function featuresOf(word: string, dimensions: number): WordFeatures {
   const padded = `<${root}>`;
   const grams = Math.max(1, padded.length - 2);
   for (let i = 0; i + 3 <= padded.length; i++) add(`g:${padded.slice(i, i + 3)}`, SUBWORD_WEIGHT / Math.sqrt(grams));
-  for (const r of shared.synonyms.related(word)) add(`w:${r.term}`, RELATED_WEIGHT * r.weight);
+  for (const r of sharedSynonyms().related(word)) add(`w:${r.term}`, RELATED_WEIGHT * r.weight);
   const features = { buckets: Uint32Array.from(vector.keys()), values: Float64Array.from(vector.values()) };
-  if (shared.features.size >= MAX_MEMO) shared.features.clear();
-  shared.features.set(key, features);
+  if (word.length <= MAX_MEMO_WORD) {
+    if (memo.size >= MAX_MEMO) memo.clear();
+    memo.set(key, features);
+  }
   return features;
 }
 
@@ -78,9 +82,8 @@ export function embedText(text: string, dimensions = 1536): number[] {
     for (let i = 0; i < buckets.length; i++) vector[buckets[i]] += values[i];
   }
   // The software lexicon's phrases ("mouse over", "pull request") add what they mean, like a word's related words.
-  shared ??= { synonyms: sharedSynonyms(), features: new Map() };
   // Typed values ("17 times 23", "10.0.0.0/24", "2.10.0") add the words for their kind the same way.
-  for (const phrase of [...shared.synonyms.phrases(text), ...literalTerms(text)]) {
+  for (const phrase of [...sharedSynonyms().phrases(text), ...literalTerms(text)]) {
     for (const r of phrase.related) {
       const { bucket, sign } = hashed(`w:${r.term}`, dimensions);
       vector[bucket] += sign * RELATED_WEIGHT * r.weight;

@@ -21,15 +21,12 @@ export function verbOf(word: string): Action[] | undefined {
   // "running" → run, "dropped" → drop: a doubled letter before the suffix, kept once.
   const undouble = (suffix: string): string => {
     const at = n - suffix.length - 1;
-    return at >= 1 && word.endsWith(suffix) && word[at] === word[at - 1] && !LINE_TERMINATORS.includes(word[at]) ? word.slice(0, at) : word;
+    return at >= 1 && word.endsWith(suffix) && word[at] === word[at - 1] ? word.slice(0, at) : word;
   };
   const forms = [word, cut('s'), cut('es'), cut('ed'), cut('d'), cut('ing'), cut('ing', 'e'), undouble('ing'), undouble('ed'), cut('ies', 'y'), cut('ied', 'y')];
   for (const f of forms) if (f.length > 1 && VERBS[f]) return VERBS[f];
   return undefined;
 }
-
-/** What a regular expression's `.` does not match (the doubled letter above is any other character). */
-const LINE_TERMINATORS = '\n\r\u2028\u2029';
 
 define(['read'], 'read get show view display fetch retrieve see inspect describe check print download look tell whoami preview');
 define(['list'], 'list enumerate browse');

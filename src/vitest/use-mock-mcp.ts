@@ -46,6 +46,8 @@ interface Registry {
 // imports ghostwire/vitest would pay for it otherwise, most of them never mocking an MCP server.
 const mockMCP = () => loadSync<typeof import('../mcp/mock/mock-mcp.ts')>('../mcp/mock/mock-mcp');
 const nodeServer = () => loadSync<typeof import('../mcp/mock/node-server.ts')>('../mcp/mock/node-server');
+// The same for the MCP clients and the leak scanner, which only tests that record or replay MCP servers use.
+const mcpGolden = () => loadSync<typeof import('../mcp/mock/mcp-golden.ts')>('../mcp/mock/mcp-golden');
 
 /** The reserved domain of in-process mock URLs (`.test` never resolves). */
 const IN_PROCESS_DOMAIN = '.ghostwire.test';
@@ -184,10 +186,8 @@ export function useMockMCP(source: MCPScenarioSource, options: MockMCPOptions = 
  *   });
  */
 export async function useMCPGolden(config: { mcpServers: Record<string, MCPServerEntry> }, options: MCPGoldenOptions): Promise<MCPGolden> {
-  // Imported here, not above: the MCP clients and the leak scanner are for the tests that record or replay.
-  const { mcpGolden } = await import('../mcp/mock/mcp-golden.ts');
   const reg = registry();
-  const golden = await mcpGolden(config, {
+  const golden = await mcpGolden().mcpGolden(config, {
     ...options,
     urlFor:
       options.urlFor ??

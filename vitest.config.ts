@@ -22,12 +22,16 @@ const roots = ['src', 'examples', 'fixtures', 'bench'];
 const testFiles = roots.flatMap((root) =>
   (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
 );
-// A test file in the Vitest layer (src/vitest), a `*.port.test.ts` file or one that installs the packed
-// package runs in a fresh process. A `*.port.test.ts` file needs a process where nothing intercepts: the
-// in-process layer an earlier file started stays on in a shared worker, and HTTP/2 clients to the real port
-// (Bedrock's default) stall under it. The files that install the packed package sit together because Vitest
-// runs a global setup once per project, so only then do they share one `npm pack` (pack-once.ts), ~11 CPU-s.
-const INSTALLS_PACKAGE = /installPacked|installUserProject/;
+// End to end: a whole project's Vitest run in a child process, a user's project installed from the packed
+// tarball or `ghostwire test` on a fixture project. They are the suite's costliest files (over a third of its
+// CPU with the pack's build), so they form their own project, run by `npm run test:e2e` (CI runs it after
+// `npm test`): `npm test` stays the quick loop over everything else (docs/decisions/suite-speed.md). They
+// also share one `npm pack` (pack-once.ts), which needs them in one project: Vitest runs a global setup once
+// per project.
+const E2E = /installPacked|installUserProject|runGhostwireTest/;
+// A test file in the Vitest layer (src/vitest) or a `*.port.test.ts` file runs in a fresh process. A
+// `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
+// started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
 // Files that use ghostwire's in-process layer (useMockLLM, the MCP goldens, the golden fixture) as a user's
 // tests do, the examples included, share workers the way the layer documents for `isolate: false`: its setup
 // file before every file. Of src/vitest, only the files that use the layer that way and test nothing about a
@@ -41,12 +45,11 @@ const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup
 // in `shared` and close what they start too.
 const INTERCEPTS = /from 'msw|setupServer|mswServer|MswServer|mswInterceptor|\.intercept\(|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 const sources = new Map(testFiles.map((f) => [f, readFileSync(f, 'utf8')]));
-const isolated = testFiles.filter(
-  (f) => (f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f)) || f.endsWith('.port.test.ts') || INSTALLS_PACKAGE.test(sources.get(f)!),
-);
-const inProcess = testFiles.filter((f) => !isolated.includes(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
-const intercepting = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && INTERCEPTS.test(sources.get(f)!));
-const shared = testFiles.filter((f) => !isolated.includes(f) && !inProcess.includes(f) && !intercepting.includes(f));
+const e2e = testFiles.filter((f) => E2E.test(sources.get(f)!));
+const isolated = testFiles.filter((f) => !e2e.includes(f) && ((f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f)) || f.endsWith('.port.test.ts')));
+const inProcess = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
+const intercepting = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !inProcess.includes(f) && INTERCEPTS.test(sources.get(f)!));
+const shared = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !inProcess.includes(f) && !intercepting.includes(f));
 
 export default defineConfig({
   resolve: { conditions },
@@ -61,9 +64,12 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     // The package tests' tarball, packed once for the run when the first of them asks (not before).
     globalSetup: ['src/cli/testing/pack-once.ts'],
-    // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line.
-    reporters: process.env.CI ? ['default', ['json', { outputFile: '.tmp/test-results.json' }]] : ['default'],
+    // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line
+    // (`npm run test:e2e` names its own file with --outputFile.json).
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: '.tmp/test-results.json' },
     projects: [
+      { extends: true, test: { name: 'e2e', include: e2e, isolate: true, benchmark: { include: [] } } },
       { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
       { extends: true, test: { name: 'in-process', include: inProcess, isolate: false, setupFiles: ['src/vitest/setup.ts'], benchmark: { include: [] } } },
       { extends: true, test: { name: 'intercepting', include: intercepting, isolate: false, setupFiles: ['vitest.interception-guard.ts'], benchmark: { include: [] } } },

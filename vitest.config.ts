@@ -62,8 +62,9 @@ export default defineConfig({
     // processes and sockets it started (most of the suite's time). One more worker than cores keeps them busy.
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: LongestFirstSequencer },
-    // The package tests' tarball, packed once for the run when the first of them asks (not before).
-    globalSetup: ['src/cli/testing/pack-once.ts'],
+    // The package tests' tarball, packed once for the run when the first of them asks (not before); the
+    // fixture MCP servers as single files, built when their inputs changed.
+    globalSetup: ['src/cli/testing/pack-once.ts', 'vitest.fixture-bundles.ts'],
     // CI also writes the results as JSON, so .ci/run can close with a plain "N passed, N failed" line
     // (`npm run test:e2e` names its own file with --outputFile.json).
     reporters: process.env.CI ? ['default', 'json'] : ['default'],

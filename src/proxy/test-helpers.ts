@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serverFile } from '../../fixtures/servers/launch.ts';
 import type { Clock } from './breaker.ts';
 
 /** A fresh directory under the OS temp dir, and its cleanup. */
@@ -26,17 +26,12 @@ export function manualClock(start = Date.UTC(2026, 10, 1)): Clock & { sleeps: nu
   };
 }
 
-/** Absolute path of a file under fixtures/servers. */
-function fixturePath(name: string): string {
-  return fileURLToPath(new URL(`../../fixtures/servers/${name}.ts`, import.meta.url));
-}
-
 /** A stdio server entry running a fixture with this Node. */
 export function stdioEntry(name: string, env?: Record<string, string>): { command: string; args: string[]; env?: Record<string, string> } {
   // Node's compile cache reaches the fixture as in `stdioFixture`: an MCP client hands a stdio server only a few variables.
   const cache = process.env.NODE_COMPILE_CACHE;
   const full = cache ? { NODE_COMPILE_CACHE: cache, ...env } : env;
-  return { command: process.execPath, args: [fixturePath(name)], ...(full ? { env: full } : {}) };
+  return { command: process.execPath, args: [serverFile(name)], ...(full ? { env: full } : {}) };
 }
 
 /** A fetch that answers from a mock LLM's handle (anything with `handle(Request)`). */

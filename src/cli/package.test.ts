@@ -75,6 +75,7 @@ describe('the packed package, installed', () => {
       viaServer: string;
       viaMsw: string;
       setupFiles: string[];
+      fixture: string;
     };
     const dist = pathToFileURL(join(pkg, 'dist')).href;
     expect(Object.keys(seen.resolved)).toHaveLength(10);
@@ -86,6 +87,7 @@ describe('the packed package, installed', () => {
     expect(seen.viaServer).toBe('hello over HTTP');
     expect(seen.viaMsw).toBe('hello through MSW');
     expect(seen.setupFiles).toEqual([join(pkg, 'dist/src/vitest/setup.js')]);
+    expect(seen.fixture).toBe(join(pkg, 'dist/fixtures/servers/sqlite.js'));
   });
 
   it("`ghostwire test` runs a user's Vitest with the installed plugin's setup file and fixtures (mockLLM, mcpServer from dist/) and what it loads on first use (the schema validator, useMockMCP)", { timeout: 90_000 }, async () => {

@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { rolldown } from 'rolldown';
 
 const ROOT = import.meta.dirname;
 const SERVERS = join(ROOT, 'fixtures', 'servers');
@@ -45,6 +44,8 @@ async function build(dir: string, entries: string[]): Promise<void> {
   // Built aside and swapped in whole, so a run beside this one never starts a half-written file.
   const work = `${dir}.build-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
+  // Loaded only to build: a run whose builds are fresh does not load the bundler.
+  const { rolldown } = await import('rolldown');
   const bundle = await rolldown({
     input: Object.fromEntries(entries.map((f) => [f.replace(/\.ts$/, ''), join(SERVERS, f)])),
     platform: 'node',

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverFile } from '../../fixtures/servers/launch.ts';
+import { serverEntry } from '../../fixtures/servers/launch.ts';
 import type { Clock } from './breaker.ts';
 
 /** A fresh directory under the OS temp dir, and its cleanup. */
@@ -28,10 +28,7 @@ export function manualClock(start = Date.UTC(2026, 10, 1)): Clock & { sleeps: nu
 
 /** A stdio server entry running a fixture with this Node. */
 export function stdioEntry(name: string, env?: Record<string, string>): { command: string; args: string[]; env?: Record<string, string> } {
-  // Node's compile cache reaches the fixture as in `stdioFixture`: an MCP client hands a stdio server only a few variables.
-  const cache = process.env.NODE_COMPILE_CACHE;
-  const full = cache ? { NODE_COMPILE_CACHE: cache, ...env } : env;
-  return { command: process.execPath, args: [serverFile(name)], ...(full ? { env: full } : {}) };
+  return serverEntry(name, env ? { env } : {});
 }
 
 /** A fetch that answers from a mock LLM's handle (anything with `handle(Request)`). */

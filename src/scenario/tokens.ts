@@ -30,5 +30,9 @@ export function tokensOfLength(length: number): number {
  */
 export function estimateInputTokens(request: Pick<CanonicalRequest, 'messages' | 'input'>): number {
   if (request.input) return estimateTokens(request.input.join(' '));
-  return estimateTokens(request.messages.map((m) => m.content).join(' '));
+  // The length of the joined text, without building it.
+  const messages = request.messages;
+  let length = Math.max(0, messages.length - 1);
+  for (const m of messages) length += m.content?.length ?? 0;
+  return tokensOfLength(length);
 }

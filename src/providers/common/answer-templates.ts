@@ -19,9 +19,10 @@
  * Binary stream frames (length-prefixed, checksummed) are cut as the text the adapter's `frameText`
  * reads them as, and each answer's frames are framed again by it: the check compares those bytes.
  */
-import type { ProviderAdapter, RenderedResponse, RenderedStream } from '../adapter.ts';
+import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
 import { binaryFrames, contentKey, cut, TextNumbers, fillFrames, fillHeaders, otherValues, RecordingRandom, ReplayedRandom, reproduces, valuesOf, type Template } from './answer-template.ts';
 import type { RandomBytes } from './ids.ts';
+import { LazyStream } from './lazy-stream.ts';
 import { lend } from './reusable-bytes.ts';
 import { SourceKeys } from './source-keys.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
@@ -173,8 +174,11 @@ export class AnswerTemplates {
     const { status, stream, framer } = template;
     const headers = fillHeaders(template, values);
     if (!stream) return new FilledJson(status, headers, fillFrames(template, values)[0]);
-    if (framer) return { status, headers, stream: new FilledBinaryStream(stream, () => binaryFrames(template, framer, values)) };
-    return { status, headers, stream: new FilledTextStream(stream, () => fillFrames(template, values), () => this.#bytesOf(template, values)) };
+    if (framer) {
+      const binary: LazyStream<Uint8Array> = new LazyStream(stream, () => binaryFrames(template, framer, values), () => Buffer.concat(binary.frames) as Buffer<ArrayBuffer>);
+      return { status, headers, stream: binary };
+    }
+    return { status, headers, stream: new LazyStream(stream, () => fillFrames(template, values), () => this.#bytesOf(template, values)) };
   }
 
   /**
@@ -213,11 +217,7 @@ export class AnswerTemplates {
   }
 }
 
-// What a template gives, as classes rather than object literals with getters: V8 defines a literal's
-// accessor at run time, which turns each answer's object into a slow dictionary-mode object (a
-// profile of a server answering tool-call streams put that at ~2% of its CPU).
-
-/** A JSON answer: its text as filled, parsed only if a reader asks for `json`. */
+/** A JSON answer from a template: its text as filled, parsed only if a reader asks for `json` (a class: see lazy-stream.ts). */
 class FilledJson implements RenderedResponse {
   status: number;
   headers: Record<string, string>;
@@ -231,51 +231,5 @@ class FilledJson implements RenderedResponse {
 
   get json(): unknown {
     return JSON.parse(this.text) as unknown;
-  }
-}
-
-/** A text stream: one buffer when written whole (`body`), its frames only if a reader asks. */
-class FilledTextStream implements RenderedStream {
-  framing: RenderedStream['framing'];
-  timing: RenderedStream['timing'];
-  readonly #fill: () => string[];
-  readonly #bytes: () => Buffer<ArrayBuffer>;
-  #frames: string[] | undefined;
-
-  constructor(stream: Pick<RenderedStream, 'framing' | 'timing'>, fill: () => string[], bytes: () => Buffer<ArrayBuffer>) {
-    this.framing = stream.framing;
-    this.timing = stream.timing;
-    this.#fill = fill;
-    this.#bytes = bytes;
-  }
-
-  get frames(): string[] {
-    return (this.#frames ??= this.#fill());
-  }
-
-  body(): Buffer<ArrayBuffer> {
-    return this.#bytes();
-  }
-}
-
-/** A binary stream (length-prefixed, checksummed frames), framed once on first use. */
-class FilledBinaryStream implements RenderedStream {
-  framing: RenderedStream['framing'];
-  timing: RenderedStream['timing'];
-  readonly #frame: () => Uint8Array[];
-  #frames: Uint8Array[] | undefined;
-
-  constructor(stream: Pick<RenderedStream, 'framing' | 'timing'>, frame: () => Uint8Array[]) {
-    this.framing = stream.framing;
-    this.timing = stream.timing;
-    this.#frame = frame;
-  }
-
-  get frames(): Uint8Array[] {
-    return (this.#frames ??= this.#frame());
-  }
-
-  body(): Buffer<ArrayBuffer> {
-    return Buffer.concat(this.frames) as Buffer<ArrayBuffer>;
   }
 }

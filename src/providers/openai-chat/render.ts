@@ -4,6 +4,7 @@
  */
 import type { RenderedResponse } from '../adapter.ts';
 import { withPrefix } from '../common/ids.ts';
+import { LazyStream } from '../common/lazy-stream.ts';
 import {
   argumentsText,
   chatCompletionText,
@@ -149,19 +150,9 @@ export function renderChat(res: CanonicalResponse, req: CanonicalRequest): Rende
   const headers = { 'openai-version': '2020-10-01', ...res.headers };
   if (!req.stream) return new RenderedCompletion(headers, res, req);
   const chunks = renderChatChunks(res, req);
-  return {
-    status: 200,
-    headers,
-    stream: {
-      framing: 'sse',
-      // Frames as strings only when a transport asks (pacing, cuts); otherwise the body is assembled as bytes.
-      get frames() {
-        return chunks.frames();
-      },
-      body: () => chunks.bytes(),
-      timing: { chunkDelayMs: res.stream.chunkDelayMs, disconnectAfterChunks: res.stream.disconnectAfterChunks },
-    },
-  };
+  // Frames as strings only when a transport asks (pacing, cuts); otherwise the body is assembled as bytes.
+  const timing = { chunkDelayMs: res.stream.chunkDelayMs, disconnectAfterChunks: res.stream.disconnectAfterChunks };
+  return { status: 200, headers, stream: new LazyStream({ framing: 'sse', timing }, () => chunks.frames(), () => chunks.bytes()) };
 }
 
 /**

@@ -22,13 +22,14 @@ const roots = ['src', 'examples', 'fixtures', 'bench'];
 const testFiles = roots.flatMap((root) =>
   (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, f)),
 );
-// End to end: a whole project's Vitest run in a child process, a user's project installed from the packed
-// tarball or `ghostwire test` on a fixture project. They are the suite's costliest files (over a third of its
-// CPU with the pack's build), so they form their own project, run by `npm run test:e2e` (CI runs it after
-// `npm test`): `npm test` stays the quick loop over everything else (docs/decisions/suite-speed.md). They
-// also share one `npm pack` (pack-once.ts), which needs them in one project: Vitest runs a global setup once
-// per project.
-const E2E = /installPacked|installUserProject|runGhostwireTest/;
+// End to end: a whole process run as a user runs it: a project's Vitest run in a child process, a user's
+// project installed from the packed tarball, `ghostwire test` on a fixture project, and any file that runs
+// the `ghostwire` command itself (bin/ghostwire.js, or `mcp serve` through spawn-serve.ts). They are the
+// suite's costliest files (over half of its CPU with the pack's build and the CLI's children), so they form
+// their own project, run by `npm run test:e2e` (CI runs it after `npm test`): `npm test` stays the quick
+// loop over the library in-process (docs/decisions/suite-speed.md). The package tests also share one
+// `npm pack` (pack-once.ts), which needs them in one project: Vitest runs a global setup once per project.
+const E2E = /installPacked|installUserProject|runGhostwireTest|ghostwire\.js'|spawn-serve\.ts'/;
 // A test file in the Vitest layer (src/vitest) or a `*.port.test.ts` file runs in a fresh process. A
 // `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
 // started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.

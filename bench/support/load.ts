@@ -1,19 +1,24 @@
 /**
- * The load generator, run as its own process so its CPU never counts as the server's: autocannon with the
- * options given as JSON in argv[2]; prints one JSON line with what the bench reads from its result.
+ * The load generator, run as its own process so its CPU never counts as the server's: one autocannon run
+ * per line of JSON options on stdin, one line of JSON on stdout per run with what the bench reads from its
+ * result. It stays up between runs (a bench's rounds are many and short: a Node process per round cost
+ * more wall time than a round), and ends when its stdin does, so it never outlives the bench.
  */
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
-const options = JSON.parse(process.argv[2]) as Record<string, unknown>;
-const result = await autocannon(options);
-process.stdout.write(
-  JSON.stringify({
-    requests: result.requests.total,
-    ok: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    bytes: result.throughput.total,
-    p99Ms: result.latency.p99,
-  }) + '\n',
-);
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.trim() === '') continue;
+  const result = await autocannon(JSON.parse(line) as Record<string, unknown>);
+  process.stdout.write(
+    JSON.stringify({
+      requests: result.requests.total,
+      ok: result['2xx'],
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      bytes: result.throughput.total,
+      p99Ms: result.latency.p99,
+    }) + '\n',
+  );
+}

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -20,6 +21,8 @@ export interface ServerProcess {
   cpuMs(): number;
   /** Resident memory now and its peak (VmRSS, VmHWM), in MiB. */
   memory(): { rssMiB: number; peakMiB: number };
+  /** Runs autocannon with these options against the server, from the server's own load generator (its own process). */
+  load(options: Record<string, unknown>): Promise<LoadResult>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ function serverProcess(args: string[], what: string): Promise<ServerProcess> {
   };
   process.once('exit', kill);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let generator: LoadGenerator | undefined;
   return started(child, what).then(
     (url) => ({
       url,
@@ -104,7 +108,11 @@ function serverProcess(args: string[], what: string): Promise<ServerProcess> {
         const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
         return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
       },
+      load(options) {
+        return (generator ??= new LoadGenerator()).run(options);
+      },
       async stop() {
+        generator?.stop();
         process.off('exit', kill);
         try {
           process.kill(-pid, 'SIGTERM');
@@ -195,9 +203,34 @@ export interface LoadResult {
   p99Ms: number;
 }
 
-/** Runs autocannon (its own process) with these options. */
-export async function load(options: Record<string, unknown>): Promise<LoadResult> {
-  return JSON.parse(await runChild([here('./load.ts'), JSON.stringify(options)])) as LoadResult;
+/**
+ * A load generator process (load.ts) that stays up between runs: one autocannon run per call, in order.
+ * Its own process group; it ends when its stdin does (`stop`, or the bench's process gone).
+ */
+class LoadGenerator {
+  readonly #child: ChildProcess;
+  readonly #waiting: { resolve: (r: LoadResult) => void; reject: (e: Error) => void }[] = [];
+  #err = '';
+
+  constructor() {
+    this.#child = spawn(process.execPath, [here('./load.ts')], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.#child.stderr!.on('data', (c: Buffer) => (this.#err += c));
+    createInterface({ input: this.#child.stdout! }).on('line', (line) => this.#waiting.shift()?.resolve(JSON.parse(line) as LoadResult));
+    this.#child.once('exit', (code) => {
+      for (const w of this.#waiting.splice(0)) w.reject(new Error(`the load generator exited (${code}): ${this.#err}`));
+    });
+  }
+
+  run(options: Record<string, unknown>): Promise<LoadResult> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      this.#child.stdin!.write(`${JSON.stringify(options)}\n`);
+    });
+  }
+
+  stop(): void {
+    this.#child.stdin!.end();
+  }
 }
 
 /** Opens `count` streaming clients at once from one process; see stream-clients.ts. */
@@ -221,7 +254,7 @@ export interface Round {
 export async function measure(server: ServerProcess, options: Record<string, unknown>, expectBytes?: number): Promise<Round> {
   const cpu0 = server.cpuMs();
   const t0 = performance.now();
-  const r = await load(options);
+  const r = await server.load(options);
   const ms = performance.now() - t0;
   const cpu = server.cpuMs() - cpu0;
   if (r.ok !== r.requests || r.errors || r.timeouts || r.non2xx) throw new Error(`failed requests: ${JSON.stringify(r)}`);

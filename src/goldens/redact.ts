@@ -47,7 +47,16 @@ export class Redactor {
    * @example new Redactor().header('Authorization', 'Bearer sk-1') // '[REDACTED]'
    */
   header(name: string, value: string): string {
-    return this.headerNames.has(name.toLowerCase()) ? REDACTED : this.text(value);
+    return this.lowerCaseHeader(name.toLowerCase(), value);
+  }
+
+  /**
+   * The same for a name already lower-cased (Fetch and node headers iterate so): a journal keeps
+   * every request's headers, and lower-casing each name again was measurable there.
+   * @example new Redactor().lowerCaseHeader('authorization', 'Bearer sk-1') // '[REDACTED]'
+   */
+  lowerCaseHeader(name: string, value: string): string {
+    return this.headerNames.has(name) ? REDACTED : this.text(value);
   }
 
   /**
@@ -67,7 +76,7 @@ export class Redactor {
    */
   headerRecord(input: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const name in input) out[name] = this.header(name, input[name]);
+    for (const name in input) out[name] = this.lowerCaseHeader(name, input[name]);
     return out;
   }
 

@@ -91,7 +91,8 @@ export class RequestKeeper {
     const memo = this.#memo;
     const out: Record<string, string> = {};
     for (const name in input) {
-      const value = redactor.header(name, input[name]);
+      // Canonical headers carry lower-cased names (adapters read them from Fetch or node headers).
+      const value = redactor.lowerCaseHeader(name, input[name]);
       // A body's length differs from request to request: not worth remembering.
       if (name === 'content-length') {
         out[name] = value;

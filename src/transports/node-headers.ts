@@ -36,8 +36,12 @@ export class NodeHeaders implements Headers {
   }
 
   #value(name: string): string | string[] | undefined {
+    const values = this.#values;
+    // Every stored name is lower-case (node's, and ours on write): a name found as given needs no
+    // lower-casing, and callers mostly ask in lower case.
+    if (Object.hasOwn(values, name)) return values[name];
     const key = name.toLowerCase();
-    return Object.hasOwn(this.#values, key) ? this.#values[key] : undefined;
+    return key !== name && Object.hasOwn(values, key) ? values[key] : undefined;
   }
 
   #writable(): Values {

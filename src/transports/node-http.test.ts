@@ -1,10 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestWith } from '../providers/adapter.ts';
 import { NodeHeaders } from './node-headers.ts';
-import { originForm, withBody } from './node-http.ts';
+import { BodyTooLargeError, originForm, readBodyThen, withBody } from './node-http.ts';
 import { startMockLLMServer } from './server.ts';
 
 /** Sends raw header lines to a node server and hands back what node parsed. */
@@ -219,5 +220,27 @@ describe('whole JSON bodies', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('readBodyThen', () => {
+  /** A request stand-in: its declared length, and the body it then sends. */
+  const read = (declared: string | undefined, body: string, limit: number) =>
+    new Promise<Error | string>((resolve) => {
+      const req = Object.assign(new PassThrough(), { headers: declared === undefined ? {} : { 'content-length': declared } });
+      readBodyThen(req as unknown as IncomingMessage, limit, (err, got) => resolve(err ?? got!.toString()));
+      req.end(body);
+    });
+
+  it('refuses a declared length past the limit at once, whatever its digits, and reads one at the limit', async () => {
+    expect(await read('1024', 'x'.repeat(1024), 1024)).toBe('x'.repeat(1024));
+    expect(await read('999', 'abc', 1024)).toBe('abc');
+    expect(await read('1025', 'x', 1024)).toBeInstanceOf(BodyTooLargeError);
+    expect(await read('99999', 'x', 1024)).toBeInstanceOf(BodyTooLargeError);
+    // More digits than the table of powers of ten holds: decided by the number itself.
+    expect(await read('1'.padEnd(20, '0'), 'x', 2 ** 40)).toBeInstanceOf(BodyTooLargeError);
+    expect(await read('0000000000000000000012', 'twelve bytes', 1024)).toBe('twelve bytes');
+    // No declared length: the bytes read are counted.
+    expect(await read(undefined, 'x'.repeat(2048), 1024)).toBeInstanceOf(BodyTooLargeError);
   });
 });

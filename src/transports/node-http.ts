@@ -11,6 +11,9 @@ import { releaseOf } from '../providers/common/reusable-bytes.ts';
 /** The default request body limit: far above any real prompt, far below what hurts the heap. */
 export const DEFAULT_BODY_LIMIT = 32 * 2 ** 20;
 
+/** 10^n for n digits, as far as doubles hold them exactly. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, n) => 10 ** n);
+
 /**
  * A request body past the limit. Raised as soon as the declared length or the bytes read so far
  * pass it: the body is never buffered whole first.
@@ -34,8 +37,9 @@ export class BodyTooLargeError extends Error {
 export function readBodyThen(req: IncomingMessage, limit: number, done: (err: Error | null, body: Buffer | null) => void): void {
   const declared = req.headers['content-length'];
   // A length of n digits is below 10^n: most are decided without a string-to-number conversion (a
-  // runtime call per request). The bytes read are checked against the limit either way.
-  if (declared !== undefined && 10 ** declared.length > limit && Number(declared) > limit) {
+  // runtime call per request), and 10^n comes from a table (`**` on a variable is a call to pow).
+  // The bytes read are checked against the limit either way.
+  if (declared !== undefined && !(declared.length < POWERS_OF_TEN.length && POWERS_OF_TEN[declared.length] <= limit) && Number(declared) > limit) {
     req.resume();
     done(new BodyTooLargeError(limit), null);
     return;

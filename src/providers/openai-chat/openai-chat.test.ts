@@ -237,3 +237,19 @@ describe('OpenAI Chat Completions: the same tools every turn', () => {
     expect((entries[2].request!.raw as { tools: unknown }).tools).toEqual(tools);
   });
 });
+
+describe('OpenAI Chat Completions: what the journal keeps', () => {
+  it('keeps a plain user turn once (the parsed body and the canonical messages share it); any other turn is read into its own canonical form', async () => {
+    const { client, mock } = setup([{ name: 'chat', steps: [{ respond: { text: 'ok' }, consume: false }] }]);
+    await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }] });
+    await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi', name: 'ada' }, { role: 'developer', content: 'Be brief' }] });
+    const [plain, other] = mock.requests.map((e) => e.request!);
+    const raw = (r: typeof plain) => (r.raw as { messages: unknown[] }).messages;
+    expect(plain.messages).toEqual([{ role: 'user', content: 'Hello' }]);
+    expect(plain.messages).toBe(raw(plain));
+    // A name is not canonical, and a developer turn reads as system: each its own object, the body as sent.
+    expect(other.messages).toEqual([{ role: 'user', content: 'Hi' }, { role: 'system', content: 'Be brief' }]);
+    expect(other.messages).not.toBe(raw(other));
+    expect(raw(other)).toEqual([{ role: 'user', content: 'Hi', name: 'ada' }, { role: 'developer', content: 'Be brief' }]);
+  });
+});

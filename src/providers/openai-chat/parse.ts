@@ -52,6 +52,12 @@ function parseToolCalls(value: unknown, param: string): CanonicalToolCall[] {
   });
 }
 
+function keyCount(record: Record<string, unknown>): number {
+  let n = 0;
+  for (const _ in record) n += 1;
+  return n;
+}
+
 function parseMessage(m: unknown, i: number): CanonicalMessage {
   const p = `messages[${i}]`;
   if (!isObject(m)) throw invalidType(p, 'an object', m);
@@ -60,6 +66,9 @@ function parseMessage(m: unknown, i: number): CanonicalMessage {
     case 'developer':
       return { role: 'system', content: contentText(m.content, `${p}.content`, false) };
     case 'user':
+      // Already its canonical form (the usual user turn): the message itself, so a journal keeps one
+      // object where the parsed body and the canonical messages would each hold their own.
+      if (typeof m.content === 'string' && keyCount(m) === 2) return m as unknown as CanonicalMessage;
       return { role: 'user', content: contentText(m.content, `${p}.content`, false) };
     case 'assistant': {
       const msg: CanonicalMessage = { role: 'assistant', content: contentText(m.content, `${p}.content`, true) };
@@ -146,7 +155,9 @@ export function parseChatRequest(req: IncomingRequest, memo?: ToolListMemo): Can
   if (params.n !== undefined && params.n !== null && (!Number.isInteger(params.n) || (params.n as number) < 1 || (params.n as number) > 128)) {
     throw new BadRequestError(`Invalid 'n': expected an integer between 1 and 128, but got ${JSON.stringify(params.n)} instead.`, 'n');
   }
-  const canonicalMessages = messages.map(parseMessage);
+  const parsed = messages.map(parseMessage);
+  // Every message its own canonical form: the body's list is the canonical one too (one list kept, not two).
+  const canonicalMessages = parsed.every((m, i) => m === messages[i]) ? (messages as CanonicalMessage[]) : parsed;
   const headers: Record<string, string> = {};
   // Headers iterate with lower-cased names already.
   req.headers.forEach((v, k) => (headers[k] = v));

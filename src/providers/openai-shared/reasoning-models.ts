@@ -24,7 +24,8 @@ const OPENAI_MODEL = /^(gpt-(?!oss)|o\d|chatgpt-|codex-|computer-use-|davinci|ba
 
 /** A model name without a fine-tune prefix (`ft:gpt-4o-mini:org::id` → `gpt-4o-mini:org::id`). */
 function bare(model: string): string {
-  return model.toLowerCase().replace(/^ft:/, '');
+  const lower = model.toLowerCase();
+  return lower.startsWith('ft:') ? lower.slice(3) : lower;
 }
 
 /**

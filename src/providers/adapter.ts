@@ -209,6 +209,13 @@ export interface ProviderAdapter<State = unknown> {
   /** Wire request → canonical request. Throws BadRequestError on a mis-shaped body. */
   parse(req: IncomingRequest, state: State): CanonicalRequest;
   /**
+   * Optional: `parse` reads nothing but the request's method, path, headers and body text (no state,
+   * no URL), so it gives the same canonical request again later. A journal then keeps such a request
+   * as its body text and parses it again when read: far fewer objects for the collector to copy per
+   * request on a busy server (docs/decisions/journal-memory.md).
+   */
+  readonly repeatableParse?: boolean;
+  /**
    * Canonical response → wire response (JSON or a stream as `request.stream` says). `random` is the
    * mock's id pool (the one response and tool call ids come from), for ids a wire carries besides
    * those (the Responses API's output item ids); absent when rendering outside a mock.

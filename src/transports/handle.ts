@@ -6,6 +6,7 @@
  * the journal — in one place.
  */
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
+import type { ParseSource } from './kept-request.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
 import { withStreamError } from '../providers/common/stream-error.ts';
@@ -56,8 +57,11 @@ export interface HandlerOptions {
   router?: ProviderRouter;
   /** This mock's adapter states (stored responses, tool ids); its owner clears them on reset. Made here otherwise. */
   states?: AdapterStates;
-  /** Every request is appended here (the MockLLM's `requests`). */
-  journal: { push(entry: JournalEntry): unknown };
+  /**
+   * Every request is appended here (the MockLLM's `requests`). With `pushParsed`, a request parsed by
+   * an adapter whose parse can be repeated goes there instead, with what it was parsed from.
+   */
+  journal: { push(entry: JournalEntry): unknown; pushParsed?(entry: JournalEntry, from: ParseSource): unknown };
   /** Model names the scenarios mention, for adapters that answer model listings (`GET /v1/models`). */
   models?: () => readonly string[];
   /** Would some step answer a request for this model on one of these providers (a catch-all)? */
@@ -104,6 +108,8 @@ function errorOf(err: unknown): CanonicalError {
 interface Outcome {
   rendered: RenderedResponse;
   canonical: CanonicalRequest | null;
+  /** Set when `canonical` is `adapter.parse` of this request and the adapter's parse can be repeated. */
+  parsedFrom?: IncomingRequest;
   step: StepRef | null;
   nearMisses: NearMiss[];
   latencyMs: number;
@@ -111,33 +117,41 @@ interface Outcome {
   notes?: Pick<JournalEntry, 'reasoning' | 'violation' | 'authoringError'>;
 }
 
-function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, router: ProviderRouter, rules: boolean): Outcome {
+function selectAndRender(
+  adapter: ProviderAdapter,
+  engine: ScenarioEngineLike,
+  canonical: CanonicalRequest,
+  state: unknown,
+  router: ProviderRouter,
+  rules: boolean,
+  parsedFrom: IncomingRequest | undefined,
+): Outcome {
   const { random, templates } = router;
   const violation = canonical.violations?.[0];
   if (violation && rules && engine.protocolRules?.() !== false) {
     // The real API refuses this request (docs/scenario-format.md#protocol-rules): so does the mock, with its error.
     const notes = { violation: { rule: violation.rule, doc: violation.doc } };
-    return { rendered: adapter.renderError(violation.error, canonical), canonical, step: null, nearMisses: [], latencyMs: 0, notes };
+    return { rendered: adapter.renderError(violation.error, canonical), canonical, step: null, nearMisses: [], latencyMs: 0, notes, parsedFrom };
   }
   let selection: Selection;
   try {
     // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
     selection = engine.select(canonical, new AdapterIds(adapter, canonical, random));
   } catch (err) {
-    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
+    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0, parsedFrom };
   }
   if (selection.kind === 'respond') {
     const { response } = selection;
     const rendered = withStreamError(adapter, templates.render(adapter, response, canonical, state, random), response, canonical);
     const notes = response.reasoning ? { reasoning: response.reasoning } : undefined;
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes, parsedFrom };
   }
   if (selection.kind === 'error') {
     const rendered = adapter.renderError(selection.error, canonical);
     const notes = selection.authoring ? { authoringError: selection.error.message } : undefined;
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes, parsedFrom };
   }
-  return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
+  return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0, parsedFrom };
 }
 
 function outcomeFor(
@@ -167,7 +181,7 @@ function outcomeFor(
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical, state, router, rules);
+  return selectAndRender(adapter, engine, canonical, state, router, rules, adapter.repeatableParse ? incoming : undefined);
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */
@@ -251,7 +265,7 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
   /** Journals the request and encodes its answer (after any latency, so the entry's duration includes it). */
   const finish = (incoming: RawRequest, route: RouteResult, outcome: Outcome, requestId: string, startedAt: number, t0: number): RawResponse => {
     const { method, path } = incoming;
-    journal.push({
+    const entry: JournalEntry = {
       requestId,
       method,
       path,
@@ -264,7 +278,10 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
       durationMs: performance.now() - t0,
       bodyLength: incoming.bodyText.length,
       ...outcome.notes,
-    });
+    };
+    const from = outcome.parsedFrom;
+    if (from && journal.pushParsed) journal.pushParsed(entry, { adapter: route.adapter!, method: from.method, path: from.path, bodyText: from.bodyText });
+    else journal.push(entry);
     try {
       return toRaw(outcome.rendered, requestId, incoming);
     } catch (err) {

@@ -5,7 +5,7 @@
  * from its body's length (cheap to know, no walk over the parsed request): see `entryBytes`.
  */
 import type { JournalEntry } from '../scenario/selection.ts';
-import { StringMemo } from './kept-request.ts';
+import { RepeatableRequest, StringMemo, type StoredEntry } from './kept-request.ts';
 
 /** What an entry costs beyond its body: the entry, ids, timings, headers, canonical form (measured: 0.7 KiB on a small request). */
 export const ENTRY_OVERHEAD_BYTES = 1024;
@@ -119,7 +119,11 @@ export interface JournalLimits {
  *   journal.push(entry); journal.entries; // latest first-in order
  */
 export class Journal {
-  readonly #entries: JournalEntry[] = [];
+  readonly #entries: StoredEntry[] = [];
+  /** Entries as read, for those whose request is kept as it came: parsed once, the same object on every read. */
+  readonly #read = new WeakMap<StoredEntry, JournalEntry>();
+  /** Has any entry kept its request as it came (else entries are read as they are)? */
+  #repeatable = false;
   readonly #sizes: number[] = [];
   #start = 0;
   #bytes = 0;
@@ -149,12 +153,21 @@ export class Journal {
     return ordinal >= this.#dropped && ordinal < this.#pushed;
   }
 
-  /** The live entries, oldest first. */
+  /** The live entries, oldest first; a request kept as it came is parsed on its first read. */
   get entries(): readonly JournalEntry[] {
-    return this.#start === 0 ? this.#entries : this.#entries.slice(this.#start);
+    const live = this.#start === 0 ? this.#entries : this.#entries.slice(this.#start);
+    if (!this.#repeatable) return live as JournalEntry[];
+    return live.map((entry) => (entry.request instanceof RepeatableRequest ? this.#readOf(entry, entry.request) : (entry as JournalEntry)));
   }
 
-  push(entry: JournalEntry): void {
+  #readOf(entry: StoredEntry, request: RepeatableRequest): JournalEntry {
+    let read = this.#read.get(entry);
+    if (read === undefined) this.#read.set(entry, (read = { ...entry, request: request.parse() }));
+    return read;
+  }
+
+  push(entry: StoredEntry): void {
+    if (entry.request instanceof RepeatableRequest) this.#repeatable = true;
     const size = entryBytes(entry.bodyLength);
     this.#entries.push(entry);
     this.#sizes.push(size);
@@ -176,7 +189,7 @@ export class Journal {
     const size = this.#sizes[this.#start];
     // Let the entry go now, not at the next compaction: a full journal's dead prefix would otherwise
     // keep up to as many entries again alive for the collector to mark.
-    this.#entries[this.#start] = undefined as unknown as JournalEntry;
+    this.#entries[this.#start] = undefined as unknown as StoredEntry;
     this.#start += 1;
     this.#dropped += 1;
     this.#release(size);

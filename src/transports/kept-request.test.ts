@@ -1,8 +1,11 @@
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../goldens/redact.ts';
 import type { CanonicalRequest } from '../scenario/canonical.ts';
 import type { JournalEntry } from '../scenario/selection.ts';
+import { defaultAdapters } from '../providers/registry.ts';
 import { RequestKeeper } from './kept-request.ts';
+import { createMockLLM } from './mock-llm.ts';
 
 const request = (over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
   provider: 'openai',
@@ -49,7 +52,7 @@ describe('RequestKeeper', () => {
     const b = keeper.entry(entry([]));
     expect(a.nearMisses).toBe(b.nearMisses);
     expect(Object.isFrozen(a.nearMisses) && a.nearMisses.length === 0).toBe(true);
-    expect(a.request!.headers.authorization).toBe('[REDACTED]');
+    expect((a.request as CanonicalRequest).headers.authorization).toBe('[REDACTED]');
     expect(a.path).toBe('/v1/chat/completions');
     const misses = [{ step: { scenario: 's', index: 0 }, failed: ['model'] }];
     expect(keeper.entry(entry(misses)).nearMisses).toBe(misses);
@@ -73,5 +76,71 @@ describe('RequestKeeper', () => {
       expect(kept.headers).toEqual({ 'x-n': `value-${i}`, host: 'h', 'user-agent': long });
       expect(kept.path).toBe(`/v1/responses/resp_${i}`);
     }
+  });
+});
+
+describe('requests kept as they came (adapters with repeatableParse)', () => {
+  const weather = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+  const steps = [
+    { respond: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
+    { respond: { text: 'Sunny' }, consume: false },
+  ];
+  /** The same traffic through the openai SDK to a mock whose Chat Completions adapter keeps requests as they came, or not. */
+  async function journal(repeatable: boolean, redact?: { values: string[] }) {
+    const parses = { count: 0 };
+    const adapters = defaultAdapters().map((a) =>
+      a.id === 'openai' ? { ...a, repeatableParse: repeatable, parse: (...args: Parameters<typeof a.parse>) => (parses.count++, a.parse(...args)) } : a,
+    );
+    const mock = createMockLLM({ scenarios: [{ name: 'loop', steps }], adapters, redact });
+    const client = new OpenAI({ apiKey: 'sk-live-secret', fetch: (input, init) => mock.handle(new Request(input, init)), maxRetries: 0 });
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      { role: 'developer', content: 'Be brief' },
+      { role: 'user', content: 'Weather in Paris? my token is tok-123' },
+    ];
+    const first = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: [weather], temperature: 0.2 });
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: first.choices[0].message.tool_calls![0].id, content: '{"sky":"clear"}' });
+    await client.chat.completions.create({ model: 'gpt-4o', messages, tools: [weather], stream: true, stream_options: { include_usage: true } }).then(async (s) => {
+      for await (const _ of s);
+    });
+    // A tool result for a call the conversation never made: refused by the protocol rules, journaled all the same.
+    await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'tool', tool_call_id: 'call_nowhere', content: 'x' }] }).catch(() => {});
+    return Object.assign(mock, { parses });
+  }
+  const strip = (entries: readonly JournalEntry[]) => entries.map(({ requestId: _r, startedAt: _s, durationMs: _d, ...rest }) => rest);
+
+  it('reads back what the journal kept from the parsed request: the same entries, secrets redacted, as JSON too', async () => {
+    const [lazy, eager] = await Promise.all([journal(true), journal(false)]);
+    // Parsed once per request as it came, then once more per entry on the first read only.
+    expect(lazy.parses.count).toBe(3);
+    expect(lazy.requests).toHaveLength(3);
+    expect(lazy.parses.count).toBe(6);
+    void lazy.requests;
+    expect(lazy.parses.count).toBe(6);
+    void eager.requests;
+    expect(eager.parses.count).toBe(3);
+    expect(lazy.requests.map((e) => e.status)).toEqual([200, 200, 400]);
+    // Call ids and response ids differ between the two mocks: the requests carry the first answer's call id.
+    const callId = (m: typeof lazy) => (m.requests[1].request!.messages[2].toolCalls![0].id);
+    const same = (m: typeof lazy) => JSON.parse(JSON.stringify(strip(m.requests)).replaceAll(callId(m), 'call_X'));
+    expect(same(lazy)).toEqual(same(eager));
+    expect(lazy.requests[0].request!.headers.authorization).toBe('[REDACTED]');
+    expect(lazy.requests[0].request!.messages[0]).toEqual({ role: 'system', content: 'Be brief' });
+    expect(lazy.requests[1].request!.params).toMatchObject({ stream_options: { include_usage: true } });
+  });
+
+  it('gives the same entry objects on every read, before and after more requests', async () => {
+    const mock = await journal(true);
+    const [a, b] = mock.requests;
+    expect(mock.requests[0]).toBe(a);
+    await journal(true); // another mock's traffic changes nothing here
+    expect(mock.requests[1]).toBe(b);
+    expect(mock.requests[0].request).toBe(a.request);
+  });
+
+  it('keeps the parsed request when secrets in bodies are redacted: the body text would hold them', async () => {
+    const mock = await journal(true, { values: ['tok-123'] });
+    const kept = mock.requests[0].request!;
+    expect(kept.messages[1].content).toBe('Weather in Paris? my token is [REDACTED]');
+    expect(JSON.stringify(kept.raw)).not.toContain('tok-123');
   });
 });

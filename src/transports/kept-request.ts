@@ -6,8 +6,56 @@
  * the same keys in the same order, equal values.
  */
 import type { Redactor } from '../goldens/redact.ts';
+import type { IncomingRequest, ProviderAdapter } from '../providers/adapter.ts';
 import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss } from '../scenario/selection.ts';
+
+/** What a `repeatableParse` adapter parsed a request from (handle.ts hands it over with the entry). */
+export interface ParseSource {
+  adapter: ProviderAdapter;
+  method: string;
+  path: string;
+  bodyText: string;
+}
+
+/** A request a journal keeps as it came (body text, redacted headers), parsed again when read. */
+export class RepeatableRequest {
+  readonly #keeper: RequestKeeper;
+  readonly #adapter: ProviderAdapter;
+  readonly #method: string;
+  readonly #path: string;
+  readonly #headers: Record<string, string>;
+  readonly #bodyText: string;
+
+  constructor(keeper: RequestKeeper, source: ParseSource, headers: Record<string, string>) {
+    this.#keeper = keeper;
+    this.#adapter = source.adapter;
+    this.#method = source.method;
+    this.#path = source.path;
+    this.#headers = headers;
+    this.#bodyText = source.bodyText;
+  }
+
+  /** The request as the journal kept it when it came: the adapter's parse, kept as `RequestKeeper.keep` keeps it. */
+  parse(): CanonicalRequest {
+    const path = this.#path;
+    const incoming: IncomingRequest = {
+      method: this.#method,
+      path,
+      // The headers as kept (secrets redacted): what the canonical request's headers were kept as.
+      headers: new Headers(this.#headers),
+      bodyText: this.#bodyText,
+      // Such an adapter reads no URL; one that did would see this request's path on a neutral origin.
+      get url() {
+        return new URL(`http://journal.invalid${path}`);
+      },
+    };
+    return this.#keeper.keep(this.#adapter.parse(incoming, undefined));
+  }
+}
+
+/** A journal entry as a journal holds it: its request may be kept as it came. */
+export type StoredEntry = Omit<JournalEntry, 'request'> & { request: CanonicalRequest | RepeatableRequest | null };
 
 /** Shared by every kept request without tools or extra parameters (frozen: one object for all). */
 const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[];
@@ -62,14 +110,22 @@ export class RequestKeeper {
     this.#memo = memo;
   }
 
-  /** Readies an entry for the journal: its path and request kept as `keep` does, no near misses shared. */
-  entry(entry: JournalEntry): JournalEntry {
+  /**
+   * Readies an entry for the journal: its path and request kept as `keep` does, no near misses shared.
+   * With `source` (a request a `repeatableParse` adapter parsed), the request is kept as it came and
+   * parsed again when read, unless secrets besides the headers are redacted (its body would hold them).
+   */
+  entry(entry: JournalEntry, source?: ParseSource): StoredEntry {
     // A session's path is a slice of the URL it came on: kept as is, it would hold the whole URL alive.
     entry.path = this.#memo.shared(entry.path);
-    if (entry.request) entry.request = this.keep(entry.request);
+    const stored = entry as StoredEntry;
+    if (entry.request) {
+      stored.request =
+        source && this.#redactor.values.length === 0 ? new RepeatableRequest(this, source, this.#headers(entry.request.headers)) : this.keep(entry.request);
+    }
     if (entry.nearMisses.length === 0) entry.nearMisses = NO_NEAR_MISSES;
     if (entry.frame && this.#redactor.values.length > 0) entry.frame = { ...entry.frame, data: this.#redactor.deep(entry.frame.data) };
-    return entry;
+    return stored;
   }
 
   /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */

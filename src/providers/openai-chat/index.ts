@@ -36,6 +36,8 @@ export function openAIChatAdapter(): ProviderAdapter & { id: 'openai' } {
     toolCallIds: () => OPENAI_TOOL_CALL_IDS,
     responseIds: () => OPENAI_CHAT_RESPONSE_IDS,
     parse: (req: IncomingRequest) => parseChatRequest(req, tools),
+    // The body, the path and the headers make the canonical request; no state is read.
+    repeatableParse: true,
     render: (response: CanonicalResponse, request: CanonicalRequest): RenderedResponse => renderChat(response, request),
     // Streams come from templates; a JSON answer is already assembled as text from fixed parts
     // (chatCompletionText), cheaper than keying a template (measured: 11 vs 22 µs an answer in-process).

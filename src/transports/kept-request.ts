@@ -9,6 +9,7 @@ import type { Redactor } from '../goldens/redact.ts';
 import type { IncomingRequest, ProviderAdapter } from '../providers/adapter.ts';
 import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss } from '../scenario/selection.ts';
+import { NodeHeaders } from './node-headers.ts';
 
 /** What a `repeatableParse` adapter parsed a request from (handle.ts hands it over with the entry). */
 export interface ParseSource {
@@ -42,8 +43,9 @@ export class RepeatableRequest {
     const incoming: IncomingRequest = {
       method: this.#method,
       path,
-      // The headers as kept (secrets redacted): what the canonical request's headers were kept as.
-      headers: new Headers(this.#headers),
+      // The headers as kept (secrets redacted; lower-case names), read in place: a Fetch Headers would
+      // validate names again and refuse what node accepted (HTTP/2's pseudo-headers among them).
+      headers: new NodeHeaders(this.#headers),
       bodyText: this.#bodyText,
       // Such an adapter reads no URL; one that did would see this request's path on a neutral origin.
       get url() {

@@ -6,7 +6,6 @@
  * the journal — in one place.
  */
 import { BadRequestError, type IncomingRequest, type ModelCatalog, type ProviderAdapter, type RenderedResponse } from '../providers/adapter.ts';
-import type { ParseSource } from './kept-request.ts';
 import { AdapterStates } from '../providers/adapter-states.ts';
 import { FRAMING_CONTENT_TYPE } from '../providers/common/framing.ts';
 import { withStreamError } from '../providers/common/stream-error.ts';
@@ -59,9 +58,9 @@ export interface HandlerOptions {
   states?: AdapterStates;
   /**
    * Every request is appended here (the MockLLM's `requests`). With `pushParsed`, a request parsed by
-   * an adapter whose parse can be repeated goes there instead, with what it was parsed from.
+   * an adapter whose parse can be repeated goes there instead, with the adapter and what it parsed.
    */
-  journal: { push(entry: JournalEntry): unknown; pushParsed?(entry: JournalEntry, from: ParseSource): unknown };
+  journal: { push(entry: JournalEntry): unknown; pushParsed?(entry: JournalEntry, adapter: ProviderAdapter, from: IncomingRequest): unknown };
   /** Model names the scenarios mention, for adapters that answer model listings (`GET /v1/models`). */
   models?: () => readonly string[];
   /** Would some step answer a request for this model on one of these providers (a catch-all)? */
@@ -280,7 +279,8 @@ export function createPartsCore(options: HandlerOptions): PartsCore {
       ...outcome.notes,
     };
     const from = outcome.parsedFrom;
-    if (from && journal.pushParsed) journal.pushParsed(entry, { adapter: route.adapter!, method: from.method, path: from.path, bodyText: from.bodyText });
+    // `parsedFrom` is set only by outcomeFor, for the routed adapter.
+    if (from && journal.pushParsed) journal.pushParsed(entry, route.adapter!, from);
     else journal.push(entry);
     try {
       return toRaw(outcome.rendered, requestId, incoming);

@@ -120,10 +120,8 @@ export interface JournalLimits {
  */
 export class Journal {
   readonly #entries: StoredEntry[] = [];
-  /** Entries as read, for those whose request is kept as it came: parsed once, the same object on every read. */
-  readonly #read = new WeakMap<StoredEntry, JournalEntry>();
-  /** Has any entry kept its request as it came (else entries are read as they are)? */
-  #repeatable = false;
+  /** Live entries whose request is kept as it came (parsed on their first read). */
+  #unread = 0;
   readonly #sizes: number[] = [];
   #start = 0;
   #bytes = 0;
@@ -153,21 +151,24 @@ export class Journal {
     return ordinal >= this.#dropped && ordinal < this.#pushed;
   }
 
-  /** The live entries, oldest first; a request kept as it came is parsed on its first read. */
+  /**
+   * The live entries, oldest first. A request kept as it came is parsed on its first read and its entry
+   * replaced by the parsed one, so every later read gives the same object and the journal holds what it
+   * held before (its byte count covers a parsed entry, not both forms at once).
+   */
   get entries(): readonly JournalEntry[] {
-    const live = this.#start === 0 ? this.#entries : this.#entries.slice(this.#start);
-    if (!this.#repeatable) return live as JournalEntry[];
-    return live.map((entry) => (entry.request instanceof RepeatableRequest ? this.#readOf(entry, entry.request) : (entry as JournalEntry)));
-  }
-
-  #readOf(entry: StoredEntry, request: RepeatableRequest): JournalEntry {
-    let read = this.#read.get(entry);
-    if (read === undefined) this.#read.set(entry, (read = { ...entry, request: request.parse() }));
-    return read;
+    const entries = this.#entries;
+    for (let i = this.#start; this.#unread > 0 && i < entries.length; i++) {
+      const request = entries[i].request;
+      if (!(request instanceof RepeatableRequest)) continue;
+      entries[i] = { ...entries[i], request: request.parse() };
+      this.#unread -= 1;
+    }
+    return (this.#start === 0 ? entries : entries.slice(this.#start)) as JournalEntry[];
   }
 
   push(entry: StoredEntry): void {
-    if (entry.request instanceof RepeatableRequest) this.#repeatable = true;
+    if (entry.request instanceof RepeatableRequest) this.#unread += 1;
     const size = entryBytes(entry.bodyLength);
     this.#entries.push(entry);
     this.#sizes.push(size);
@@ -187,6 +188,7 @@ export class Journal {
   dropOldest(byBudget = false): void {
     if (this.length === 0) return;
     const size = this.#sizes[this.#start];
+    if (this.#entries[this.#start].request instanceof RepeatableRequest) this.#unread -= 1;
     // Let the entry go now, not at the next compaction: a full journal's dead prefix would otherwise
     // keep up to as many entries again alive for the collector to mark.
     this.#entries[this.#start] = undefined as unknown as StoredEntry;
@@ -212,6 +214,7 @@ export class Journal {
     this.#entries.length = 0;
     this.#sizes.length = 0;
     this.#start = 0;
+    this.#unread = 0;
     this.#dropped = this.#pushed;
     if (this.#budget) {
       this.#budget.holders.delete(this);

@@ -128,13 +128,26 @@ describe('requests kept as they came (adapters with repeatableParse)', () => {
     expect(lazy.requests[1].request!.params).toMatchObject({ stream_options: { include_usage: true } });
   });
 
-  it('gives the same entry objects on every read, before and after more requests', async () => {
+  it('gives the same entry objects on every read, before and after more requests, past the entry limit too', async () => {
     const mock = await journal(true);
     const [a, b] = mock.requests;
     expect(mock.requests[0]).toBe(a);
-    await journal(true); // another mock's traffic changes nothing here
+    const client = new OpenAI({ apiKey: 'sk-test', fetch: (input, init) => mock.handle(new Request(input, init)), maxRetries: 0 });
+    await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'One more' }] });
     expect(mock.requests[1]).toBe(b);
     expect(mock.requests[0].request).toBe(a.request);
+    expect(mock.requests[3].request!.messages).toEqual([{ role: 'user', content: 'One more' }]);
+    expect(mock.parses.count).toBe(4 + 4);
+
+    // A journal of two: entries dropped unread, and the one read before the drop, leave as any other.
+    const small = createMockLLM({ scenarios: [{ name: 'chat', steps: [{ respond: { text: 'ok' }, consume: false }] }], journalLimit: 2 });
+    const smallClient = new OpenAI({ apiKey: 'sk-test', fetch: (input, init) => small.handle(new Request(input, init)), maxRetries: 0 });
+    for (const content of ['one', 'two', 'three']) await smallClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+    const kept = small.requests;
+    expect(kept.map((e) => e.request!.messages[0].content)).toEqual(['two', 'three']);
+    await smallClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'four' }] });
+    expect(small.requests.map((e) => e.request!.messages[0].content)).toEqual(['three', 'four']);
+    expect(small.requests[0]).toBe(kept[1]);
   });
 
   it('keeps the parsed request when secrets in bodies are redacted: the body text would hold them', async () => {

@@ -11,13 +11,8 @@ import type { CanonicalRequest, CanonicalTool } from '../scenario/canonical.ts';
 import type { JournalEntry, NearMiss } from '../scenario/selection.ts';
 import { NodeHeaders } from './node-headers.ts';
 
-/** What a `repeatableParse` adapter parsed a request from (handle.ts hands it over with the entry). */
-export interface ParseSource {
-  adapter: ProviderAdapter;
-  method: string;
-  path: string;
-  bodyText: string;
-}
+/** What a `repeatableParse` adapter parsed a request from: the parts its parse reads besides the headers. */
+export type ParsedFrom = Pick<IncomingRequest, 'method' | 'path' | 'bodyText'>;
 
 /** A request a journal keeps as it came (body text, redacted headers), parsed again when read. */
 export class RepeatableRequest {
@@ -28,13 +23,14 @@ export class RepeatableRequest {
   readonly #headers: Record<string, string>;
   readonly #bodyText: string;
 
-  constructor(keeper: RequestKeeper, source: ParseSource, headers: Record<string, string>) {
+  /** `from` is copied, not kept: a transport's request holds its connection. */
+  constructor(keeper: RequestKeeper, adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>) {
     this.#keeper = keeper;
-    this.#adapter = source.adapter;
-    this.#method = source.method;
-    this.#path = source.path;
+    this.#adapter = adapter;
+    this.#method = from.method;
+    this.#path = from.path;
     this.#headers = headers;
-    this.#bodyText = source.bodyText;
+    this.#bodyText = from.bodyText;
   }
 
   /** The request as the journal kept it when it came: the adapter's parse, kept as `RequestKeeper.keep` keeps it. */
@@ -114,16 +110,18 @@ export class RequestKeeper {
 
   /**
    * Readies an entry for the journal: its path and request kept as `keep` does, no near misses shared.
-   * With `source` (a request a `repeatableParse` adapter parsed), the request is kept as it came and
-   * parsed again when read, unless secrets besides the headers are redacted (its body would hold them).
+   * With `adapter` and `from` (a request a `repeatableParse` adapter parsed), the request is kept as it
+   * came and parsed again when read, unless secrets besides the headers are redacted (its body would hold them).
    */
-  entry(entry: JournalEntry, source?: ParseSource): StoredEntry {
+  entry(entry: JournalEntry, adapter?: ProviderAdapter, from?: ParsedFrom): StoredEntry {
     // A session's path is a slice of the URL it came on: kept as is, it would hold the whole URL alive.
     entry.path = this.#memo.shared(entry.path);
     const stored = entry as StoredEntry;
     if (entry.request) {
       stored.request =
-        source && this.#redactor.values.length === 0 ? new RepeatableRequest(this, source, this.#headers(entry.request.headers)) : this.keep(entry.request);
+        adapter && from && this.#redactor.values.length === 0
+          ? new RepeatableRequest(this, adapter, from, this.#headers(entry.request.headers))
+          : this.keep(entry.request);
     }
     if (entry.nearMisses.length === 0) entry.nearMisses = NO_NEAR_MISSES;
     if (entry.frame && this.#redactor.values.length > 0) entry.frame = { ...entry.frame, data: this.#redactor.deep(entry.frame.data) };

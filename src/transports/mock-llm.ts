@@ -13,7 +13,7 @@ import type { Scenario, ScenarioInput } from '../scenario/schema.ts';
 import type { JournalEntry, StepRef } from '../scenario/selection.ts';
 import { createPartsCore, fetchHandler, type HandleOptions, type Handler, type PartsCore, type RawRequest, type RawResponse } from './handle.ts';
 import { Journal, type JournalBudget } from './journal.ts';
-import { RequestKeeper, type ParseSource } from './kept-request.ts';
+import { RequestKeeper, type ParsedFrom } from './kept-request.ts';
 
 /** Anything with `build()` — the fluent builder, passed without calling `build()` yourself. */
 export interface BuildsScenario {
@@ -91,7 +91,7 @@ export class MockLLM {
       adapters: options.adapters,
       router: options.router,
       states: this.#states,
-      journal: { push: (entry: JournalEntry) => this.#record(entry), pushParsed: (entry: JournalEntry, from: ParseSource) => this.#record(entry, from) },
+      journal: { push: (entry: JournalEntry) => this.#record(entry), pushParsed: (entry, adapter, from) => this.#record(entry, adapter, from) },
       models: () => this.models(),
       answersModel: (model, providers) => this.answersModel(model, providers),
       protocolRules: options.protocolRules,
@@ -100,8 +100,8 @@ export class MockLLM {
   }
 
   /** Journals an entry with its secrets redacted, the same redaction goldens get. */
-  #record(entry: JournalEntry, from?: ParseSource): void {
-    this.#journal.push(this.#keeper.entry(entry, from));
+  #record(entry: JournalEntry, adapter?: ProviderAdapter, from?: ParsedFrom): void {
+    this.#journal.push(this.#keeper.entry(entry, adapter, from));
     if (entry.authoringError !== undefined) for (const listener of this.#authoringListeners) listener(entry.authoringError);
   }
 

@@ -1,6 +1,6 @@
 // Realtime goldens: an OpenAI Realtime and a Gemini Live conversation recorded (every frame, both ways,
 // with its offset) against the mock server as upstream, then replayed with the upstream stopped.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GoogleGenAI, Modality, type LiveServerMessage } from '@google/genai/web';
 import OpenAI from 'openai';
@@ -9,7 +9,7 @@ import { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import { describe, expect, it } from 'vitest';
 import { startMockLLMServer } from '../transports/server.ts';
 import { scenario } from '../scenario/builder.ts';
-import { parseGolden } from './store.ts';
+import { parseGolden, serializeGolden } from './store.ts';
 import { inspectGolden } from './inspect.ts';
 import { tempRuntime } from './testing/runtime.ts';
 
@@ -81,6 +81,8 @@ describe('realtime goldens', () => {
       'client:response.create',
     ]);
     expect(types.filter((t) => t === 'server:response.done')).toHaveLength(2);
+    // The client closed the socket: no server close is kept (replayed, it would cut the conversation short).
+    expect(conversation.close).toBeUndefined();
     const offsets = conversation.frames.map((f) => f.offsetMs);
     expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
 
@@ -91,6 +93,74 @@ describe('realtime goldens', () => {
     expect(replayed).toEqual(recorded);
     expect(replay.expect('output', replayed, { equals: Object.is }).pass).toBe(true);
     expect((await replayRuntime.finish(testFile, 'voice > weather', true))?.action).toBe('replayed');
+  });
+
+  it('a close the server began is kept and replayed after the frames sent before it', async () => {
+    // Gemini Live closes the socket itself on a step error (1011 for a 429): the golden keeps that close.
+    const server = await startMockLLMServer({ scenarios: scenario('quota').respondWithError(429, 'Resource has been exhausted (e.g. check quota).') });
+    const live = async () => {
+      let closed = (_: CloseEvent) => {};
+      const close = new Promise<CloseEvent>((resolve) => (closed = resolve));
+      const session = await new GoogleGenAI({ apiKey: 'gemini-key-not-secret' }).live.connect({
+        model: 'gemini-live-2.5-flash-preview',
+        config: { responseModalities: [Modality.TEXT] },
+        callbacks: { onmessage: () => {}, onclose: (e) => closed(e) },
+      });
+      session.sendClientContent({ turns: 'hi' });
+      const event = await close;
+      return { code: event.code, reason: event.reason };
+    };
+    const { runtime, root } = tempRuntime('record');
+    const testFile = join(root, 'live.test.ts');
+    const recording = runtime.session(testFile, 'live > quota');
+    recording.setUpstream(server.url);
+    await recording.intercept();
+    const recorded = await live();
+    // The client sees 4011: in-process, MSW closes a client with application codes only (1000, 3000–4999).
+    expect(recorded).toEqual({ code: 4011, reason: 'Resource has been exhausted (e.g. check quota).' });
+    await runtime.finish(testFile, 'live > quota', true);
+    await server.close();
+    expect(parseGolden(readFileSync(recording.file, 'utf8'), recording.file).realtime![0].close).toEqual({ code: 1011, reason: 'Resource has been exhausted (e.g. check quota).' });
+    const { runtime: replayRuntime } = tempRuntime('replay', {}, root);
+    await replayRuntime.session(testFile, 'live > quota').intercept();
+    expect(await live()).toEqual(recorded);
+    expect((await replayRuntime.finish(testFile, 'live > quota', true))?.action).toBe('replayed');
+
+    // A server close right after the conversation's last frames: the client reads them all, then the close.
+    const upstream = await startMockLLMServer({ scenarios: weather });
+    const voice = tempRuntime('record');
+    const voiceFile = join(voice.root, 'voice.test.ts');
+    const voiceRecording = voice.runtime.session(voiceFile, 'voice > closed');
+    voiceRecording.setUpstream(upstream.url);
+    await voiceRecording.intercept();
+    const said = await openaiRun();
+    await voice.runtime.finish(voiceFile, 'voice > closed', true);
+    await upstream.close();
+    const golden = parseGolden(readFileSync(voiceRecording.file, 'utf8'), voiceRecording.file);
+    golden.realtime![0].close = { code: 1000, reason: 'done' };
+    writeFileSync(voiceRecording.file, serializeGolden(golden));
+    const { runtime: voiceReplay } = tempRuntime('replay', {}, voice.root);
+    await voiceReplay.session(voiceFile, 'voice > closed').intercept();
+    const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
+    const seen: string[] = [];
+    const closed = new Promise<number>((resolve) => rt.socket.addEventListener('close', (e) => resolve(e.code)));
+    rt.on('event', (e) => seen.push(e.type));
+    rt.on('response.done', (e) => {
+      const call = e.response.output?.find((i) => i.type === 'function_call');
+      if (!call || call.type !== 'function_call') return;
+      rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id!, output: '{"tempC":21}' } });
+      rt.send({ type: 'response.create' });
+    });
+    rt.on('session.created', () => {
+      rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object' } }] } });
+      rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'weather in Paris?' }] } });
+      rt.send({ type: 'response.create' });
+    });
+    expect(await closed).toBe(1000);
+    const frames = golden.realtime![0].frames.filter((f) => f.direction === 'server').map((f) => JSON.parse(f.data).type as string);
+    expect(seen).toEqual(frames);
+    expect(said.said).toEqual(['Sunny, 21 degrees.']);
+    expect((await voiceReplay.finish(voiceFile, 'voice > closed', true))?.action).toBe('replayed');
   });
 
   it.each(['websocket', 'ws'] as const)('a replay whose client diverges gets the API\'s error event on its error handler (%s client), and the test fails naming the frame', async (kind) => {

@@ -78,9 +78,14 @@ export class RealtimeRecorder implements RealtimeRoute {
       keep('server', text);
       client.send(text);
     });
+    // Who closed first decides what the golden keeps: a close the client began is the client's (its
+    // replay ends when the client closes again), and the upstream's answer to it (often 1005 or 1006)
+    // is no server close. Kept, it would make the replay close the socket after the last frame, before
+    // the client has read the frames it was waiting for.
+    let clientClosed = false;
     upstream.on('close', (code, reason) => {
       this.#sockets.delete(upstream);
-      conversation.close = { code, reason: reason.toString() };
+      if (!clientClosed) conversation.close = { code, reason: reason.toString() };
       client.close(clientCloseCode(code), reason.toString());
     });
     upstream.on('error', () => upstream.terminate());
@@ -91,7 +96,10 @@ export class RealtimeRecorder implements RealtimeRoute {
       if (upstream.readyState === upstream.OPEN) upstream.send(text);
       else queued.push(text);
     });
-    client.addEventListener('close', () => upstream.close());
+    client.addEventListener('close', () => {
+      clientClosed = true;
+      upstream.close();
+    });
   }
 
   /** Ends connections still open (the test is over). */

@@ -108,7 +108,10 @@ export class RealtimeReplayer implements RealtimeRoute {
       }
       if (open && next >= frames.length && conversation.close) {
         open = false;
-        client.close(clientCloseCode(conversation.close.code), conversation.close.reason);
+        const { code, reason } = conversation.close;
+        // After the frames just sent have gone: MSW delivers a frame in a microtask and drops it once
+        // the socket is closing (as `refuse` does).
+        setTimeout(() => client.close(clientCloseCode(code), reason), 0);
       }
     };
     chain = chain.then(pump);

@@ -6,6 +6,7 @@
  */
 import type { JournalEntry } from '../scenario/selection.ts';
 import { RepeatableRequest, StringMemo, type StoredEntry } from './kept-request.ts';
+import { EntryLog, LoggedEntry } from './entry-log.ts';
 
 /** What an entry costs beyond its body: the entry, ids, timings, headers, canonical form (measured: 0.7 KiB on a small request). */
 export const ENTRY_OVERHEAD_BYTES = 1024;
@@ -119,7 +120,9 @@ export interface JournalLimits {
  *   journal.push(entry); journal.entries; // latest first-in order
  */
 export class Journal {
-  readonly #entries: StoredEntry[] = [];
+  /** Entries as stored: requests kept as they came are logged (entry-log.ts) until read. */
+  readonly #entries: (StoredEntry | LoggedEntry)[] = [];
+  readonly #log = new EntryLog();
   /** Live entries whose request is kept as it came (parsed on their first read). */
   #unread = 0;
   readonly #sizes: number[] = [];
@@ -159,9 +162,10 @@ export class Journal {
   get entries(): readonly JournalEntry[] {
     const entries = this.#entries;
     for (let i = this.#start; this.#unread > 0 && i < entries.length; i++) {
-      const request = entries[i].request;
-      if (!(request instanceof RepeatableRequest)) continue;
-      entries[i] = { ...entries[i], request: request.parse() };
+      const entry = entries[i];
+      if (entry instanceof LoggedEntry) entries[i] = entry.read();
+      else if (entry.request instanceof RepeatableRequest) entries[i] = { ...entry, request: entry.request.parse() };
+      else continue;
       this.#unread -= 1;
     }
     return (this.#start === 0 ? entries : entries.slice(this.#start)) as JournalEntry[];
@@ -170,7 +174,7 @@ export class Journal {
   push(entry: StoredEntry): void {
     if (entry.request instanceof RepeatableRequest) this.#unread += 1;
     const size = entryBytes(entry.bodyLength);
-    this.#entries.push(entry);
+    this.#entries.push(this.#log.logged(entry, this.#pushed) ?? entry);
     this.#sizes.push(size);
     this.#bytes += size;
     const budget = this.#budget;
@@ -188,12 +192,13 @@ export class Journal {
   dropOldest(byBudget = false): void {
     if (this.length === 0) return;
     const size = this.#sizes[this.#start];
-    if (this.#entries[this.#start].request instanceof RepeatableRequest) this.#unread -= 1;
+    if (unread(this.#entries[this.#start])) this.#unread -= 1;
     // Let the entry go now, not at the next compaction: a full journal's dead prefix would otherwise
     // keep up to as many entries again alive for the collector to mark.
     this.#entries[this.#start] = undefined as unknown as StoredEntry;
     this.#start += 1;
     this.#dropped += 1;
+    this.#log.released(this.#dropped);
     this.#release(size);
     if (!byBudget) this.#budget?.dropped(1);
     if (this.length === 0) {
@@ -215,6 +220,7 @@ export class Journal {
     this.#sizes.length = 0;
     this.#start = 0;
     this.#unread = 0;
+    this.#log.clear();
     this.#dropped = this.#pushed;
     if (this.#budget) {
       this.#budget.holders.delete(this);
@@ -226,4 +232,9 @@ export class Journal {
     this.#bytes -= size;
     if (this.#budget) this.#budget.usedBytes -= size;
   }
+}
+
+/** Not read yet: its request is parsed on the first read. */
+function unread(entry: StoredEntry | LoggedEntry): boolean {
+  return entry instanceof LoggedEntry || entry.request instanceof RepeatableRequest;
 }

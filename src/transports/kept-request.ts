@@ -22,6 +22,8 @@ export class RepeatableRequest {
   readonly #path: string;
   readonly #headers: Record<string, string>;
   readonly #bodyText: string;
+  /** A bodyless request's header names in order (what `#alike` compares with). */
+  #names: string[] = [];
 
   /** `from` is copied, not kept: a transport's request holds its connection. */
   constructor(keeper: RequestKeeper, adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>) {
@@ -31,6 +33,51 @@ export class RepeatableRequest {
     this.#path = from.path;
     this.#headers = headers;
     this.#bodyText = from.bodyText;
+  }
+
+  /** The body's text as it came. */
+  get bodyText(): string {
+    return this.#bodyText;
+  }
+
+  /** The `content-length` header as it came, if it came. */
+  get contentLength(): string | undefined {
+    return this.#headers['content-length'];
+  }
+
+  /**
+   * The same request without its body and its `content-length` (a journal keeps those elsewhere:
+   * entry-log.ts); `previous` itself when it is such a request alike in all else (requests of a load
+   * differ in body alone), so entries share one.
+   */
+  bodyless(previous: RepeatableRequest | null): RepeatableRequest {
+    if (previous !== null && previous.#bodyText === '' && this.#alike(previous)) return previous;
+    const headers: Record<string, string> = {};
+    for (const name in this.#headers) headers[name] = name === 'content-length' ? '' : this.#headers[name];
+    const bodyless = new RepeatableRequest(this.#keeper, this.#adapter, { method: this.#method, path: this.#path, bodyText: '' }, headers);
+    bodyless.#names = Object.keys(headers);
+    return bodyless;
+  }
+
+  /** This bodyless request with its body and `content-length` back. */
+  withBody(bodyText: string, contentLength: string | undefined): RepeatableRequest {
+    const headers: Record<string, string> = {};
+    for (const name in this.#headers) headers[name] = name === 'content-length' && contentLength !== undefined ? contentLength : this.#headers[name];
+    return new RepeatableRequest(this.#keeper, this.#adapter, { method: this.#method, path: this.#path, bodyText }, headers);
+  }
+
+  /** Same keeper, adapter, method, path, and header names in the same order with the same values, `content-length` aside. */
+  #alike(other: RepeatableRequest): boolean {
+    if (other.#keeper !== this.#keeper || other.#adapter !== this.#adapter || other.#method !== this.#method || other.#path !== this.#path) return false;
+    const mine = this.#headers;
+    const theirs = other.#headers;
+    const names = other.#names;
+    let i = 0;
+    for (const name in mine) {
+      if (names[i++] !== name) return false;
+      if (name !== 'content-length' && mine[name] !== theirs[name]) return false;
+    }
+    return i === names.length;
   }
 
   /** The request as the journal kept it when it came: the adapter's parse, kept as `RequestKeeper.keep` keeps it. */

@@ -1,0 +1,111 @@
+import OpenAI from 'openai';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Redactor } from '../goldens/redact.ts';
+import { defaultAdapters } from '../providers/registry.ts';
+import type { JournalEntry } from '../scenario/selection.ts';
+import { EntryLog } from './entry-log.ts';
+import { Journal } from './journal.ts';
+import { RepeatableRequest, RequestKeeper } from './kept-request.ts';
+import { startMockLLMServer } from './server.ts';
+
+const chat = defaultAdapters().find((a) => a.id === 'openai')!;
+const keeper = new RequestKeeper(new Redactor());
+
+/** An entry as the core journals a Chat Completions request kept as it came. */
+function entry(n: number, body: string, headers: Record<string, string> = {}, extra: Partial<JournalEntry> = {}): JournalEntry {
+  const bodyText = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: body }] });
+  const all = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(bodyText)), ...headers };
+  const parsed = chat.parse({ method: 'POST', path: '/v1/chat/completions', url: new URL('http://x/v1/chat/completions'), headers: new Headers(all), bodyText }, undefined);
+  const journaled: JournalEntry = {
+    requestId: `req_${n}`, method: 'POST', path: '/v1/chat/completions', provider: 'openai', request: parsed, status: 200, step: null, nearMisses: [],
+    startedAt: 1_764_400_000_000 + n + 0.5, durationMs: n / 3, bodyLength: bodyText.length, ...extra,
+  };
+  return keeper.entry(journaled, chat, { method: 'POST', path: '/v1/chat/completions', bodyText }) as JournalEntry;
+}
+
+describe('EntryLog', () => {
+  it('gives back each entry as it was journaled: ids, exact timings, non-ASCII bodies, header values of its own', () => {
+    const journal = new Journal();
+    const sent = [
+      entry(1, 'plain'),
+      entry(2, 'Grüße, 東京 🌦', { 'user-agent': 'a' }),
+      entry(3, 'same headers, other body', { 'user-agent': 'a' }),
+      entry(4, 'other agent', { 'user-agent': 'b' }),
+    ];
+    const expected = sent.map((e) => ({ ...e, request: (e.request as unknown as RepeatableRequest).parse() }));
+    for (const e of sent) journal.push(e);
+    const read = journal.entries;
+    expect(read).toEqual(expected);
+    expect(read.map((e) => Object.keys(e))).toEqual(expected.map((e) => Object.keys(e)));
+    expect(read[1].request!.messages[0].content).toBe('Grüße, 東京 🌦');
+    expect(read[1].request!.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Grüße, 東京 🌦' }] }))));
+    expect(read.map((e) => e.request!.headers['user-agent'])).toEqual([undefined, 'a', 'a', 'b']);
+    expect(read[2].startedAt).toBe(1_764_400_000_003.5);
+    expect(read[2].durationMs).toBe(1);
+  });
+
+  it('keeps on the heap what it cannot log: notes, near misses, a body longer than a chunk', () => {
+    const journal = new Journal();
+    const noted = entry(1, 'hi', {}, { reasoning: { text: 'thought' } } as Partial<JournalEntry>);
+    const missed = entry(2, 'hi', {}, { nearMisses: [{ step: { scenario: 's', index: 0 }, failed: ['model'] }] } as Partial<JournalEntry>);
+    const long = entry(3, 'x'.repeat(20_000));
+    for (const e of [noted, missed, long]) journal.push(e);
+    const read = journal.entries;
+    expect(read[0].reasoning).toEqual({ text: 'thought' });
+    expect(read[1].nearMisses).toHaveLength(1);
+    expect(read[2].request!.messages[0].content).toBe('x'.repeat(20_000));
+    expect(read.map((e) => e.request instanceof RepeatableRequest)).toEqual([false, false, false]);
+  });
+
+  it('reuses its chunks as entries leave: a full journal holds the chunk being filled and one spare, whatever passes through', () => {
+    const log = new EntryLog();
+    for (let n = 0; n < 5_000; n++) {
+      expect(log.logged(entry(n, 'y'.repeat(900)), n)).not.toBeNull();
+      // A journal of the latest three: entries before n - 2 have left.
+      log.released(n - 2);
+    }
+    expect(log.heldBytes).toBeLessThanOrEqual(3 * 16 * 1024);
+    // 4.6 MB of records went through three chunks.
+    expect(log.chunksMade).toBeLessThanOrEqual(3);
+    log.clear();
+    expect(log.heldBytes).toBe(0);
+  });
+});
+
+describe('a server journal', () => {
+  const servers: { close(): Promise<void> }[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+  it('reads back what the openai SDK sent: its request ids, the bodies, the timings, past the entry limit', async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'chat', steps: [{ respond: { text: 'ok' }, consume: false }] }], journalLimit: 50 });
+    servers.push(server);
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const before = Date.now();
+    const ids: string[] = [];
+    for (let n = 0; n < 120; n++) {
+      const content = `question ${n} — ¿qué tal? 🌍`;
+      if (n % 2 === 0) {
+        const res = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] }, { headers: { 'x-request-id': `client-${n}` } });
+        ids.push(res._request_id!);
+      } else {
+        const { data: stream, request_id } = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }], stream: true }).withResponse();
+        for await (const _ of stream);
+        ids.push(request_id!);
+      }
+    }
+    const entries = server.mock.requests;
+    expect(entries).toHaveLength(50);
+    expect(entries.map((e) => e.requestId)).toEqual(ids.slice(70));
+    expect(entries[0].requestId).toBe('client-70');
+    expect(entries.map((e) => e.request!.messages[0].content)).toEqual(ids.slice(70).map((_, i) => `question ${70 + i} — ¿qué tal? 🌍`));
+    expect(entries.map((e) => e.request!.stream)).toEqual(ids.slice(70).map((_, i) => i % 2 === 1));
+    for (const e of entries) {
+      expect(e.startedAt).toBeGreaterThanOrEqual(before);
+      expect(e.startedAt).toBeLessThanOrEqual(Date.now());
+      expect(e.durationMs).toBeGreaterThanOrEqual(0);
+      expect(e.request!.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(e.request!.raw))));
+      expect(e.request!.headers.authorization).toBe('[REDACTED]');
+    }
+    expect(server.mock.requests[0]).toBe(entries[0]);
+  });
+});

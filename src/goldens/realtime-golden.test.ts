@@ -15,17 +15,23 @@ import { tempRuntime } from './testing/runtime.ts';
 
 const KEY = 'sk-realtime-key-not-secret';
 
-/** A voice tool loop over OpenAI Realtime (text output, so the run is easy to read), on either SDK client. */
-async function openaiRun(client: 'websocket' | 'ws' = 'websocket'): Promise<{ said: string[]; calls: unknown[] }> {
+/**
+ * A voice tool loop over OpenAI Realtime (text output, so the run is easy to read), on either SDK client.
+ * It ends at the last `response.done` (closing the socket), or with `untilClose`, when the server closes it;
+ * `events` collects every server event's type.
+ */
+async function openaiRun(client: 'websocket' | 'ws' = 'websocket', { untilClose = false, events = [] as string[] } = {}): Promise<{ said: string[]; calls: unknown[]; closeCode?: number }> {
   const { OpenAIRealtimeWS } = await import('openai/realtime/ws');
   const rt = client === 'ws' ? new OpenAIRealtimeWS({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY })) : new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
   const run = { said: [] as string[], calls: [] as unknown[] };
+  const closed = untilClose && rt instanceof OpenAIRealtimeWebSocket ? new Promise<number>((resolve) => rt.socket.addEventListener('close', (e) => resolve(e.code))) : null;
   await new Promise<void>((resolve, reject) => {
     rt.on('error', reject);
+    rt.on('event', (e) => events.push(e.type));
     rt.on('response.output_text.done', (e) => run.said.push(e.text));
     rt.on('response.done', (e) => {
       const calls = (e.response.output ?? []).flatMap((i) => (i.type === 'function_call' ? [i] : []));
-      if (calls.length === 0) return resolve();
+      if (calls.length === 0) return closed ? undefined : resolve();
       for (const call of calls) {
         run.calls.push(JSON.parse(call.arguments));
         rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id!, output: '{"tempC":21}' } });
@@ -37,7 +43,9 @@ async function openaiRun(client: 'websocket' | 'ws' = 'websocket'): Promise<{ sa
       rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'weather in Paris?' }] } });
       rt.send({ type: 'response.create' });
     });
+    void closed?.then(() => resolve());
   });
+  if (closed) return { ...run, closeCode: await closed };
   rt.close();
   return run;
 }
@@ -141,25 +149,11 @@ describe('realtime goldens', () => {
     writeFileSync(voiceRecording.file, serializeGolden(golden));
     const { runtime: voiceReplay } = tempRuntime('replay', {}, voice.root);
     await voiceReplay.session(voiceFile, 'voice > closed').intercept();
-    const rt = new OpenAIRealtimeWebSocket({ model: 'gpt-realtime' }, new OpenAI({ apiKey: KEY }));
     const seen: string[] = [];
-    const closed = new Promise<number>((resolve) => rt.socket.addEventListener('close', (e) => resolve(e.code)));
-    rt.on('event', (e) => seen.push(e.type));
-    rt.on('response.done', (e) => {
-      const call = e.response.output?.find((i) => i.type === 'function_call');
-      if (!call || call.type !== 'function_call') return;
-      rt.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: call.call_id!, output: '{"tempC":21}' } });
-      rt.send({ type: 'response.create' });
-    });
-    rt.on('session.created', () => {
-      rt.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object' } }] } });
-      rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'weather in Paris?' }] } });
-      rt.send({ type: 'response.create' });
-    });
-    expect(await closed).toBe(1000);
+    const replayed = await openaiRun('websocket', { untilClose: true, events: seen });
+    expect(replayed).toEqual({ ...said, closeCode: 1000 });
     const frames = golden.realtime![0].frames.filter((f) => f.direction === 'server').map((f) => JSON.parse(f.data).type as string);
     expect(seen).toEqual(frames);
-    expect(said.said).toEqual(['Sunny, 21 degrees.']);
     expect((await voiceReplay.finish(voiceFile, 'voice > closed', true))?.action).toBe('replayed');
   });
 

@@ -63,7 +63,11 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
     framing: 'sse',
     routes: ({ method, path }: RouteRequest) => (method === 'POST' && (CHAT.has(path) || EMBEDDINGS.has(path))) || (method === 'GET' && MODELS_PATH.test(path)),
     /** The SDK's user-agent: `mistral-client-typescript/2.x` (older builds: `speakeasy-sdk/… @mistralai/mistralai`). */
-    recognizes: (req: RouteRequest) => /^mistral-client-|@mistralai\/mistralai/.test(req.headers.get('user-agent') ?? ''),
+    // Asked of every request on the paths Mistral shares with OpenAI: string tests, not a regex.
+    recognizes: (req: RouteRequest) => {
+      const agent = req.headers.get('user-agent') ?? '';
+      return agent.startsWith('mistral-client-') || agent.includes('@mistralai/mistralai');
+    },
     authenticate: (req: IncomingRequest) =>
       /^\s*Bearer\s+\S/i.test(req.headers.get('authorization') ?? '') ? null : { status: 401, message: 'Unauthorized', headers: {} },
     createState: () => new MistralToolIds(),

@@ -33,17 +33,15 @@ const CREATED_ISO = 2;
 
 /**
  * Writes a value (latin1, as ids and numbers are) at each of its places: encoded once where it first
- * sits, then copied from there. Copied with `set` from a view of those bytes, not `copyWithin`: a
- * stream repeats its id in every chunk, and `set` is a builtin V8 runs without a runtime call (45
- * copies of a 38-byte id: 0.44 µs against 0.69 µs).
+ * sits, then copied within the buffer, with no buffer per value. (`set` from a view of those bytes
+ * measured faster alone, 0.44 µs against 0.69 µs for 45 copies, and made tool-call answers cost 1.16x to
+ * 1.38x more after a server had streamed long answers: kept `copyWithin`.)
  */
 function writeAt(buf: Buffer, positions: number[], value: string): void {
   if (positions.length === 0) return;
   const first = positions[0];
-  const length = buf.write(value, first, value.length, 'latin1');
-  if (positions.length === 1) return;
-  const written = new Uint8Array(buf.buffer, buf.byteOffset + first, length);
-  for (let i = 1; i < positions.length; i++) buf.set(written, positions[i]);
+  const end = first + buf.write(value, first, value.length, 'latin1');
+  for (let i = 1; i < positions.length; i++) buf.copyWithin(positions[i], first, end);
 }
 
 const SEEN = 0;

@@ -9,7 +9,7 @@
  * parses it, as `RepeatableRequest.parse` always did.
  */
 import type { JournalEntry } from '../scenario/selection.ts';
-import { RepeatableRequest, type StoredEntry } from './kept-request.ts';
+import { NO_NEAR_MISSES, RepeatableRequest, type StoredEntry } from './kept-request.ts';
 
 /**
  * A chunk's size: records are appended until the next does not fit. Small enough that a journal's
@@ -32,7 +32,6 @@ export class LoggedEntry {
   readonly provider: string | null;
   readonly status: number;
   readonly step: JournalEntry['step'];
-  readonly nearMisses: JournalEntry['nearMisses'];
   readonly bodyLength: number;
 
   constructor(entry: StoredEntry, request: RepeatableRequest, chunk: Buffer, at: number) {
@@ -44,7 +43,6 @@ export class LoggedEntry {
     this.provider = entry.provider;
     this.status = entry.status;
     this.step = entry.step;
-    this.nearMisses = entry.nearMisses;
     this.bodyLength = entry.bodyLength;
   }
 
@@ -66,7 +64,8 @@ export class LoggedEntry {
       request: this.#request.withBody(chunk.toString('utf8', bodyAt, bodyAt + bodyBytes), contentLength).parse(),
       status: this.status,
       step: this.step,
-      nearMisses: this.nearMisses,
+      // Only entries without near misses are logged: the one shared empty list.
+      nearMisses: NO_NEAR_MISSES,
       startedAt: chunk.readDoubleLE(at),
       durationMs: chunk.readDoubleLE(at + 8),
       bodyLength: this.bodyLength,

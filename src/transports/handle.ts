@@ -116,41 +116,33 @@ interface Outcome {
   notes?: Pick<JournalEntry, 'reasoning' | 'violation' | 'authoringError'>;
 }
 
-function selectAndRender(
-  adapter: ProviderAdapter,
-  engine: ScenarioEngineLike,
-  canonical: CanonicalRequest,
-  state: unknown,
-  router: ProviderRouter,
-  rules: boolean,
-  parsedFrom: IncomingRequest | undefined,
-): Outcome {
+function selectAndRender(adapter: ProviderAdapter, engine: ScenarioEngineLike, canonical: CanonicalRequest, state: unknown, router: ProviderRouter, rules: boolean): Outcome {
   const { random, templates } = router;
   const violation = canonical.violations?.[0];
   if (violation && rules && engine.protocolRules?.() !== false) {
     // The real API refuses this request (docs/scenario-format.md#protocol-rules): so does the mock, with its error.
     const notes = { violation: { rule: violation.rule, doc: violation.doc } };
-    return { rendered: adapter.renderError(violation.error, canonical), canonical, step: null, nearMisses: [], latencyMs: 0, notes, parsedFrom };
+    return { rendered: adapter.renderError(violation.error, canonical), canonical, step: null, nearMisses: [], latencyMs: 0, notes };
   }
   let selection: Selection;
   try {
     // Response ids, and tool call ids the step leaves out, are minted in this API's shape (`msg_01…`, `toolu_01…`).
     selection = engine.select(canonical, new AdapterIds(adapter, canonical, random));
   } catch (err) {
-    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0, parsedFrom };
+    return { rendered: adapter.renderError(errorOf(err), canonical), canonical, step: null, nearMisses: [], latencyMs: 0 };
   }
   if (selection.kind === 'respond') {
     const { response } = selection;
     const rendered = withStreamError(adapter, templates.render(adapter, response, canonical, state, random), response, canonical);
     const notes = response.reasoning ? { reasoning: response.reasoning } : undefined;
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes, parsedFrom };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
   }
   if (selection.kind === 'error') {
     const rendered = adapter.renderError(selection.error, canonical);
     const notes = selection.authoring ? { authoringError: selection.error.message } : undefined;
-    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes, parsedFrom };
+    return { rendered, canonical, step: selection.step, nearMisses: [], latencyMs: selection.latencyMs, notes };
   }
-  return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0, parsedFrom };
+  return { rendered: adapter.renderError(selection.error, canonical), canonical, step: null, nearMisses: selection.nearMisses, latencyMs: 0 };
 }
 
 function outcomeFor(
@@ -180,7 +172,9 @@ function outcomeFor(
   } catch (err) {
     return { rendered: adapter.renderError(errorOf(err)), ...none };
   }
-  return selectAndRender(adapter, engine, canonical, state, router, rules, adapter.repeatableParse ? incoming : undefined);
+  const outcome = selectAndRender(adapter, engine, canonical, state, router, rules);
+  if (adapter.repeatableParse) outcome.parsedFrom = incoming;
+  return outcome;
 }
 
 /** A request no adapter serves: a 404 in the shape of the API its host or headers name. */

@@ -51,7 +51,7 @@ export class RepeatableRequest {
    * differ in body alone), so entries share one.
    */
   bodyless(previous: RepeatableRequest | null): RepeatableRequest {
-    if (previous !== null && previous.#bodyText === '' && this.#alike(previous)) return previous;
+    if (previous !== null && this.#alike(previous)) return previous;
     const headers: Record<string, string> = {};
     for (const name in this.#headers) headers[name] = name === 'content-length' ? '' : this.#headers[name];
     const bodyless = new RepeatableRequest(this.#keeper, this.#adapter, { method: this.#method, path: this.#path, bodyText: '' }, headers);
@@ -106,7 +106,7 @@ export type StoredEntry = Omit<JournalEntry, 'request'> & { request: CanonicalRe
 const NO_TOOLS = Object.freeze([]) as readonly CanonicalTool[] as CanonicalTool[];
 const NO_PARAMS = Object.freeze({}) as Record<string, unknown>;
 /** Shared by every entry a step answered (most of them): no near misses. */
-const NO_NEAR_MISSES = Object.freeze([]) as readonly NearMiss[] as NearMiss[];
+export const NO_NEAR_MISSES = Object.freeze([]) as readonly NearMiss[] as NearMiss[];
 
 /**
  * The memo's bounds: distinct values remembered (past it the memo starts over), and the longest

@@ -18,6 +18,7 @@ import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
 import { plainSocket, realtimeUpgrade } from './ws-upgrade.ts';
+import { WriteBatch } from './write-batch.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { ProviderRouter } from '../providers/router.ts';
@@ -103,12 +104,19 @@ function adminRefusal(res: ServerResponse, refusal: Refusal): void {
   res.writeHead(refusal.status, { 'content-type': 'application/json' }).end(body);
 }
 
-/** Writes the mock's answer, at once when it has one (most answers), else when it comes. */
-function answer(res: ServerResponse, mock: MockLLM, raw: RawRequest): void {
+/**
+ * Writes the mock's answer: a whole body with this turn's others (`batch`) when it has one at once
+ * (most answers), a paced stream as it goes, a later answer when it comes.
+ */
+function answer(res: ServerResponse, mock: MockLLM, raw: RawRequest, batch: WriteBatch): void {
   try {
     const out = mock.answerRaw(raw);
     if (out instanceof Promise) {
       answerLater(res, out);
+      return;
+    }
+    if (typeof out.body === 'string' || out.body instanceof Uint8Array) {
+      batch.add(res, out);
       return;
     }
     writeRawResponse(res, out)?.catch((err: unknown) => fail(res, err));
@@ -156,6 +164,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   // `new URL(origin).host`, once: a request for a path routes on it without a URL of its own.
   let originHost = '';
   const sockets = new Set<Socket>();
+  const batch = new WriteBatch(writeRawResponse, fail);
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     let url = req.url ?? '/';
@@ -236,12 +245,12 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
       if (options.front?.take(req, res, { session, path, origin, bodyLimit })) return;
       const method = req.method;
       if (method === 'GET' || method === 'HEAD') {
-        answer(res, target, withBody(req, res, origin, path, '', originHost));
+        answer(res, target, withBody(req, res, origin, path, '', originHost), batch);
         return;
       }
       readBodyThen(req, bodyLimit, (err, body) => {
         if (err === null) {
-          answer(res, target, withBody(req, res, origin, path, body!.toString('utf8'), originHost));
+          answer(res, target, withBody(req, res, origin, path, body!.toString('utf8'), originHost), batch);
         } else if (err instanceof BodyTooLargeError) {
           // The rest of the body drains unread (never buffered); closing instead could reset the
           // connection before the client reads this answer.

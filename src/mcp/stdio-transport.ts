@@ -9,6 +9,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineGate } from './line-gate.ts';
 
 export interface GroupStdioOptions {
   command: string;
@@ -96,6 +97,7 @@ export class GroupStdioTransport implements Transport {
   killGraceMs: number;
   private readonly options: GroupStdioOptions;
   private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineGate();
   private child?: ChildProcess;
   private closing?: Promise<void>;
   private stderrText = '';
@@ -141,7 +143,9 @@ export class GroupStdioTransport implements Transport {
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
         try {
-          this.buffer.append(chunk);
+          const lines = this.lines.take(chunk);
+          if (lines === null) return;
+          this.buffer.append(lines);
         } catch (error) {
           // A line past the buffer's limit (10 MB): a server gone wrong; end it rather than grow without bound.
           this.onerror?.(error as Error);

@@ -115,7 +115,7 @@ function answer(res: ServerResponse, mock: MockLLM, raw: RawRequest, batch: Writ
       answerLater(res, out);
       return;
     }
-    if (typeof out.body === 'string' || out.body instanceof Uint8Array) {
+    if (WriteBatch.takes(out.body)) {
       batch.add(res, out);
       return;
     }

@@ -27,6 +27,14 @@ describe('WriteBatch', () => {
     expect(written).toEqual(['a:1', 'b:2', 'c:3']);
   });
 
+  it('takes whole bodies up to 32 KiB; longer bodies and streams are written at once', () => {
+    expect(WriteBatch.takes('x'.repeat(32 * 1024))).toBe(true);
+    expect(WriteBatch.takes(new Uint8Array(32 * 1024))).toBe(true);
+    expect(WriteBatch.takes('x'.repeat(32 * 1024 + 1))).toBe(false);
+    expect(WriteBatch.takes(new Uint8Array(32 * 1024 + 1))).toBe(false);
+    expect(WriteBatch.takes(new ReadableStream<Uint8Array>())).toBe(false);
+  });
+
   it('fails only the answer whose write throws; the others are written', async () => {
     const written: string[] = [];
     const failed: string[] = [];

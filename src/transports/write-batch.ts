@@ -13,6 +13,9 @@
 import type { ServerResponse } from 'node:http';
 import type { RawResponse } from './handle.ts';
 
+/** The longest body a batch holds: bytes, or characters of a string body (near enough). */
+const MOST = 32 * 1024;
+
 /**
  * A batch of answers for one server.
  * @example
@@ -20,6 +23,16 @@ import type { RawResponse } from './handle.ts';
  *   batch.add(res, answer); // written once this turn's requests are read
  */
 export class WriteBatch {
+  /**
+   * Whether an answer waits for the batch: whole bodies up to 32 KiB (JSON answers, short streams, tool
+   * calls). A longer one is written at once: its own write outweighs a wake-up, and held with others it
+   * cost more (a 1,000-token stream took 2.9x bare batched, against 1.3–1.4x written at once).
+   */
+  static takes(body: RawResponse['body']): boolean {
+    return typeof body === 'string' ? body.length <= MOST : body instanceof Uint8Array && body.byteLength <= MOST;
+  }
+
+
   /** Responses and their answers, alternately: one array, no pair object per answer. */
   #pending: (ServerResponse | RawResponse)[] = [];
   #spare: (ServerResponse | RawResponse)[] = [];

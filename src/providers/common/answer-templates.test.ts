@@ -38,13 +38,32 @@ describe('AnswerTemplates (the mechanism)', () => {
     const kept: [Buffer, string][] = [];
     for (let i = 0; i < 12; i++) {
       const res = answer(long, { created: 1_700_000_000 + (i % 3) });
-      const bytes = bodyOf(templates.render(chat, res, request(true), undefined, random));
+      // The transport's own bytes, not a copy (bodyOf copies, and a copy is not lent).
+      const body = templates.render(chat, res, request(true), undefined, random).stream!.body!();
+      const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
       const text = bytes.toString();
       expect(text).toBe(bodyOf(chat.render(res, request(true), undefined, random)).toString());
-      if (i % 2 === 0) releaseOf(bytes)?.();
+      if (i % 2 === 0) releaseOf(body)?.();
       else kept.push([bytes, text]);
     }
     for (const [bytes, text] of kept) expect(bytes.toString()).toBe(text);
+  });
+
+  test("a busy port's answers in flight all come back for reuse: 16 handed back, the next 16 reuse them", () => {
+    const templates = new AnswerTemplates();
+    const long = 'x'.repeat(6000);
+    // The body as the transport gets it (bodyOf copies it, and a copy is not lent).
+    const turn = () => Array.from({ length: 16 }, () => templates.render(chat, answer(long, { created: 1_700_000_000 }), request(true), undefined, random).stream!.body!());
+    // Two turns to make the template, then a turn rendered whole before any answer is handed back, as a
+    // server writing a loop turn's answers together renders them.
+    turn();
+    const first = turn();
+    const rendered = first.map((b) => b.buffer);
+    const before = templates.bytes;
+    for (const b of first) releaseOf(b)?.();
+    expect(templates.bytes - before).toBe(16 * first[0].byteLength);
+    const again = turn();
+    expect(again.filter((b) => rendered.includes(b.buffer)).length).toBe(16);
   });
 
   test('short streams follow `created` back and forth; answers already given keep their bytes', () => {

@@ -5,9 +5,9 @@
  * Why: on a loaded port the client is often asleep when an answer goes out, and the write that wakes
  * it pays for the wake-up (on a VM an interrupt to the other CPU, taken on the writer's account).
  * Written one by one between reads, nearly every answer woke the client anew. Written together, the
- * first wakes it and the rest find it running. Measured per request on a streamed tool call: 0.87 of
- * the CPU of writing each at once (docs/decisions/benchmarks-from-outside-the-process.md).
- * Only whole bodies wait; a paced stream is written as it comes. Order per connection is kept: the
+ * first wakes it and the rest find it running. Measured per request on a streamed tool call: 0.80–0.97
+ * of the CPU of writing each at once (docs/decisions/benchmarks-from-outside-the-process.md).
+ * Only whole bodies up to 32 KiB wait; longer ones and paced streams are written as they come. Order per connection is kept: the
  * batch is written first in, first out, and node queues pipelined answers in order anyway.
  */
 import type { ServerResponse } from 'node:http';
@@ -31,7 +31,6 @@ export class WriteBatch {
   static takes(body: RawResponse['body']): boolean {
     return typeof body === 'string' ? body.length <= MOST : body instanceof Uint8Array && body.byteLength <= MOST;
   }
-
 
   /** Responses and their answers, alternately: one array, no pair object per answer. */
   #pending: (ServerResponse | RawResponse)[] = [];

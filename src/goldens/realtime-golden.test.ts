@@ -56,14 +56,20 @@ const weather = scenario('weather')
   .expect().withToolResults(['get_weather'])
   .then().respondWithText('Sunny, 21 degrees.');
 
+/** A recording session for test `name` in a temp test `file`, its upstream `upstream`, intercepting. */
+async function recordAgainst(upstream: string, file: string, name: string) {
+  const { runtime, root } = tempRuntime('record');
+  const testFile = join(root, file);
+  const recording = runtime.session(testFile, name);
+  recording.setUpstream(upstream);
+  await recording.intercept();
+  return { runtime, root, testFile, recording };
+}
+
 describe('realtime goldens', () => {
   it('records an OpenAI Realtime conversation frame by frame and replays it with the upstream stopped', async () => {
     const server = await startMockLLMServer({ scenarios: weather });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'voice.test.ts');
-    const recording = runtime.session(testFile, 'voice > weather');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile, recording } = await recordAgainst(server.url, 'voice.test.ts', 'voice > weather');
     const recorded = await openaiRun();
     expect(recorded).toEqual({ said: ['Sunny, 21 degrees.'], calls: [{ city: 'Paris' }] });
     expect(recording.expect('output', recorded, { equals: Object.is }).pass).toBe(true);
@@ -118,11 +124,7 @@ describe('realtime goldens', () => {
       const event = await close;
       return { code: event.code, reason: event.reason };
     };
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'live.test.ts');
-    const recording = runtime.session(testFile, 'live > quota');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile, recording } = await recordAgainst(server.url, 'live.test.ts', 'live > quota');
     const recorded = await live();
     // The client sees 4011: in-process, MSW closes a client with application codes only (1000, 3000–4999).
     expect(recorded).toEqual({ code: 4011, reason: 'Resource has been exhausted (e.g. check quota).' });
@@ -136,11 +138,8 @@ describe('realtime goldens', () => {
 
     // A server close right after the conversation's last frames: the client reads them all, then the close.
     const upstream = await startMockLLMServer({ scenarios: weather });
-    const voice = tempRuntime('record');
-    const voiceFile = join(voice.root, 'voice.test.ts');
-    const voiceRecording = voice.runtime.session(voiceFile, 'voice > closed');
-    voiceRecording.setUpstream(upstream.url);
-    await voiceRecording.intercept();
+    const voice = await recordAgainst(upstream.url, 'voice.test.ts', 'voice > closed');
+    const { testFile: voiceFile, recording: voiceRecording } = voice;
     const said = await openaiRun();
     await voice.runtime.finish(voiceFile, 'voice > closed', true);
     await upstream.close();
@@ -159,11 +158,7 @@ describe('realtime goldens', () => {
 
   it.each(['websocket', 'ws'] as const)('a replay whose client diverges gets the API\'s error event on its error handler (%s client), and the test fails naming the frame', async (kind) => {
     const server = await startMockLLMServer({ scenarios: weather });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'voice.test.ts');
-    const recording = runtime.session(testFile, 'voice > diverges');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile } = await recordAgainst(server.url, 'voice.test.ts', 'voice > diverges');
     await openaiRun(kind);
     await runtime.finish(testFile, 'voice > diverges', true);
     await server.close();
@@ -194,11 +189,7 @@ describe('realtime goldens', () => {
 
   it('a connection the golden has no conversation left for gets the error event too, saying so', async () => {
     const server = await startMockLLMServer({ scenarios: weather });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'voice.test.ts');
-    const recording = runtime.session(testFile, 'voice > once');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile } = await recordAgainst(server.url, 'voice.test.ts', 'voice > once');
     await openaiRun();
     await runtime.finish(testFile, 'voice > once', true);
     await server.close();
@@ -230,11 +221,7 @@ describe('realtime goldens', () => {
       session.close();
       return messages.map((m) => m.text ?? '').join('');
     };
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'live.test.ts');
-    const recording = runtime.session(testFile, 'live > hi');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile, recording } = await recordAgainst(server.url, 'live.test.ts', 'live > hi');
     expect(await run()).toBe('Hello from Live');
     await runtime.finish(testFile, 'live > hi', true);
     await server.close();
@@ -257,11 +244,7 @@ describe('realtime goldens', () => {
 
   it('records and replays a ws-package client (OpenAIRealtimeWS); its Authorization header never reaches the golden', async () => {
     const server = await startMockLLMServer({ scenarios: weather });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'voice-ws.test.ts');
-    const recording = runtime.session(testFile, 'voice > ws');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile, recording } = await recordAgainst(server.url, 'voice-ws.test.ts', 'voice > ws');
     const recorded = await openaiRun('ws');
     expect(recorded).toEqual({ said: ['Sunny, 21 degrees.'], calls: [{ city: 'Paris' }] });
     expect((await runtime.finish(testFile, 'voice > ws', true))?.action).toBe('written');
@@ -287,11 +270,7 @@ describe('realtime goldens', () => {
         config: { responseModalities: [Modality.TEXT] },
         callbacks: { onmessage: () => {}, ...(onclose ? { onclose } : {}) },
       });
-    const { runtime, root } = tempRuntime('record');
-    const testFile = join(root, 'live.test.ts');
-    const recording = runtime.session(testFile, 'live > diverges');
-    recording.setUpstream(server.url);
-    await recording.intercept();
+    const { runtime, root, testFile } = await recordAgainst(server.url, 'live.test.ts', 'live > diverges');
     const turn = new Promise<void>((resolve) => {
       void connect().then((session) => {
         session.sendClientContent({ turns: 'hi' });

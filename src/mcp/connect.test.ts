@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { alive, pidsIn } from '../../fixtures/servers/children.ts';
 import { fixtureServerPath, stdioFixture } from '../../fixtures/servers/launch.ts';
 import { connect, type McpSession } from './connect.ts';
 import { listAllTools } from './list-tools.ts';
@@ -11,40 +12,10 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-/** Running (a zombie waiting for a reaper that never comes, as PID 1 in a container, is not running). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync('/proc/self')) return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-mcp-connect-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function pidsIn(file: string, count: number): Promise<number[]> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    let pids: number[] = [];
-    try {
-      pids = readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
-    } catch {
-      // Not written yet.
-    }
-    if (pids.length >= count || Date.now() > until) return pids;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The fixture through `sh -c` (how npx, uvx and wrapper scripts start servers), not exec'd. */

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { assertNoSecrets, collectSecrets, type Secret } from '../../goldens/leak-scanner.ts';
 import { scanJson } from '../../scenario/json-locate.ts';
 import { parseMCPScenario } from './load.ts';
 import { createMockMCP, type MockMCP } from './mock-mcp.ts';
 import { MCPRecorder } from './recording.ts';
+import { GroupStdioTransport } from '../stdio-transport.ts';
 
 /**
  * MCP traffic in goldens. In record mode every server of a `.mcp.json` is started for real and
@@ -73,12 +73,13 @@ function redact(value: unknown, secrets: Secret[]): unknown {
   return value;
 }
 
-function connectReal(entry: MCPServerEntry): { client: Client; transport: StdioClientTransport | StreamableHTTPClientTransport } {
+/** The real server, to record: a stdio one in its own process group, ended whole (stdio-transport.ts). */
+function connectReal(entry: MCPServerEntry): { client: Client; transport: GroupStdioTransport | StreamableHTTPClientTransport } {
   const client = new Client({ name: 'ghostwire-recorder', version: '1.0.0' });
   const transport =
     'url' in entry
       ? new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } })
-      : new StdioClientTransport({ command: entry.command, args: entry.args ?? [], env: { ...getDefaultEnvironment(), ...entry.env }, cwd: entry.cwd, stderr: 'pipe' });
+      : new GroupStdioTransport({ command: entry.command, args: entry.args, env: entry.env, cwd: entry.cwd });
   return { client, transport };
 }
 

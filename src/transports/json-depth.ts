@@ -30,7 +30,9 @@ function countUpTo(text: string, char: string, cap: number): number {
  *   jsonDepthOver('[[1]]', 1) // 2
  */
 export function jsonDepthOver(text: string, max: number): number {
-  if (text.length <= max) return 0;
+  // JSON nested d deep has d openers and their d closers: a shorter text cannot be deeper than `max`
+  // (one that is not JSON fails to parse before anything walks it).
+  if (text.length < 2 * (max + 1)) return 0;
   const brackets = countUpTo(text, '[', max);
   if (brackets + countUpTo(text, '{', max - brackets) <= max) return 0;
   let depth = 0;

@@ -49,4 +49,23 @@ describe('a RandomBytes pool', () => {
     const ids = new Set(Array.from({ length: 10_000 }, () => mintResponseId({ prefix: 'msg_01', length: 22 }, random)));
     expect(ids.size).toBe(10_000);
   });
+
+  it('maps each byte to its character uniformly: byte b gives alphabet[b % size], bytes past the last whole multiple are dropped', () => {
+    // Every byte value once, in order, from a subclass's next(): the characters say what each byte became.
+    const everyByte = () =>
+      new (class extends RandomBytes {
+        #n = 0;
+        override next(): number {
+          return this.#n++ % 256;
+        }
+      })();
+    for (const alphabet of [ID_ALPHABETS.alnum, ID_ALPHABETS.base64url, ID_ALPHABETS.lower, ID_ALPHABETS.hex, 'ab']) {
+      const limit = 256 - (256 % alphabet.length);
+      const expected = Array.from({ length: limit }, (_, b) => alphabet[b % alphabet.length]).join('');
+      expect(everyByte().chars(limit, alphabet)).toBe(expected);
+      // The next characters start again at byte 0: bytes from `limit` to 255 gave none.
+      const random = everyByte();
+      expect(random.chars(limit + 3, alphabet)).toBe(expected + expected.slice(0, 3));
+    }
+  });
 });

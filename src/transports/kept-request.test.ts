@@ -6,6 +6,7 @@ import type { JournalEntry } from '../scenario/selection.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import { RequestKeeper } from './kept-request.ts';
 import { createMockLLM } from './mock-llm.ts';
+import { startMockLLMServer } from './server.ts';
 
 const request = (over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
   provider: 'openai',
@@ -148,6 +149,25 @@ describe('requests kept as they came (adapters with repeatableParse)', () => {
     await smallClient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'four' }] });
     expect(small.requests.map((e) => e.request!.messages[0].content)).toEqual(['three', 'four']);
     expect(small.requests[0]).toBe(kept[1]);
+  });
+
+  it("requests alike but for their bodies share kept headers, and each reads back its own content-length", async () => {
+    const server = await startMockLLMServer({ scenarios: [{ name: 'chat', steps: [{ respond: { text: 'ok' }, consume: false }] }] });
+    try {
+      const client = new OpenAI({ apiKey: 'sk-live-secret', baseURL: `${server.url}/v1`, maxRetries: 0 });
+      const ask = (content: string, headers?: Record<string, string>) => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] }, { headers });
+      // A body longer than a journal chunk stays a kept request (parsed on read) where the others are logged.
+      for (const [content, headers] of [['a'], ['bb'.repeat(10)], ['x'.repeat(20_000)], ['ccc'], ['dd', { 'x-trace': 't-1' }], ['eeee']] as const) await ask(content, headers);
+      const entries = server.mock.requests;
+      expect(entries.map((e) => e.request!.messages[0].content.length)).toEqual([1, 20, 20_000, 3, 2, 4]);
+      for (const e of entries) {
+        expect(e.request!.headers['content-length']).toBe(String(e.bodyLength));
+        expect(e.request!.headers.authorization).toBe('[REDACTED]');
+      }
+      expect(entries.map((e) => e.request!.headers['x-trace'])).toEqual([undefined, undefined, undefined, undefined, 't-1', undefined]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('keeps the parsed request when secrets in bodies are redacted: the body text would hold them', async () => {

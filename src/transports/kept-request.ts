@@ -20,19 +20,35 @@ export class RepeatableRequest {
   readonly #adapter: ProviderAdapter;
   readonly #method: string;
   readonly #path: string;
+  /** Redacted, lower-case names; may be shared with requests alike in all but `content-length` (see `contentLength`). */
   readonly #headers: Record<string, string>;
+  readonly #contentLength: string | undefined;
   readonly #bodyText: string;
   /** A bodyless request's header names in order (what `#alike` compares with). */
   #names: string[] = [];
 
-  /** `from` is copied, not kept: a transport's request holds its connection. */
-  constructor(keeper: RequestKeeper, adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>) {
+  /**
+   * `from` is copied, not kept: a transport's request holds its connection. `contentLength`, when given,
+   * is this request's own, and `headers` may be another request's (alike but for it).
+   */
+  constructor(keeper: RequestKeeper, adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>, contentLength = headers['content-length']) {
     this.#keeper = keeper;
     this.#adapter = adapter;
     this.#method = from.method;
     this.#path = from.path;
     this.#headers = headers;
+    this.#contentLength = contentLength;
     this.#bodyText = from.bodyText;
+  }
+
+  /** Whether this request came with `adapter`, `method` and `path` (the keeper's test before sharing headers). */
+  cameAs(keeper: RequestKeeper, adapter: ProviderAdapter, from: ParsedFrom): boolean {
+    return this.#keeper === keeper && this.#adapter === adapter && this.#method === from.method && this.#path === from.path;
+  }
+
+  /** A request alike this one but for its body and `content-length`: it shares this one's headers. */
+  alikeWith(from: ParsedFrom, contentLength: string | undefined): RepeatableRequest {
+    return new RepeatableRequest(this.#keeper, this.#adapter, from, this.#headers, contentLength);
   }
 
   /** The body's text as it came. */
@@ -42,7 +58,7 @@ export class RepeatableRequest {
 
   /** The `content-length` header as it came, if it came. */
   get contentLength(): string | undefined {
-    return this.#headers['content-length'];
+    return this.#contentLength;
   }
 
   /**
@@ -80,6 +96,13 @@ export class RepeatableRequest {
     return i === names.length;
   }
 
+  /** The headers with this request's own `content-length` (shared ones hold another request's). */
+  #ownHeaders(): Record<string, string> {
+    const headers = this.#headers;
+    // Shared only among requests with the same header names: a shared object has `content-length` when this one does.
+    return headers['content-length'] === this.#contentLength ? headers : { ...headers, 'content-length': this.#contentLength! };
+  }
+
   /** The request as the journal kept it when it came: the adapter's parse, kept as `RequestKeeper.keep` keeps it. */
   parse(): CanonicalRequest {
     const path = this.#path;
@@ -88,7 +111,7 @@ export class RepeatableRequest {
       path,
       // The headers as kept (secrets redacted; lower-case names), read in place: a Fetch Headers would
       // validate names again and refuse what node accepted (HTTP/2's pseudo-headers among them).
-      headers: new NodeHeaders(this.#headers),
+      headers: new NodeHeaders(this.#ownHeaders()),
       bodyText: this.#bodyText,
       // Such an adapter reads no URL; one that did would see this request's path on a neutral origin.
       get url() {
@@ -165,14 +188,33 @@ export class RequestKeeper {
     entry.path = this.#memo.shared(entry.path);
     const stored = entry as StoredEntry;
     if (entry.request) {
-      stored.request =
-        adapter && from && this.#redactor.values.length === 0
-          ? new RepeatableRequest(this, adapter, from, this.#headers(entry.request.headers))
-          : this.keep(entry.request);
+      stored.request = adapter && from && this.#redactor.values.length === 0 ? this.#repeatable(adapter, from, entry.request.headers) : this.keep(entry.request);
     }
     if (entry.nearMisses.length === 0) entry.nearMisses = NO_NEAR_MISSES;
     if (entry.frame && this.#redactor.values.length > 0) entry.frame = { ...entry.frame, data: this.#redactor.deep(entry.frame.data) };
     return stored;
+  }
+
+  /** The last request kept as it came, and the headers it was kept from (see `#repeatable`). */
+  #last: RepeatableRequest | null = null;
+  #lastHeaders: Record<string, string> | null = null;
+  #lastNames: string[] = [];
+
+  /**
+   * A request kept as it came. One alike the last (same adapter, method, path, and header names in the
+   * same order with the same values, `content-length` aside: a load's requests differ in their bodies)
+   * shares the last one's kept headers, so no copy is redacted, shared and compared per request.
+   */
+  #repeatable(adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>): RepeatableRequest {
+    const last = this.#last;
+    if (last !== null && last.cameAs(this, adapter, from) && sameHeaders(headers, this.#lastHeaders!, this.#lastNames)) {
+      return last.alikeWith(from, headers['content-length']);
+    }
+    const request = new RepeatableRequest(this, adapter, from, this.#headers(headers));
+    this.#last = request;
+    this.#lastHeaders = headers;
+    this.#lastNames = Object.keys(headers);
+    return request;
   }
 
   /** A copy of `request` to journal: redacted, empty lists and records shared, header values shared. */
@@ -205,6 +247,16 @@ export class RequestKeeper {
     }
     return out;
   }
+}
+
+/** The same names in the same order (`names`, those of `before`) with the same values, `content-length` aside. */
+function sameHeaders(headers: Record<string, string>, before: Record<string, string>, names: string[]): boolean {
+  let i = 0;
+  for (const name in headers) {
+    if (names[i++] !== name) return false;
+    if (name !== 'content-length' && headers[name] !== before[name]) return false;
+  }
+  return i === names.length;
 }
 
 function isEmpty(record: Record<string, unknown>): boolean {

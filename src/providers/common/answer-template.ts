@@ -41,7 +41,7 @@ export interface Template {
   /** Bytes this template holds. */
   size: number;
   /** Buffers of earlier answers the transport handed back, with the values they hold. */
-  free: { buf: Buffer; holds: string[] }[];
+  free: { buf: Buffer; holds: string[]; view?: DataView }[];
   /** Dropped from the cache: buffers still lent out are not taken back. */
   dropped: boolean;
 }

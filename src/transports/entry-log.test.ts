@@ -1,11 +1,13 @@
 import OpenAI from 'openai';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redactor } from '../goldens/redact.ts';
 import { defaultAdapters } from '../providers/registry.ts';
 import type { JournalEntry } from '../scenario/selection.ts';
 import { EntryLog } from './entry-log.ts';
 import { Journal } from './journal.ts';
-import { RepeatableRequest, RequestKeeper } from './kept-request.ts';
+import { RepeatableRequest, RequestKeeper, type StoredEntry } from './kept-request.ts';
 import { startMockLLMServer } from './server.ts';
 
 const chat = defaultAdapters().find((a) => a.id === 'openai')!;
@@ -69,6 +71,34 @@ describe('EntryLog', () => {
     expect(log.chunksMade).toBeLessThanOrEqual(3);
     log.clear();
     expect(log.heldBytes).toBe(0);
+  });
+});
+
+describe('logged entries on the heap', () => {
+  it('hold no object per entry: 10,000 entries of a load cost the heap a few bytes each', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new Journal();
+    const base = entry(0, 'the same question, asked again and again');
+    gc();
+    const before = getHeapStatistics().used_heap_size;
+    for (let n = 0; n < 10_000; n++) journal.push({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry);
+    gc();
+    const perEntry = (getHeapStatistics().used_heap_size - before) / 10_000;
+    // The journal's arrays (a small integer and a size per entry, with their slack); an object per
+    // entry would be 50 bytes or more on its own.
+    expect(perEntry).toBeLessThan(24);
+    expect(journal.entries.map((e) => e.requestId).slice(-2)).toEqual(['req_9998', 'req_9999']);
+  });
+
+  it('reads entries right after their chunks were numbered past 65,536 (a locator is a small integer)', () => {
+    // Bodies of 10 KB: one a chunk, so every entry takes a chunk and its number.
+    const base = entry(0, 'z'.repeat(10_000));
+    const journal = new Journal({ entries: 2 });
+    for (let n = 0; n < 65_540; n++) {
+      journal.push({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry);
+      if (n % 16_384 === 0 || n >= 65_534) expect(journal.entries.map((e) => [e.requestId, e.startedAt]), `after ${n}`).toEqual(n === 0 ? [['req_0', 0]] : [[`req_${n - 1}`, n - 1], [`req_${n}`, n]]);
+    }
   });
 });
 

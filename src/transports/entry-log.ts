@@ -3,10 +3,12 @@
  * the latest 10,000 requests; kept as strings, each body survived two young-generation collections,
  * was copied into the old generation and died there in turn, so a busy server spent a tenth of its
  * CPU moving bodies nobody read (bench/answer-shapes.bench.ts; docs/decisions/journal-memory.md).
- * Here a request kept as it came (`RepeatableRequest`) has its body, its request id and its timings
- * written into byte chunks the journal reuses; what stays on the heap is one small object of
- * references to shared values (headers, step, adapter). Reading the journal decodes the entry and
- * parses it, as `RepeatableRequest.parse` always did.
+ * Here a request kept as it came (`RepeatableRequest`) has its body, its request id, its timings,
+ * status and length written into byte chunks the journal reuses, and the journal holds a small
+ * integer where the entry is (`Locator`), not an object: an object per entry outlived the young
+ * generation in turn, and its promotion brought a major collection every ~20,000 requests. What the
+ * entries share (method, path, step, the bodyless request) is one `Refs` per chunk for as long as it
+ * does not change. Reading the journal decodes the entry and parses it, as `RepeatableRequest.parse` always did.
  */
 import type { JournalEntry } from '../scenario/selection.ts';
 import { NO_NEAR_MISSES, RepeatableRequest, type StoredEntry } from './kept-request.ts';
@@ -17,60 +19,38 @@ import { NO_NEAR_MISSES, RepeatableRequest, type StoredEntry } from './kept-requ
  * a chunk stays on the heap as before.
  */
 const CHUNK_BYTES = 16 * 1024;
-/** Two timings (8 bytes each) and three lengths (4 bytes each) before the request id, `content-length` and body. */
-const HEAD_BYTES = 28;
+/** Bits of a locator that say where in its chunk a record starts (CHUNK_BYTES = 2^14). */
+const OFFSET_BITS = 14;
+/** Chunk numbers wrap at 2^16: a locator stays a small integer (2^30), and a journal never holds 65,536 chunks at once. */
+const SEQ_MASK = 0xffff;
+/**
+ * Two timings (8 bytes each), three lengths (4 bytes each), the body's length in characters (4), the
+ * status (2) and the index of its `Refs` in the chunk (2), before the request id, `content-length` and body.
+ */
+const HEAD_BYTES = 36;
 /** The length logged for a request without `content-length` (HTTP/2, chunked uploads). */
 const ABSENT = 0xffffffff;
 
-/** A logged entry: the request's parts that are references, and where its bytes are. */
-export class LoggedEntry {
-  readonly #request: RepeatableRequest;
-  readonly #chunk: Buffer;
-  readonly #at: number;
-  readonly method: string;
-  readonly path: string;
-  readonly provider: string | null;
-  readonly status: number;
-  readonly step: JournalEntry['step'];
-  readonly bodyLength: number;
+/** Where a logged entry is: its chunk's number and its offset there, as one small integer. */
+export type Locator = number;
 
-  constructor(entry: StoredEntry, request: RepeatableRequest, chunk: Buffer, at: number) {
-    this.#request = request;
-    this.#chunk = chunk;
-    this.#at = at;
-    this.method = entry.method;
-    this.path = entry.path;
-    this.provider = entry.provider;
-    this.status = entry.status;
-    this.step = entry.step;
-    this.bodyLength = entry.bodyLength;
-  }
+/** What consecutive entries of a chunk share: references, not bytes. */
+interface Refs {
+  method: string;
+  path: string;
+  provider: string | null;
+  step: JournalEntry['step'];
+  request: RepeatableRequest;
+}
 
-  /** The entry as it was journaled, its request parsed (the keys in the order the core wrote them). */
-  read(): JournalEntry {
-    const chunk = this.#chunk;
-    const at = this.#at;
-    const idBytes = chunk.readUInt32LE(at + 16);
-    const lengthField = chunk.readUInt32LE(at + 20);
-    const bodyBytes = chunk.readUInt32LE(at + 24);
-    const lengthAt = at + HEAD_BYTES + idBytes;
-    const bodyAt = lengthField === ABSENT ? lengthAt : lengthAt + lengthField;
-    const contentLength = lengthField === ABSENT ? undefined : chunk.toString('latin1', lengthAt, bodyAt);
-    return {
-      requestId: chunk.toString('utf8', at + HEAD_BYTES, lengthAt),
-      method: this.method,
-      path: this.path,
-      provider: this.provider,
-      request: this.#request.withBody(chunk.toString('utf8', bodyAt, bodyAt + bodyBytes), contentLength).parse(),
-      status: this.status,
-      step: this.step,
-      // Only entries without near misses are logged: the one shared empty list.
-      nearMisses: NO_NEAR_MISSES,
-      startedAt: chunk.readDoubleLE(at),
-      durationMs: chunk.readDoubleLE(at + 8),
-      bodyLength: this.bodyLength,
-    };
-  }
+interface Chunk {
+  buf: Buffer;
+  view: DataView;
+  /** Its number while in use (a spare gets a new one). */
+  seq: number;
+  /** The ordinal of the last entry written into it. */
+  last: number;
+  refs: Refs[];
 }
 
 /**
@@ -79,20 +59,21 @@ export class LoggedEntry {
  * memory, so no page faults, at a steady rate of requests).
  */
 export class EntryLog {
-  /** Chunks in use, oldest first; each knows the ordinal of the last entry written into it. */
+  /** Chunks in use, oldest first, their numbers consecutive (mod 2^16). */
   readonly #chunks: Chunk[] = [];
   #pos = 0;
   #spare: Chunk | null = null;
+  #nextSeq = 0;
   /** The last entry's request without its body (the next one's, when alike). */
   #request: RepeatableRequest | null = null;
   /** Chunks allocated so far (the rest of the chunks it used were reused). */
   chunksMade = 0;
 
   /**
-   * The entry in its logged form, or null when it must stay as it is: not a request kept as it came,
+   * Logs the entry and says where, or null when it must stay as it is: not a request kept as it came,
    * something beyond the plain fields (notes, a frame, near misses), or a body too long for a chunk.
    */
-  logged(entry: StoredEntry, ordinal: number): LoggedEntry | null {
+  logged(entry: StoredEntry, ordinal: number): Locator | null {
     const request = entry.request;
     if (!(request instanceof RepeatableRequest) || !plain(entry)) return null;
     const body = request.bodyText;
@@ -101,13 +82,24 @@ export class EntryLog {
     // UTF-8 takes at most 3 bytes a UTF-16 unit (header values are Latin-1, a byte a character): room
     // is checked before writing, without measuring.
     const most = HEAD_BYTES + 3 * (id.length + body.length) + (length?.length ?? 0);
-    if (most > CHUNK_BYTES) return null;
+    if (most > CHUNK_BYTES || entry.status > 0xffff || entry.bodyLength >= ABSENT) return null;
     let chunk = this.#chunks.at(-1);
     if (chunk === undefined || this.#pos + most > CHUNK_BYTES) {
       chunk = this.#spare ?? this.#made();
       this.#spare = null;
+      chunk.seq = this.#nextSeq;
+      this.#nextSeq = (this.#nextSeq + 1) & SEQ_MASK;
+      chunk.refs.length = 0;
       this.#chunks.push(chunk);
       this.#pos = 0;
+    }
+    // Requests of a load differ in their bodies alone: one bodyless request serves all their entries.
+    this.#request = request.bodyless(this.#request);
+    const refs = chunk.refs;
+    let shared = refs.at(-1);
+    if (shared === undefined || !sameRefs(shared, entry, this.#request)) {
+      shared = { method: entry.method, path: entry.path, provider: entry.provider, step: entry.step, request: this.#request };
+      refs.push(shared);
     }
     const { buf, view } = chunk;
     const at = this.#pos;
@@ -123,17 +115,49 @@ export class EntryLog {
     view.setUint32(at + 16, idBytes, true);
     view.setUint32(at + 20, length === undefined ? ABSENT : lengthBytes, true);
     view.setUint32(at + 24, bodyBytes, true);
+    view.setUint32(at + 28, entry.bodyLength, true);
+    view.setUint16(at + 32, entry.status, true);
+    view.setUint16(at + 34, refs.length - 1, true);
     this.#pos = pos + bodyBytes;
     chunk.last = ordinal;
-    // Requests of a load differ in their bodies alone: one bodyless request serves all their entries.
-    this.#request = request.bodyless(this.#request);
-    return new LoggedEntry(entry, this.#request, buf, at);
+    return (chunk.seq << OFFSET_BITS) | at;
+  }
+
+  /** The entry logged at `locator`, as it was journaled, its request parsed (the keys in the order the core wrote them). */
+  read(locator: Locator): JournalEntry {
+    const seq = locator >>> OFFSET_BITS;
+    const first = this.#chunks[0];
+    const chunk = first === undefined ? undefined : this.#chunks[(seq - first.seq) & SEQ_MASK];
+    if (chunk?.seq !== seq) throw new Error(`ghostwire: journal entry ${locator} is no longer logged`);
+    const at = locator & (CHUNK_BYTES - 1);
+    const { buf, view } = chunk;
+    const idBytes = view.getUint32(at + 16, true);
+    const lengthField = view.getUint32(at + 20, true);
+    const bodyBytes = view.getUint32(at + 24, true);
+    const refs = chunk.refs[view.getUint16(at + 34, true)];
+    const lengthAt = at + HEAD_BYTES + idBytes;
+    const bodyAt = lengthField === ABSENT ? lengthAt : lengthAt + lengthField;
+    const contentLength = lengthField === ABSENT ? undefined : buf.toString('latin1', lengthAt, bodyAt);
+    return {
+      requestId: buf.toString('utf8', at + HEAD_BYTES, lengthAt),
+      method: refs.method,
+      path: refs.path,
+      provider: refs.provider,
+      request: refs.request.withBody(buf.toString('utf8', bodyAt, bodyAt + bodyBytes), contentLength).parse(),
+      status: view.getUint16(at + 32, true),
+      step: refs.step,
+      // Only entries without near misses are logged: the one shared empty list.
+      nearMisses: NO_NEAR_MISSES,
+      startedAt: view.getFloat64(at, true),
+      durationMs: view.getFloat64(at + 8, true),
+      bodyLength: view.getUint32(at + 28, true),
+    };
   }
 
   #made(): Chunk {
     this.chunksMade += 1;
     const buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
-    return { buf, view: new DataView(buf.buffer, buf.byteOffset, CHUNK_BYTES), last: 0 };
+    return { buf, view: new DataView(buf.buffer, buf.byteOffset, CHUNK_BYTES), seq: 0, last: 0, refs: [] };
   }
 
   /** Bytes of memory the log holds: its chunks and its spare. */
@@ -146,6 +170,7 @@ export class EntryLog {
     const chunks = this.#chunks;
     while (chunks.length > 1 && chunks[0].last < dropped) {
       const free = chunks.shift()!;
+      free.refs.length = 0;
       this.#spare ??= free;
     }
   }
@@ -159,14 +184,11 @@ export class EntryLog {
   }
 }
 
-interface Chunk {
-  buf: Buffer;
-  view: DataView;
-  /** The ordinal of the last entry written into it. */
-  last: number;
-}
-
 /** Only the fields every entry has, in the core's order (a logged entry gives back exactly these). */
 function plain(entry: StoredEntry): boolean {
   return entry.nearMisses.length === 0 && entry.reasoning === undefined && entry.violation === undefined && entry.authoringError === undefined && entry.frame === undefined;
+}
+
+function sameRefs(refs: Refs, entry: StoredEntry, request: RepeatableRequest): boolean {
+  return refs.request === request && refs.method === entry.method && refs.path === entry.path && refs.provider === entry.provider && refs.step === entry.step;
 }

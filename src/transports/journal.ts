@@ -6,7 +6,7 @@
  */
 import type { JournalEntry } from '../scenario/selection.ts';
 import { RepeatableRequest, StringMemo, type StoredEntry } from './kept-request.ts';
-import { EntryLog, LoggedEntry } from './entry-log.ts';
+import { EntryLog, type Locator } from './entry-log.ts';
 
 /** What an entry costs beyond its body: the entry, ids, timings, headers, canonical form (measured: 0.7 KiB on a small request). */
 export const ENTRY_OVERHEAD_BYTES = 1024;
@@ -120,8 +120,8 @@ export interface JournalLimits {
  *   journal.push(entry); journal.entries; // latest first-in order
  */
 export class Journal {
-  /** Entries as stored: requests kept as they came are logged (entry-log.ts) until read. */
-  readonly #entries: (StoredEntry | LoggedEntry)[] = [];
+  /** Entries as stored: requests kept as they came are logged (entry-log.ts) until read, a locator here. */
+  readonly #entries: (StoredEntry | Locator)[] = [];
   readonly #log = new EntryLog();
   /** Live entries whose request is kept as it came (parsed on their first read). */
   #unread = 0;
@@ -163,7 +163,7 @@ export class Journal {
     const entries = this.#entries;
     for (let i = this.#start; this.#unread > 0 && i < entries.length; i++) {
       const entry = entries[i];
-      if (entry instanceof LoggedEntry) entries[i] = entry.read();
+      if (typeof entry === 'number') entries[i] = this.#log.read(entry);
       else if (entry.request instanceof RepeatableRequest) entries[i] = { ...entry, request: entry.request.parse() };
       else continue;
       this.#unread -= 1;
@@ -235,6 +235,6 @@ export class Journal {
 }
 
 /** Not read yet: its request is parsed on the first read. */
-function unread(entry: StoredEntry | LoggedEntry): boolean {
-  return entry instanceof LoggedEntry || entry.request instanceof RepeatableRequest;
+function unread(entry: StoredEntry | Locator | undefined): boolean {
+  return typeof entry === 'number' || (entry !== undefined && entry.request instanceof RepeatableRequest);
 }

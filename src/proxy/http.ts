@@ -3,10 +3,10 @@
  * Host/Origin validation, a bearer token beyond loopback and a body size limit (http-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   BodyTooLargeError, INVALID_REQUEST, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
@@ -91,6 +91,10 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
   if (!isLoopback(host) && !options.token) {
     throw new Error(`refusing to listen on ${host} without a bearer token: beyond loopback anyone on the network could call tools through the proxy; set the token (http.auth_token_env in the config, GHOSTWIRE_PROXY_TOKEN by default) or listen on 127.0.0.1`);
   }
+  // Loaded when the proxy listens, not with the package: importing node:http as a module reads its lazy
+  // WebSocket getters, which load undici, and a stdio proxy (spawned by an MCP client on each start) never listens.
+  const { createServer } = await import('node:http');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const guard = new RequestGuard(options);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;

@@ -23,7 +23,12 @@ registerHooks({ resolve(specifier, context, next) {
   if (own && !m) packages.add('ghostwire:src/' + own[1] + (own[2] ? '/' + own[2] : ''));
   return resolved;
 } });
-process.on('exit', () => process.stdout.write('\\n' + JSON.stringify([...packages])));
+process.on('exit', () => {
+  // Node's own fetch and WebSocket (undici), listed as 'node:undici': importing node:http as a module reads its
+  // lazy WebSocket getters and loads it (~30-70 ms), so entries load node:http when a server starts instead.
+  if (process.moduleLoadList.some((m) => m.endsWith('deps/undici/undici'))) packages.add('node:undici');
+  process.stdout.write('\\n' + JSON.stringify([...packages]));
+});
 `);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -46,6 +51,8 @@ describe('what importing an entry point loads', () => {
     // The graph was walked: the scenario schemas' zod is in every one.
     expect(packages).toContain('zod');
     expect(packages.filter((p) => LOADED_ON_FIRST_USE.includes(p))).toEqual([]);
+    // msw loads it itself (its interceptors build on the Fetch API's classes); the others must not.
+    if (!packages.includes('msw')) expect(packages).not.toContain('node:undici');
   });
 
   // The MCP mock (its CLI, `ghostwire/mcp`) shares the scenario format's pieces, not the LLM's providers
@@ -54,6 +61,8 @@ describe('what importing an entry point loads', () => {
     const packages = packagesOf(entry);
     expect(packages).toContain('@modelcontextprotocol/sdk');
     expect(packages.filter((p) => p.startsWith('ghostwire:src/providers') && p !== 'ghostwire:src/providers/common')).toEqual([]);
+    // A stdio server never listens: node:http (and the undici it loads) waits for an HTTP start.
+    expect(packages).not.toContain('node:undici');
   });
 
   // The proxy (`ghostwire/proxy`, and its CLI, which a user's MCP client starts): the openai SDK is an optional
@@ -63,5 +72,6 @@ describe('what importing an entry point loads', () => {
     const packages = packagesOf(entry);
     expect(packages).toContain('ghostwire:src/proxy');
     expect(packages.filter((p) => p === 'openai' || p.startsWith('ghostwire:src/providers') || p.startsWith('ghostwire:src/transports') || p.startsWith('ghostwire:src/scenario'))).toEqual([]);
+    expect(packages).not.toContain('node:undici');
   });
 });

@@ -5,7 +5,7 @@
  * (entries and bytes), sessions (count and idle time); Host and Origin checked on every request;
  * the admin API behind a token whenever the server listens beyond loopback.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createMockLLM, type MockLLM, type ScenarioList } from './mock-llm.ts';
 import { ADMIN_PREFIX, handleAdmin } from './admin.ts';
@@ -182,6 +182,9 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   // from an HTTP/1.1 client) stays a plain request, as it was before a listener existed. Node versions
   // without the option send every upgrade to the listener, which refuses the non-WebSocket ones.
   const wantsWebSocket = (req: IncomingMessage) => req.headers.upgrade?.toLowerCase() === 'websocket';
+  // Loaded when a server starts, not with the package: importing node:http as a module reads its lazy
+  // WebSocket getters, which load undici (~30 ms of importing `ghostwire`).
+  const { createServer } = await import('node:http');
   const server: Server = createServer({ shouldUpgradeCallback: wantsWebSocket } as Parameters<typeof createServer>[0], onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toFetchRequest, writeFetchResponse } from '../../transports/node-http.ts';
 import { announceListener } from '../../net/index.ts';
@@ -84,6 +84,9 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
     await writeFetchResponse(res, await target.handle(request));
   };
 
+  // Loaded when a server starts, not with `ghostwire/mcp`: importing node:http as a module reads its lazy
+  // WebSocket getters, which load undici (~40 ms), and a stdio server never listens.
+  const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     const address = server.address() as AddressInfo;
     const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;

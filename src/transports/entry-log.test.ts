@@ -91,14 +91,39 @@ describe('logged entries on the heap', () => {
     expect(journal.entries.map((e) => e.requestId).slice(-2)).toEqual(['req_9998', 'req_9999']);
   });
 
+  it('logs into no more chunks than it may have in use at once; past that, entries stay as they are', () => {
+    const log = new EntryLog(3);
+    // 5,000 characters: a chunk takes one (its room is checked at 3 bytes a character).
+    const base = entry(0, 'w'.repeat(5_000));
+    const at = Array.from({ length: 4 }, (_, n) => log.logged({ ...base, requestId: `req_${n}` } as StoredEntry, n));
+    expect(at[3]).toBeNull();
+    expect(at.slice(0, 3).map((l) => log.read(l!).requestId)).toEqual(['req_0', 'req_1', 'req_2']);
+    // Once the oldest has left, its chunk is free again.
+    log.released(1);
+    const next = log.logged({ ...base, requestId: 'req_4' } as StoredEntry, 4);
+    expect(log.read(next!).requestId).toBe('req_4');
+    expect(log.read(at[2]!).requestId).toBe('req_2');
+  });
+
   it('reads entries right after their chunks were numbered past 65,536 (a locator is a small integer)', () => {
-    // Bodies of 10 KB: one a chunk, so every entry takes a chunk and its number.
-    const base = entry(0, 'z'.repeat(10_000));
-    const journal = new Journal({ entries: 2 });
+    // One entry a chunk, so every entry takes the next chunk number; the two latest stay in use.
+    const base = entry(0, 'z'.repeat(5_000));
+    const log = new EntryLog();
+    const at: number[] = [];
     for (let n = 0; n < 65_540; n++) {
-      journal.push({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry);
-      if (n % 16_384 === 0 || n >= 65_534) expect(journal.entries.map((e) => [e.requestId, e.startedAt]), `after ${n}`).toEqual(n === 0 ? [['req_0', 0]] : [[`req_${n - 1}`, n - 1], [`req_${n}`, n]]);
+      const locator = log.logged({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry, n);
+      expect(locator).not.toBeNull();
+      at[n] = locator!;
+      log.released(n - 1);
+      if (n % 16_384 === 0 || n >= 65_534) {
+        for (const k of n === 0 ? [0] : [n - 1, n]) expect([log.read(at[k]).requestId, log.read(at[k]).startedAt], `after ${n}`).toEqual([`req_${k}`, k]);
+      }
     }
+    expect(log.chunksMade).toBeLessThanOrEqual(3);
+    // Through a journal, too.
+    const journal = new Journal({ entries: 2 });
+    for (let n = 0; n < 70_000; n++) journal.push({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry);
+    expect(journal.entries.map((e) => e.requestId)).toEqual(['req_69998', 'req_69999']);
   });
 });
 

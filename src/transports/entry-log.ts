@@ -68,6 +68,15 @@ export class EntryLog {
   #request: RepeatableRequest | null = null;
   /** Chunks allocated so far (the rest of the chunks it used were reused). */
   chunksMade = 0;
+  readonly #maxChunks: number;
+
+  /**
+   * `maxChunks` in use at most (1 GiB by default): chunk numbers wrap at 2^16, so no more may be live at
+   * once; past it (a journal without limits) entries stay on the heap as they are.
+   */
+  constructor(maxChunks = SEQ_MASK + 1) {
+    this.#maxChunks = Math.min(maxChunks, SEQ_MASK + 1);
+  }
 
   /**
    * Logs the entry and says where, or null when it must stay as it is: not a request kept as it came,
@@ -85,6 +94,7 @@ export class EntryLog {
     if (most > CHUNK_BYTES || entry.status > 0xffff || entry.bodyLength >= ABSENT) return null;
     let chunk = this.#chunks.at(-1);
     if (chunk === undefined || this.#pos + most > CHUNK_BYTES) {
+      if (this.#chunks.length >= this.#maxChunks) return null;
       chunk = this.#spare ?? this.#made();
       this.#spare = null;
       chunk.seq = this.#nextSeq;

@@ -1,4 +1,6 @@
 import OpenAI from 'openai';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../goldens/redact.ts';
 import type { CanonicalRequest } from '../scenario/canonical.ts';
@@ -168,6 +170,27 @@ describe('requests kept as they came (adapters with repeatableParse)', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('keeps no body alive once the entry that had it is gone (the keeper outlives entries)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const chat = defaultAdapters().find((a) => a.id === 'openai')!;
+    const keeper = new RequestKeeper(new Redactor());
+    const keep = (content: string) => {
+      const bodyText = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+      const headers = { 'content-type': 'application/json', 'content-length': String(bodyText.length) };
+      const request = chat.parse({ method: 'POST', path: '/v1/chat/completions', url: new URL('http://x/v1/chat/completions'), headers: new Headers(headers), bodyText }, undefined);
+      const entry = { requestId: 'r', method: 'POST', path: '/v1/chat/completions', provider: 'openai', request, status: 200, step: null, nearMisses: [], startedAt: 0, durationMs: 0, bodyLength: bodyText.length };
+      return keeper.entry(entry, chat, { method: 'POST', path: '/v1/chat/completions', bodyText }).request as unknown as { bodyText: string };
+    };
+    gc();
+    const before = getHeapStatistics().used_heap_size;
+    expect(keep('x'.repeat(20_000_000)).bodyText.length).toBeGreaterThan(20_000_000);
+    // The next request is alike (same headers but content-length), and shares what the keeper kept.
+    expect(keep('small').bodyText).toContain('small');
+    gc();
+    expect(getHeapStatistics().used_heap_size - before).toBeLessThan(5_000_000);
   });
 
   it('keeps the parsed request when secrets in bodies are redacted: the body text would hold them', async () => {

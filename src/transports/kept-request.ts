@@ -195,7 +195,7 @@ export class RequestKeeper {
     return stored;
   }
 
-  /** The last request kept as it came, and the headers it was kept from (see `#repeatable`). */
+  /** The last request kept as it came (bodyless), and the headers it was kept from (see `#repeatable`). */
   #last: RepeatableRequest | null = null;
   #lastHeaders: Record<string, string> | null = null;
   #lastNames: string[] = [];
@@ -211,7 +211,8 @@ export class RequestKeeper {
       return last.alikeWith(from, headers['content-length']);
     }
     const request = new RepeatableRequest(this, adapter, from, this.#headers(headers));
-    this.#last = request;
+    // Kept without its body: the keeper outlives the journal's entries, and a body may be megabytes.
+    this.#last = request.bodyless(null);
     this.#lastHeaders = headers;
     this.#lastNames = Object.keys(headers);
     return request;

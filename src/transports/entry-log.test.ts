@@ -78,16 +78,19 @@ describe('logged entries on the heap', () => {
   it('hold no object per entry: 10,000 entries of a load cost the heap a few bytes each', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const journal = new Journal();
     const base = entry(0, 'the same question, asked again and again');
+    // Warmed up first: the first pushes also pay for compiled code and first-use allocations.
+    const warm = new Journal();
+    for (let n = 0; n < 10_000; n++) warm.push({ ...base, requestId: `warm_${n}`, startedAt: n } as StoredEntry);
+    const journal = new Journal();
     gc();
     const before = getHeapStatistics().used_heap_size;
     for (let n = 0; n < 10_000; n++) journal.push({ ...base, requestId: `req_${n}`, startedAt: n } as StoredEntry);
     gc();
     const perEntry = (getHeapStatistics().used_heap_size - before) / 10_000;
-    // The journal's arrays (a small integer and a size per entry, with their slack); an object per
-    // entry would be 50 bytes or more on its own.
-    expect(perEntry).toBeLessThan(24);
+    // The journal's arrays (a small integer and a size per entry, with up to half again as much slack:
+    // 15-24 bytes); an object per entry is 50 bytes or more on its own (the code before: 108).
+    expect(perEntry).toBeLessThan(40);
     expect(journal.entries.map((e) => e.requestId).slice(-2)).toEqual(['req_9998', 'req_9999']);
   });
 

@@ -160,13 +160,16 @@ describe('requests kept as they came (adapters with repeatableParse)', () => {
       const ask = (content: string, headers?: Record<string, string>) => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] }, { headers });
       // A body longer than a journal chunk stays a kept request (parsed on read) where the others are logged.
       for (const [content, headers] of [['a'], ['bb'.repeat(10)], ['x'.repeat(20_000)], ['ccc'], ['dd', { 'x-trace': 't-1' }], ['eeee']] as const) await ask(content, headers);
+      // Another key: alike all the same, since the journal keeps no key.
+      await new OpenAI({ apiKey: 'sk-other-secret', baseURL: `${server.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'fffff' }] });
       const entries = server.mock.requests;
-      expect(entries.map((e) => e.request!.messages[0].content.length)).toEqual([1, 20, 20_000, 3, 2, 4]);
+      expect(entries.map((e) => e.request!.messages[0].content.length)).toEqual([1, 20, 20_000, 3, 2, 4, 5]);
       for (const e of entries) {
         expect(e.request!.headers['content-length']).toBe(String(e.bodyLength));
         expect(e.request!.headers.authorization).toBe('[REDACTED]');
       }
-      expect(entries.map((e) => e.request!.headers['x-trace'])).toEqual([undefined, undefined, undefined, undefined, 't-1', undefined]);
+      expect(entries.map((e) => e.request!.headers['x-trace'])).toEqual([undefined, undefined, undefined, undefined, 't-1', undefined, undefined]);
+      expect(JSON.stringify(entries)).not.toMatch(/sk-(live|other)-secret/);
     } finally {
       await server.close();
     }

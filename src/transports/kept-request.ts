@@ -195,7 +195,7 @@ export class RequestKeeper {
     return stored;
   }
 
-  /** The last request kept as it came (bodyless), and the headers it was kept from (see `#repeatable`). */
+  /** The last request kept as it came (bodyless), and the headers it was kept from, secret values left out (see `#repeatable`). */
   #last: RepeatableRequest | null = null;
   #lastHeaders: Record<string, string> | null = null;
   #lastNames: string[] = [];
@@ -207,13 +207,18 @@ export class RequestKeeper {
    */
   #repeatable(adapter: ProviderAdapter, from: ParsedFrom, headers: Record<string, string>): RepeatableRequest {
     const last = this.#last;
-    if (last !== null && last.cameAs(this, adapter, from) && sameHeaders(headers, this.#lastHeaders!, this.#lastNames)) {
+    const secret = this.#redactor.headerNames;
+    if (last !== null && last.cameAs(this, adapter, from) && sameHeaders(headers, this.#lastHeaders!, this.#lastNames, secret)) {
       return last.alikeWith(from, headers['content-length']);
     }
     const request = new RepeatableRequest(this, adapter, from, this.#headers(headers));
     // Kept without its body: the keeper outlives the journal's entries, and a body may be megabytes.
     this.#last = request.bodyless(null);
-    this.#lastHeaders = headers;
+    // What it is compared with, without the values of secret headers: they are kept as [REDACTED] whatever
+    // they are, so they need no comparing, and the keeper (which outlives entries) holds no credential.
+    const compared: Record<string, string> = {};
+    for (const name in headers) compared[name] = secret.has(name) ? '' : headers[name];
+    this.#lastHeaders = compared;
     this.#lastNames = Object.keys(headers);
     return request;
   }
@@ -250,12 +255,12 @@ export class RequestKeeper {
   }
 }
 
-/** The same names in the same order (`names`, those of `before`) with the same values, `content-length` aside. */
-function sameHeaders(headers: Record<string, string>, before: Record<string, string>, names: string[]): boolean {
+/** The same names in the same order (`names`, those of `before`) with the same values, `content-length` and `secret` headers aside. */
+function sameHeaders(headers: Record<string, string>, before: Record<string, string>, names: string[], secret: ReadonlySet<string>): boolean {
   let i = 0;
   for (const name in headers) {
     if (names[i++] !== name) return false;
-    if (name !== 'content-length' && headers[name] !== before[name]) return false;
+    if (name !== 'content-length' && headers[name] !== before[name] && !secret.has(name)) return false;
   }
   return i === names.length;
 }

@@ -9,7 +9,7 @@ import { formatIssue, ScenarioLoadError } from '../scenario/load-error.ts';
 import { loadMCPScenario } from '../mcp/mock/load.ts';
 import { createMockMCP } from '../mcp/mock/mock-mcp.ts';
 import { DEFAULT_HTTP_SESSION_IDLE_MS, DEFAULT_MAX_HTTP_SESSIONS, type HttpSessionOptions } from '../mcp/mock/http.ts';
-import type { MockMCPServer } from '../mcp/mock/node-server.ts';
+import { startMockMCPServer, type MockMCPServer } from '../mcp/mock/node-server.ts';
 import type { MCPScenario } from '../mcp/mock/schema.ts';
 import { processIO, serveUntilSignal, type CommandIO } from './serve-until-signal.ts';
 
@@ -116,9 +116,7 @@ async function serve(args: string[], io: McpIO): Promise<number> {
     command: 'ghostwire mcp serve',
     host,
     port,
-    // Loaded for HTTP only: importing node:http reads its lazy WebSocket getters, which load undici
-    // (~30 ms of a stdio server's start, paid by every client that spawns one).
-    start: async () => (await import('../mcp/mock/node-server.ts')).startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN, http }),
+    start: () => startMockMCPServer({ scenario, port, host, token: values.token ?? io.env.GHOSTWIRE_MCP_TOKEN, http }),
     banner: (server) => {
       io.out(`ghostwire mock MCP server ${JSON.stringify(scenario.name)} listening on ${server.url}\n`);
       io.out(`  ${scenario.tools.length} tool(s), ${scenario.resources.length + scenario.resourceTemplates.length} resource(s), ${scenario.prompts.length} prompt(s)\n`);

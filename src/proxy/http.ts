@@ -12,6 +12,7 @@ import {
   BodyTooLargeError, INVALID_REQUEST, PARSE_ERROR, readBody, RequestGuard, sendJsonRpcError, SERVER_ERROR, type GuardOptions,
 } from './http-guard.ts';
 import { announceListener, isLoopback } from '../net/index.ts';
+import { nodeHttp } from '../lazy/index.ts';
 import { IdleExpiry } from '../mcp/index.ts';
 
 export interface HttpListener {
@@ -91,9 +92,9 @@ export async function listenHttp(build: () => Server | Promise<Server>, options:
   if (!isLoopback(host) && !options.token) {
     throw new Error(`refusing to listen on ${host} without a bearer token: beyond loopback anyone on the network could call tools through the proxy; set the token (http.auth_token_env in the config, GHOSTWIRE_PROXY_TOKEN by default) or listen on 127.0.0.1`);
   }
-  // Loaded when the proxy listens, not with the package: importing node:http as a module reads its lazy
-  // WebSocket getters, which load undici, and a stdio proxy (spawned by an MCP client on each start) never listens.
-  const { createServer } = await import('node:http');
+  // The SDK's Streamable HTTP transport imports node:http as a module (which loads undici, see
+  // lazy/node-http.ts): loaded when the proxy listens, which a stdio proxy never does.
+  const { createServer } = nodeHttp();
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const guard = new RequestGuard(options);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;

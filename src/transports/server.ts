@@ -17,6 +17,7 @@ import { JournalBudget } from './journal.ts';
 import { announceListener, listenerToken } from '../net/index.ts';
 import { RequestGuard, type Refusal } from './request-guard.ts';
 import { dualProtocolServer } from './h2c.ts';
+import { nodeHttp } from '../lazy/index.ts';
 import { plainSocket, realtimeUpgrade } from './ws-upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import type { RedactionOptions } from '../goldens/redact.ts';
@@ -182,9 +183,7 @@ export async function startMockLLMServer(options: MockLLMServerOptions = {}): Pr
   // from an HTTP/1.1 client) stays a plain request, as it was before a listener existed. Node versions
   // without the option send every upgrade to the listener, which refuses the non-WebSocket ones.
   const wantsWebSocket = (req: IncomingMessage) => req.headers.upgrade?.toLowerCase() === 'websocket';
-  // Loaded when a server starts, not with the package: importing node:http as a module reads its lazy
-  // WebSocket getters, which load undici (~30 ms of importing `ghostwire`).
-  const { createServer } = await import('node:http');
+  const { createServer } = nodeHttp();
   const server: Server = createServer({ shouldUpgradeCallback: wantsWebSocket } as Parameters<typeof createServer>[0], onRequest);
   async function serveAdmin(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const refused = guard.checkRequest(req.headers.host, req.headers.origin) ?? guard.checkAdmin(req.headers.authorization);

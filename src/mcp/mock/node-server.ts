@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toFetchRequest, writeFetchResponse } from '../../transports/node-http.ts';
 import { announceListener } from '../../net/index.ts';
+import { nodeHttp } from '../../lazy/index.ts';
 import { requestChecker, requiredToken } from './guard.ts';
 import { createMockMCP, type MCPScenarioSource, type MockMCP, type MockMCPOptions } from './mock-mcp.ts';
 
@@ -84,10 +85,7 @@ export async function startMockMCPServer(options: MockMCPServerOptions): Promise
     await writeFetchResponse(res, await target.handle(request));
   };
 
-  // Loaded when a server starts, not with `ghostwire/mcp`: importing node:http as a module reads its lazy
-  // WebSocket getters, which load undici (~40 ms), and a stdio server never listens.
-  const { createServer } = await import('node:http');
-  const server = createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     const address = server.address() as AddressInfo;
     const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     onRequest(req, res, origin).catch((err: Error) => {

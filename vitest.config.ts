@@ -30,9 +30,10 @@ const testFiles = roots.flatMap((root) =>
 // loop over the library in-process (docs/decisions/suite-speed.md). The package tests also share one
 // `npm pack` (pack-once.ts), which needs them in one project: Vitest runs a global setup once per project.
 const E2E = /installPacked|installUserProject|runGhostwireTest|ghostwire\.js'|spawn-serve\.ts'/;
-// A test file in the Vitest layer (src/vitest) or a `*.port.test.ts` file runs in a fresh process. A
-// `*.port.test.ts` file needs a process where nothing intercepts: the in-process layer an earlier file
-// started stays on in a shared worker, and HTTP/2 clients to the real port (Bedrock's default) stall under it.
+// A test file in the Vitest layer (src/vitest) runs in a fresh process. A `*.port.test.ts` file needs a
+// process where nothing intercepts (HTTP/2 clients to the real port, Bedrock's default, stall under the
+// in-process layer, which stays on in a worker once a file started it): it goes to `shared`, whose files
+// leave nothing patched (the guard below checks), whatever else it imports.
 // Files that use ghostwire's in-process layer (useMockLLM, the MCP goldens, the golden fixture) as a user's
 // tests do, the examples included, share workers the way the layer documents for `isolate: false`: its setup
 // file before every file. Of src/vitest, only the files that use the layer that way and test nothing about a
@@ -47,9 +48,10 @@ const IN_PROCESS = /useMockLLM|useMockMCP|useMCPGolden|mockLLMScope|golden-setup
 const INTERCEPTS = /from 'msw|setupServer|mswServer|MswServer|mswInterceptor|\.intercept\(|mockLLMHandlers|goldens\/testing\/runtime|'\.\/testing\/runtime\.ts'/;
 const sources = new Map(testFiles.map((f) => [f, readFileSync(f, 'utf8')]));
 const e2e = testFiles.filter((f) => E2E.test(sources.get(f)!));
-const isolated = testFiles.filter((f) => !e2e.includes(f) && ((f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f)) || f.endsWith('.port.test.ts')));
-const inProcess = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
-const intercepting = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !inProcess.includes(f) && INTERCEPTS.test(sources.get(f)!));
+const port = (f: string) => f.endsWith('.port.test.ts');
+const isolated = testFiles.filter((f) => !e2e.includes(f) && f.startsWith(join('src', 'vitest')) && !LAYER_AS_USED.includes(f));
+const inProcess = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !port(f) && (LAYER_AS_USED.includes(f) || IN_PROCESS.test(sources.get(f)!)));
+const intercepting = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !inProcess.includes(f) && !port(f) && INTERCEPTS.test(sources.get(f)!));
 const shared = testFiles.filter((f) => !e2e.includes(f) && !isolated.includes(f) && !inProcess.includes(f) && !intercepting.includes(f));
 
 export default defineConfig({

@@ -52,7 +52,7 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
       const out: number[][] = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const input = texts.slice(i, i + batchSize);
-        const res = await client.embeddings.create({ model: options.model, input, encoding_format: 'float' });
+        const res = await client.embeddings.create({ model: options.model, input });
         const sorted = [...res.data].sort((a, b) => a.index - b.index);
         if (sorted.length !== input.length) throw new Error(`embeddings API returned ${sorted.length} vectors for ${input.length} inputs`);
         for (const item of sorted) {

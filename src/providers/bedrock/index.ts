@@ -73,11 +73,9 @@ function render(response: CanonicalResponse, request: CanonicalRequest, state: u
 /**
  * What rendering reads of the request besides the answer, model, path and `stream`, for answer
  * templates: InvokeModel's what Anthropic's rendering reads (stop sequence, thinking), Converse's
- * its reasoning block's kind. Titan embeddings are rendered each time: the vector is the answer, and
- * keying a template on it costs what rendering it does.
+ * its reasoning block's kind. (Titan embeddings never reach it: embeddings answers are rendered each time.)
  */
 function templateKey(response: CanonicalResponse, request: CanonicalRequest, state: unknown): string | undefined {
-  if (request.provider === 'embeddings') return undefined;
   const seal = sealOf(state);
   return isInvoke(request.path) ? anthropicTemplateKey(response, request, seal) : converseTemplateKey(response, request, seal);
 }

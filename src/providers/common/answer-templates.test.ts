@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ProviderAdapter, RenderedResponse } from '../adapter.ts';
+import { mistralAdapter } from '../mistral/index.ts';
 import { openAIChatAdapter } from '../openai-chat/index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../scenario/canonical.ts';
 import { AnswerTemplates } from './answer-templates.ts';
@@ -30,6 +31,25 @@ describe('AnswerTemplates (the mechanism)', () => {
     }
     expect(seen.size).toBe(6);
     expect(templates.hits).toBe(4);
+  });
+
+  test('answers with vectors (embeddings) are rendered each time, whatever adapter serves them', () => {
+    const templates = new AnswerTemplates();
+    // Mistral serves chat and embeddings with one adapter, whose templateKey allows both.
+    const mistral = mistralAdapter();
+    const state = mistral.createState!();
+    const embeddings = canonicalRequest({ provider: 'embeddings', path: '/v1/embeddings', model: 'mistral-embed', stream: false, input: ['a', 'b'] });
+    const vectors = [[0.25, -0.5], [1, 0]];
+    for (let i = 0; i < 4; i++) {
+      const res = canonicalResponse({ id: mintResponseId(mistral.responseIds!(embeddings)!, random), model: 'mistral-embed', created: 1_700_000_000 + i, embeddings: vectors });
+      expect(mistral.templateKey?.(res, embeddings, state)).toBeDefined();
+      expect(templates.render(mistral, res, embeddings, state, random).json).toEqual(mistral.render(res, embeddings, state, random).json);
+    }
+    expect(templates.hits).toBe(0);
+    // The same adapter's chat answers still come from templates.
+    const chatRequest = canonicalRequest({ path: '/v1/chat/completions', model: 'mistral-small-latest', stream: false });
+    for (let i = 0; i < 4; i++) templates.render(mistral, canonicalResponse({ id: mintResponseId(mistral.responseIds!(chatRequest)!, random), model: 'mistral-small-latest', created: 1_700_000_000 + i, text: 'Hi.' }), chatRequest, state, random);
+    expect(templates.hits).toBe(2);
   });
 
   test('buffers handed back are reused with the new values; bytes still held keep theirs', () => {

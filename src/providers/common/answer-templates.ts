@@ -127,6 +127,9 @@ export class AnswerTemplates {
     const s = response.stream;
     // Paced, cut or failing streams are rare and go frame by frame: rendered as they are.
     if (s.chunkDelayMs > 0 || s.disconnectAfterChunks != null || s.error !== undefined) return direct();
+    // Vectors are the whole of an embeddings answer: a key of them is a JSON pass over every number, which
+    // costs more than rendering them (base64, or the same JSON once), and a computed vector seldom repeats.
+    if (response.embeddings !== undefined && response.embeddings.length > 0) return direct();
     const adapterKey = adapter.templateKey?.(response, request, state);
     if (adapterKey === undefined) return direct();
     // An answer from a step's own content keys on the step (a number), not on the content: no pass over

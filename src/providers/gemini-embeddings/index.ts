@@ -128,9 +128,7 @@ export function geminiEmbeddingsAdapter(): ProviderAdapter & { id: 'embeddings' 
       headers: { ...GOOGLE_JSON_HEADERS, ...response.headers },
       json: renderGeminiEmbeddings(response, request),
     }),
-    // Rendering reads only the path (the method), already in every key; the prefix keeps the
-    // embeddings adapters, one id, apart.
-    templateKey: () => 'gemini',
+    // No templateKey: embeddings answers are rendered each time (common/answer-templates.ts says why).
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     reader,
   };

@@ -81,11 +81,12 @@ export function mistralAdapter(): ProviderAdapter<MistralToolIds> & { id: 'mistr
       }
       return jsonOrStream(response, request, { ...response.headers }, () => renderMistralCompletion(response, ids, request), () => renderMistralChunks(response, ids, request));
     },
-    // What rendering reads of the request: the API (chat or embeddings), the vector encoding, the
-    // reasoning effort. A call id of another shape is mapped to one in this mock's state: rendered each time.
+    // What rendering reads of the request: the API (chat, or embeddings without vectors: answers with
+    // vectors are rendered each time), the reasoning effort. A call id of another shape is mapped to one
+    // in this mock's state: rendered each time.
     templateKey: (response: CanonicalResponse, request: CanonicalRequest): string | undefined =>
       response.toolCalls.every((c) => isMistralToolId(c.id))
-        ? JSON.stringify([request.provider, request.params.encoding_format ?? null, (request.raw as { reasoning_effort?: unknown } | null)?.reasoning_effort ?? null])
+        ? JSON.stringify([request.provider, (request.raw as { reasoning_effort?: unknown } | null)?.reasoning_effort ?? null])
         : undefined,
     renderError,
     renderStreamError: (_error: CanonicalStreamError, { response, request }: StreamErrorContext) => mistralStreamErrorFrames(response, request),

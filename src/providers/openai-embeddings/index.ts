@@ -145,9 +145,7 @@ export function openAIEmbeddingsAdapter(): ProviderAdapter & { id: 'embeddings' 
       headers: { ...response.headers },
       json: renderOpenAIEmbeddings(response, request),
     }),
-    // Rendering reads the encoding of the vectors (which are the answer); the prefix keeps the
-    // embeddings adapters, one id, apart.
-    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => `openai${JSON.stringify(request.params.encoding_format ?? null)}`,
+    // No templateKey: embeddings answers are rendered each time (common/answer-templates.ts says why).
     renderError: (error: CanonicalError): RenderedResponse => renderOpenAIError(error),
     reader,
   };

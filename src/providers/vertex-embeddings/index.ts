@@ -118,9 +118,7 @@ export function vertexEmbeddingsAdapter(): ProviderAdapter & { id: 'embeddings' 
       headers: { ...GOOGLE_JSON_HEADERS, ...response.headers },
       json: renderVertexEmbeddings(response, request),
     }),
-    // Rendering reads the texts' lengths (token counts, billable characters); the prefix keeps the
-    // embeddings adapters, one id, apart.
-    templateKey: (_response: CanonicalResponse, request: CanonicalRequest) => `vertex${JSON.stringify(inputCounts(request))}`,
+    // No templateKey: embeddings answers are rendered each time (common/answer-templates.ts says why).
     renderError: (error: CanonicalError): RenderedResponse => renderGoogleError(error),
     reader,
   };

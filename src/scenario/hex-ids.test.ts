@@ -27,6 +27,16 @@ describe('HexIds', () => {
     expect(wide.next(14).slice(12)).toBe('100');
   });
 
+  it('writes counters past 32 bits whole', () => {
+    const ids = new HexIds(0xfffffffe);
+    const at = (id: string) => id.slice(12);
+    expect(at(ids.next(24))).toBe('0000ffffffff');
+    expect(at(ids.next(24))).toBe('000100000000');
+    expect(at(ids.next(24))).toBe('000100000001');
+    const big = new HexIds(2 ** 52);
+    expect(at(big.next(24))).toBe('10000000000001');
+  });
+
   it('keeps two instances apart although both count from 1', () => {
     const a = new HexIds();
     const b = new HexIds();

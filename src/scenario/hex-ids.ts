@@ -18,8 +18,13 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
 export class HexIds {
   /** The instance's prefix as hex digits (12 bytes of ASCII). */
   readonly #prefix = Buffer.from(randomBytes(6).toString('hex'), 'latin1');
-  #count = 0;
+  #count: number;
   #scratch = Buffer.allocUnsafeSlow(64);
+
+  /** `count`: ids already given (the next id's counter is one more); 0 for a new source. */
+  constructor(count = 0) {
+    this.#count = count;
+  }
 
   /**
    * The next id: `prefix`, then `length` hex characters (at least 20; longer only past 2^32 ids at
@@ -36,11 +41,15 @@ export class HexIds {
     const out = this.#scratch;
     for (let i = 0; i < prefix.length; i++) out[i] = prefix.charCodeAt(i);
     this.#prefix.copy(out, prefix.length);
-    const start = size - counterLength;
-    for (let i = size - 1; i >= start; i--) {
-      out[i] = HEX[n % 16];
-      n = Math.floor(n / 16);
+    // The counter's digits from the right, then zeros: integer digits while the count fits 32 bits (a
+    // division of doubles per digit, over 20 digits mostly zero, was the larger part of an id).
+    let i = size - 1;
+    if (n <= 0xffffffff) {
+      for (let rest = n >>> 0; rest !== 0; rest >>>= 4) out[i--] = HEX[rest & 15];
+    } else {
+      for (; n > 0; n = Math.floor(n / 16)) out[i--] = HEX[n % 16];
     }
+    out.fill(48 /* 0 */, size - counterLength, i + 1);
     return out.toString('latin1', 0, size);
   }
 }

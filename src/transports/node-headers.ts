@@ -85,6 +85,17 @@ export class NodeHeaders implements Headers {
     delete this.#writable()[name.toLowerCase()];
   }
 
+  /**
+   * The headers as a plain record of lower-case names, a copy of node's object (names lower-case, repeats
+   * joined): what `headerRecord` would build by iterating, without sorting the names and storing each one.
+   * Undefined while a name has several values (`set-cookie`), which iteration gives one by one.
+   */
+  toRecord(): Record<string, string> | undefined {
+    const values = this.#values;
+    if (Object.hasOwn(values, 'set-cookie')) return undefined;
+    return { ...values } as Record<string, string>;
+  }
+
   #names(): string[] {
     // No value is undefined: node sets only what arrived, and `delete` removes the name.
     return (this.#sorted ??= sortNames(Object.keys(this.#values)));

@@ -4,6 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestWith } from '../providers/adapter.ts';
+import { headerRecord } from '../providers/common/wire-json.ts';
 import { NodeHeaders } from './node-headers.ts';
 import { BodyTooLargeError, originForm, readBodyThen, withBody } from './node-http.ts';
 import { startMockLLMServer } from './server.ts';
@@ -71,6 +72,27 @@ describe('NodeHeaders', () => {
     expect([...headers.keys()]).toContain('x-new');
     expect(parsed['x-custom']).toBe('a, b');
     expect(parsed.authorization).toBe('Bearer sk-x');
+  });
+
+  it("gives headerRecord's record as a copy of node's object, and iterates where a name has several values", async () => {
+    const withoutCookies = lines.filter(([k]) => k.toLowerCase() !== 'set-cookie');
+    const parsed = await parsedHeaders(withoutCookies);
+    const headers = new NodeHeaders(parsed);
+    const fetchHeaders = new Headers();
+    for (const [k, v] of Object.entries(parsed)) fetchHeaders.append(k, String(v));
+    const record = headers.toRecord();
+    expect(record).toEqual(headerRecord(fetchHeaders));
+    expect(headerRecord(headers)).toEqual(record);
+    // A copy: writing it changes neither the request nor the next record.
+    record!['x-custom'] = 'changed';
+    expect(parsed['x-custom']).toBe('a, b');
+    expect(headers.toRecord()!['x-custom']).toBe('a, b');
+    headers.set('X-Custom', 'c');
+    expect(headerRecord(headers)['x-custom']).toBe('c');
+    // Several set-cookie values: no record of its own; headerRecord iterates, as over Fetch Headers.
+    const cookies = new NodeHeaders(await parsedHeaders(lines));
+    expect(cookies.toRecord()).toBeUndefined();
+    expect(headerRecord(cookies)['set-cookie']).toBe('b=2');
   });
 });
 

@@ -68,4 +68,28 @@ describe('a RandomBytes pool', () => {
       expect(random.chars(limit + 3, alphabet)).toBe(expected + expected.slice(0, 3));
     }
   });
+
+  it('reads its own pool the same way, across refills that grow the pool', () => {
+    // Pools of 512, 1024, 2048, … bytes, each filled with 0, 1, …, 255, 0, 1, … : `chars` reads them in place.
+    let fills: number[] = [];
+    let random = new RandomBytes();
+    for (const alphabet of [ID_ALPHABETS.alnum, ID_ALPHABETS.hex, 'ab']) {
+      fills = [];
+      random = new RandomBytes((buf) => {
+        fills.push(buf.length);
+        for (let i = 0; i < buf.length; i++) buf[i] = i % 256;
+      });
+      const limit = 256 - (256 % alphabet.length);
+      const expected = Array.from({ length: limit }, (_, b) => alphabet[b % alphabet.length]).join('');
+      // Whole rounds of 256 bytes: drawn in pieces of odd lengths, so draws start and end anywhere in a pool.
+      let drawn = '';
+      while (drawn.length < 40 * limit) drawn += random.chars(Math.min(37, 40 * limit - drawn.length), alphabet);
+      expect(drawn).toBe(expected.repeat(40));
+    }
+    // 'ab' drew 40 × 256 bytes: pools of 512, 1024, 2048, 4096, then 8192 at most.
+    expect(fills).toEqual([512, 1024, 2048, 4096, 8192]);
+    // `next` goes on from where `chars` left off: 'ab' drops no byte, so at the start of a round.
+    expect(random.next()).toBe(0);
+    expect(random.next()).toBe(1);
+  });
 });

@@ -37,17 +37,25 @@ const MAX_POOL_BYTES = 8192;
 export class RandomBytes {
   #buf = Buffer.alloc(0);
   #pos = 0;
+  readonly #fill: (buf: Buffer) => void;
+
+  /** `fill` writes a pool's bytes (crypto's by default; a test may give its own). */
+  constructor(fill: (buf: Buffer) => void = randomFillSync) {
+    this.#fill = fill;
+  }
 
   /** The next random byte. */
   next(): number {
-    if (this.#pos === this.#buf.length) {
-      const size = this.#buf.length;
-      // Its own memory (not a slice of node's shared pool): it is kept and refilled.
-      if (size < MAX_POOL_BYTES) this.#buf = Buffer.allocUnsafeSlow(size === 0 ? FIRST_POOL_BYTES : size * 2);
-      randomFillSync(this.#buf);
-      this.#pos = 0;
-    }
+    if (this.#pos === this.#buf.length) this.#refill();
     return this.#buf[this.#pos++];
+  }
+
+  #refill(): void {
+    const size = this.#buf.length;
+    // Its own memory (not a slice of node's shared pool): it is kept and refilled.
+    if (size < MAX_POOL_BYTES) this.#buf = Buffer.allocUnsafeSlow(size === 0 ? FIRST_POOL_BYTES : size * 2);
+    this.#fill(this.#buf);
+    this.#pos = 0;
   }
 
   #scratch = Buffer.allocUnsafe(64);
@@ -66,11 +74,29 @@ export class RandomBytes {
     if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length);
     const out = this.#scratch;
     let n = 0;
-    // Through next(), the one source of bytes (a subclass may give its own).
+    if (this.next !== BASE_NEXT) {
+      // A subclass gives its own bytes: each through its next().
+      while (n < length) {
+        const code = table[this.next()];
+        if (code !== REJECTED) out[n++] = code;
+      }
+      return out.toString('latin1', 0, length);
+    }
+    // The pool read in place, its position kept in a local (through next() and the fields, a character
+    // cost ~50 instructions: the largest part of ghostwire's own work on a tool-call answer).
+    let buf = this.#buf;
+    let pos = this.#pos;
     while (n < length) {
-      const code = table[this.next()];
+      if (pos === buf.length) {
+        this.#pos = pos;
+        this.#refill();
+        buf = this.#buf;
+        pos = 0;
+      }
+      const code = table[buf[pos++]];
       if (code !== REJECTED) out[n++] = code;
     }
+    this.#pos = pos;
     return out.toString('latin1', 0, length);
   }
 
@@ -94,6 +120,9 @@ export class RandomBytes {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-${variant}${h.slice(15, 18)}-${h.slice(18, 30)}`;
   }
 }
+
+/** The pool's own `next`: `chars` reads the pool in place unless a subclass gives its bytes otherwise. */
+const BASE_NEXT = RandomBytes.prototype.next;
 
 /**
  * A random UUID from `random`'s pool when given, else node's.

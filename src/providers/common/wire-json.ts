@@ -63,8 +63,13 @@ export function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Headers that can give that record themselves (the real port's, over node's parsed headers). */
+type RecordingHeaders = Headers & { toRecord?(): Record<string, string> | undefined };
+
 /** Request headers as a plain record with lower-cased names. */
 export function headerRecord(headers: Headers): Record<string, string> {
+  const own = (headers as RecordingHeaders).toRecord?.();
+  if (own !== undefined) return own;
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     out[name.toLowerCase()] = value;

@@ -6,7 +6,7 @@
 import { BadRequestError, type IncomingRequest } from '../adapter.ts';
 import type { CanonicalMessage, CanonicalRequest, CanonicalTool, CanonicalToolCall } from '../../scenario/canonical.ts';
 import { invalidType, missing } from '../openai-shared/invalid.ts';
-import { isObject, parseArguments, restParams } from '../common/wire-json.ts';
+import { headerRecord, isObject, parseArguments, restParams } from '../common/wire-json.ts';
 import { chatResponseFormat, forcedToolOf } from '../openai-shared/structured.ts';
 import { chatToolPairing } from './rules.ts';
 import type { ToolListMemo } from '../common/tool-list-memo.ts';
@@ -158,9 +158,7 @@ export function parseChatRequest(req: IncomingRequest, memo?: ToolListMemo): Can
   const parsed = messages.map(parseMessage);
   // Every message its own canonical form: the body's list is the canonical one too (one list kept, not two).
   const canonicalMessages = parsed.every((m, i) => m === messages[i]) ? (messages as CanonicalMessage[]) : parsed;
-  const headers: Record<string, string> = {};
-  // Headers iterate with lower-cased names already.
-  req.headers.forEach((v, k) => (headers[k] = v));
+  const headers = headerRecord(req.headers);
   const canonical: CanonicalRequest = {
     provider: 'openai',
     path: req.path,

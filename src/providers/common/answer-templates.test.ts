@@ -69,6 +69,20 @@ describe('AnswerTemplates (the mechanism)', () => {
     for (const [bytes, text] of kept) expect(bytes.toString()).toBe(text);
   });
 
+  test('values of any length at many places are rewritten whole: ids of 8 to 80 random characters and `created` (one digit differs), handed back and reused', () => {
+    for (let length = 8; length <= 80; length++) {
+      const templates = new AnswerTemplates();
+      for (let i = 0; i < 6; i++) {
+        const res = answer('. '.repeat(200), { id: mintResponseId({ prefix: 'chatcmpl-', length }, random), created: 1_700_000_000 + (i % 2) });
+        const body = templates.render(chat, res, request(true), undefined, random).stream!.body!();
+        const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString();
+        expect(text, `id of ${length}, answer ${i + 1}`).toBe(bodyOf(chat.render(res, request(true), undefined, random)).toString());
+        releaseOf(body)?.();
+      }
+      expect(templates.hits, `id of ${length}`).toBe(4);
+    }
+  });
+
   test("a busy port's answers in flight all come back for reuse: 16 handed back, the next 16 reuse them", () => {
     const templates = new AnswerTemplates();
     const long = 'x'.repeat(6000);

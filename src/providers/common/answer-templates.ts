@@ -49,20 +49,51 @@ function writeAt(buf: Buffer, positions: number[], value: string): void {
 const MANY_PLACES = 16;
 
 /**
- * `writeAt` for a value with many places (a long stream's id and `created` sit in every chunk): after the
- * first, each copy is 32-bit writes through `view` (inlined by the compiler, where `copyWithin` is a
- * runtime call per copy) from the value's words read once into `words`. 2 values at 250 places each:
- * 6.2 µs against 13.7 µs, most of what a 1,000-token stream's rendering cost on the server.
+ * `writeAt` for a value with many places (a long stream's id and `created` sit in every chunk), where the
+ * buffer holds `held` (a value of the same length) at every place: only the part from the first character
+ * that differs is written (an id's fixed prefix, `chatcmpl-`, stays), and after the first place each copy
+ * is eight 32-bit writes through `view` of words held in locals, 32 bytes a pass (the last word of a
+ * shorter part, and the last pass of a longer one, overlap what came before rather than copying a tail
+ * byte by byte). Inlined by the compiler, where `copyWithin` is a runtime call per copy; the words in
+ * locals, not read from an array per write: a 1,000-token stream's id, 8.8 µs → 2.4 µs alone.
  */
-function writeManyAt(buf: Buffer, view: DataView, words: Uint32Array, positions: number[], value: string): void {
-  const first = positions[0];
-  const length = buf.write(value, first, value.length, 'latin1');
-  const whole = length >>> 2;
-  for (let k = 0; k < whole; k++) words[k] = view.getUint32(first + 4 * k, true);
-  for (let i = 1; i < positions.length; i++) {
-    const to = positions[i];
-    for (let k = 0; k < whole; k++) view.setUint32(to + 4 * k, words[k], true);
-    for (let j = whole * 4; j < length; j++) buf[to + j] = buf[first + j];
+function writeManyAt(buf: Buffer, view: DataView, positions: number[], value: string, held: string): void {
+  let skip = 0;
+  while (skip < value.length && value.charCodeAt(skip) === held.charCodeAt(skip)) skip++;
+  if (skip === value.length) return;
+  const first = positions[0] + skip;
+  const length = buf.write(value.slice(skip), first, value.length - skip, 'latin1');
+  if (length < 4) {
+    for (let i = 1; i < positions.length; i++) for (let j = 0; j < length; j++) buf[positions[i] + skip + j] = buf[first + j];
+    return;
+  }
+  const span = Math.min(32, length);
+  // Offsets of the eight words within a pass: every 4 bytes, none past the span's last word.
+  const last = span - 4;
+  const [o1, o2, o3, o4, o5, o6, o7] = [4, 8, 12, 16, 20, 24, 28].map((o) => Math.min(o, last));
+  for (let block = 0; ; block += 32) {
+    const start = Math.min(block, length - span);
+    const at = first + start;
+    const w0 = view.getInt32(at, true);
+    const w1 = view.getInt32(at + o1, true);
+    const w2 = view.getInt32(at + o2, true);
+    const w3 = view.getInt32(at + o3, true);
+    const w4 = view.getInt32(at + o4, true);
+    const w5 = view.getInt32(at + o5, true);
+    const w6 = view.getInt32(at + o6, true);
+    const w7 = view.getInt32(at + o7, true);
+    for (let i = 1; i < positions.length; i++) {
+      const to = positions[i] + skip + start;
+      view.setInt32(to, w0, true);
+      view.setInt32(to + o1, w1, true);
+      view.setInt32(to + o2, w2, true);
+      view.setInt32(to + o3, w3, true);
+      view.setInt32(to + o4, w4, true);
+      view.setInt32(to + o5, w5, true);
+      view.setInt32(to + o6, w6, true);
+      view.setInt32(to + o7, w7, true);
+    }
+    if (start + span >= length) return;
   }
 }
 
@@ -100,8 +131,6 @@ export class AnswerTemplates {
   readonly #maxBytes: number;
   #bytes = 0;
   #hits = 0;
-  /** A value's 32-bit words while `writeManyAt` copies it (ids and numbers are far shorter than 256 bytes). */
-  readonly #words = new Uint32Array(64);
 
   constructor(options: AnswerTemplatesOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 1024;
@@ -246,8 +275,8 @@ export class AnswerTemplates {
     for (let v = 0; v < values.length; v++) {
       if (v === CREATED || v === CREATED_ISO ? values[v] === holds[v] : false) continue;
       const positions = template.positions[v];
-      if (positions.length <= MANY_PLACES || values[v].length > 4 * this.#words.length) writeAt(buf, positions, values[v]);
-      else writeManyAt(buf, (view ??= new DataView(buf.buffer, buf.byteOffset, buf.length)), this.#words, positions, values[v]);
+      if (positions.length <= MANY_PLACES) writeAt(buf, positions, values[v]);
+      else writeManyAt(buf, (view ??= new DataView(buf.buffer, buf.byteOffset, buf.length)), positions, values[v], holds[v]);
     }
     if (proto.length <= 4096) return buf as Buffer<ArrayBuffer>;
     return lend(buf as Buffer<ArrayBuffer>, () => {

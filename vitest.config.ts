@@ -62,8 +62,10 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     // Vitest's default is cores - 1 workers: one on the 2-core machine, idle while its test waits on the
-    // processes and sockets it started (most of the suite's time). One more worker than cores keeps them busy.
-    maxWorkers: availableParallelism() + 1,
+    // processes and sockets it started. One per core: cores + 1 had filled those waits, but the suite is
+    // CPU-bound now, and three alternating pairs of runs on 2 cores gave one per core 7–15% less CPU and
+    // the same or less wall time (docs/decisions/suite-speed.md).
+    maxWorkers: availableParallelism(),
     sequence: { sequencer: LongestFirstSequencer },
     // The package tests' tarball, packed once for the run when the first of them asks (not before); the
     // fixture MCP servers as single files, built when their inputs changed.

@@ -85,15 +85,7 @@ export class RepeatableRequest {
   /** Same keeper, adapter, method, path, and header names in the same order with the same values, `content-length` aside. */
   #alike(other: RepeatableRequest): boolean {
     if (other.#keeper !== this.#keeper || other.#adapter !== this.#adapter || other.#method !== this.#method || other.#path !== this.#path) return false;
-    const mine = this.#headers;
-    const theirs = other.#headers;
-    const names = other.#names;
-    let i = 0;
-    for (const name in mine) {
-      if (names[i++] !== name) return false;
-      if (name !== 'content-length' && mine[name] !== theirs[name]) return false;
-    }
-    return i === names.length;
+    return sameHeaders(this.#headers, other.#headers, other.#names, NO_NAMES);
   }
 
   /** The headers with this request's own `content-length` (shared ones hold another request's). */
@@ -254,6 +246,9 @@ export class RequestKeeper {
     return out;
   }
 }
+
+/** No header names (kept headers are compared whole: their secrets are redacted already). */
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The same names in the same order (`names`, those of `before`) with the same values, `content-length` and `secret` headers aside. */
 function sameHeaders(headers: Record<string, string>, before: Record<string, string>, names: string[], secret: ReadonlySet<string>): boolean {

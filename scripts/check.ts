@@ -1,14 +1,14 @@
 // `npm test`'s static checks, the type check (`npm run typecheck`) and the linter (`npm run lint`), run side
-// by side: together they take the longer one's time instead of the sum. The type check is TypeScript 7's
-// native compiler (the `typescript-native` alias): 8 s and 11 CPU-s on a fresh clone against 5.9's 29 s and
-// 30 CPU-s; 5.9 stays the `typescript` package, for typescript-eslint and the build (docs/decisions/type-check-compiler.md).
+// by side. The type check is TypeScript 7's native compiler (the `typescript-native` alias): 8 s and 11 CPU-s
+// on a fresh clone against 5.9's 29 s and 30 CPU-s; 5.9 stays the `typescript` package, for the build
+// (docs/decisions/type-check-compiler.md). The linter is oxlint with typescript-eslint's recommended rules,
+// a fraction of a second where ESLint took 12–18 s (docs/decisions/lint-with-oxlint.md).
 // Each one's output is printed whole when it ends, under its own heading; any failure fails the script.
 //
-// Both keep what they learned in node_modules/.cache (tsc's incremental build info, ESLint's cache), so a
-// run after a small change re-checks only what it touches: ~50 CPU-s cold, a few warm. tsc's build info
-// records every input file's hash, @types and SDK declarations included, and ESLint's cache each file's
-// content hash with the config's, so a stale entry is never trusted. The folder is per checkout (a hash of
-// its path): worktrees that share one node_modules keep apart caches instead of overwriting each other's.
+// tsc keeps its incremental build info in node_modules/.cache, so a run after a small change re-checks only
+// what it touches. The build info records every input file's hash, @types and SDK declarations included, so
+// a stale entry is never trusted. The folder is per checkout (a hash of its path): worktrees that share one
+// node_modules keep apart caches instead of overwriting each other's.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -19,20 +19,21 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = join(root, 'node_modules', '.cache', 'ghostwire-check', createHash('sha256').update(root).digest('hex').slice(0, 12));
-const eslintPackage = require.resolve('eslint/package.json');
+const oxlintPackage = require.resolve('oxlint/package.json');
 const typescriptPackage = require.resolve('typescript-native/package.json');
 const checks = [
   {
     name: 'typecheck: tsc 7 --noEmit',
     bin: join(dirname(typescriptPackage), (require(typescriptPackage) as { bin: { tsc: string } }).bin.tsc),
-    // Checker threads for the cores ESLint leaves (tsc's default is four): on two cores four checkers only
-    // duplicate work, 20 CPU-s cold against 11 with one, and 11 s against 8 even alone.
-    args: ['--noEmit', '--checkers', String(Math.min(4, Math.max(1, availableParallelism() - 1))), '--incremental', '--tsBuildInfoFile', join(cache, 'tsconfig.tsbuildinfo')],
+    // One checker thread a core, up to tsc's default of four: on two cores, cold, two take ~6–7 s and
+    // 11–13 CPU-s against one's 7–8 s and 9.5–11; four only duplicate work (20 CPU-s).
+    args: ['--noEmit', '--checkers', String(Math.min(4, availableParallelism())), '--incremental', '--tsBuildInfoFile', join(cache, 'tsconfig.tsbuildinfo')],
   },
   {
-    name: 'lint: eslint .',
-    bin: join(dirname(eslintPackage), (require(eslintPackage) as { bin: { eslint: string } }).bin.eslint),
-    args: ['.', '--cache', '--cache-strategy', 'content', '--cache-location', join(cache, 'eslintcache')],
+    name: 'lint: oxlint',
+    bin: join(dirname(oxlintPackage), (require(oxlintPackage) as { bin: { oxlint: string } }).bin.oxlint),
+    // Rules and ignores in .oxlintrc.json, which it reads from the working directory.
+    args: [],
   },
 ];
 

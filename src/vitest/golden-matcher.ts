@@ -8,7 +8,7 @@ import { loadSync } from './load-sync.ts';
 export type PropertyMatchers = Record<string, unknown>;
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the augmentation must repeat Vitest's type parameters
+  // T is unused here: the augmentation must repeat Vitest's type parameters to merge with its interface.
   interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
     /**
      * Compares the value with the expected output stored in this test's golden (default name `output`).

@@ -14,10 +14,15 @@ import { createToolRegistry } from './tool-registry.ts';
 import { ToolEnvWrapper } from './tool-env-wrapper.ts';
 import type { Env } from './env.ts';
 
+// The interpreter behind `python3`, resolved once: where `python3` is a version manager's shim (pyenv's is a
+// bash script starting a dozen more), each run would cost ~0.3 s of CPU before Python starts. The tools below
+// get the interpreter itself; the tool environment's test at the end keeps the default `python3`.
+const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+
 describe('python_code', () => {
   // A timeout well above a Python start on a loaded machine (a 2-second one timed out a test in a full run):
   // these tests are about the answers, the timeout test below has its own.
-  const tool = new PythonCodeTool({ timeout: 15 });
+  const tool = new PythonCodeTool({ timeout: 15, python: PYTHON });
 
   it("ROLL's instruction; registered under python_code like mcp", () => {
     expect(tool.instructionString()).toBe(ROLL_PYTHON_INSTRUCTION);
@@ -52,7 +57,7 @@ describe('python_code', () => {
   });
 
   it('keep_error_last_line keeps only the last stderr line', async () => {
-    const last = new PythonCodeTool({ keep_error_last_line: true });
+    const last = new PythonCodeTool({ keep_error_last_line: true, python: PYTHON });
     expect((await last.executeAction('<code>print(1/0)</code>')).observation).toBe('Code execution result: ZeroDivisionError: division by zero\n');
   });
 
@@ -63,7 +68,7 @@ describe('python_code', () => {
   });
 
   it('a hung snippet is killed with its whole process group at the timeout', async () => {
-    const quick = new PythonCodeTool({ timeout: 0.5 });
+    const quick = new PythonCodeTool({ timeout: 0.5, python: PYTHON });
     const marker = `ghostwire-sleep-${process.pid}-${Date.now()}`;
     // The snippet starts a grandchild interpreter (importing subprocess by name, past GEM's string check), then hangs.
     const code = `import time, sys\nimport importlib\nsp = importlib.import_module('subprocess')\nsp.Popen([sys.executable, '-c', 'import time; time.sleep(30)', '${marker}'])\ntime.sleep(30)`;
@@ -82,7 +87,7 @@ describe('python_code', () => {
   });
 
   it('output beyond max_output_bytes is cut, and the cut is stated', async () => {
-    const small = new PythonCodeTool({ max_output_bytes: 10 });
+    const small = new PythonCodeTool({ max_output_bytes: 10, python: PYTHON });
     expect((await small.executeAction("<code>print('x' * 100)</code>")).observation).toBe('Code execution result: xxxxxxxxxx\n…[output truncated: 91 more bytes]\n');
   });
 });

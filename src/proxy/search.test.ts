@@ -27,6 +27,27 @@ function counting(embedder: Embedder): Embedder & { texts: string[][] } {
   return { model: embedder.model, dimensions: embedder.dimensions, texts, embed: (t) => { texts.push(t); return embedder.embed(t); } };
 }
 
+describe('the embedder over an OpenAI-compatible endpoint', () => {
+  const input = ['read the file contents', 'list the tables'];
+
+  it("asks for the openai SDK's default base64 vectors, and takes float arrays from a server that ignores encoding_format", async () => {
+    const mock = createMockLLM();
+    const viaMock = await createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: 'test', baseURL: BASE, fetch: mockFetch(mock) }).embed(input);
+    expect(mock.requests.at(-1)?.request?.raw).toMatchObject({ encoding_format: 'base64', input });
+    expect(viaMock.map((v) => v.length)).toEqual([1536, 1536]);
+    // A server that answers floats whatever was asked (as some OpenAI-compatible ones do): the same vectors.
+    const asked: unknown[] = [];
+    const floats: typeof fetch = async (_url, init) => {
+      asked.push(JSON.parse(String(init?.body)));
+      const data = viaMock.map((embedding, index) => ({ object: 'embedding', index, embedding }));
+      return Response.json({ object: 'list', model: 'text-embedding-3-small', data, usage: { prompt_tokens: 8, total_tokens: 8 } });
+    };
+    const viaFloats = await createOpenAIEmbedder({ model: 'text-embedding-3-small', dimensions: 1536, apiKey: 'test', baseURL: BASE, fetch: floats }).embed(input);
+    expect(asked).toEqual([expect.objectContaining({ encoding_format: 'base64', input })]);
+    expect(viaFloats).toEqual(viaMock);
+  });
+});
+
 describe('semantic search through the mock LLM embeddings API', () => {
   const dbs: Array<{ close(): void }> = [];
   afterEach(() => dbs.splice(0).forEach((d) => d.close()));

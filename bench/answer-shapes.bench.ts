@@ -92,7 +92,8 @@ for (const shape of shapes) {
     rows.push(`| ${shape.name} | ${us(b)} | ${us(g)} | ${vsBare.toFixed(2)}x | ${us(a)} | ${vsPeer.toFixed(2)} |`);
     const figure =
       `${shape.name}: server CPU per request bare ${spread(b, 'cpuUs')} µs, ghostwire ${spread(g, 'cpuUs')} µs, aimock ${spread(a, 'cpuUs')} µs → ` +
-      `${vsBare.toFixed(2)}x bare (goal ≤ 1.5x), ${vsPeer.toFixed(2)}x aimock (goal ≤ 0.5x; rounds ${Math.min(...peerRatios).toFixed(2)}–${Math.max(...peerRatios).toFixed(2)}); p99 ${spread(b, 'p99Ms')} / ${spread(g, 'p99Ms')} / ${spread(a, 'p99Ms')} ms`;
+      `${vsBare.toFixed(2)}x bare (goal ≤ 1.5x), ${vsPeer.toFixed(2)}x aimock (goal ≤ 0.5x; rounds ${Math.min(...peerRatios).toFixed(2)}–${Math.max(...peerRatios).toFixed(2)}); p99 ${spread(b, 'p99Ms')} / ${spread(g, 'p99Ms')} / ${spread(a, 'p99Ms')} ms; ` +
+      `event-loop sleeps per request ${spread(b, 'sleepsPerRequest', 2)} / ${spread(g, 'sleepsPerRequest', 2)} / ${spread(a, 'sleepsPerRequest', 2)}`;
     console.log(figure);
     await annotate(figure);
     expect(vsBare).toBeLessThanOrEqual(1.5);

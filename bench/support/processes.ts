@@ -21,6 +21,8 @@ export interface ServerProcess {
   cpuMs(): number;
   /** Resident memory now and its peak (VmRSS, VmHWM), in MiB. */
   memory(): { rssMiB: number; peakMiB: number };
+  /** Times its main thread has gone to sleep so far (voluntary context switches): its event loop waiting for work. */
+  sleeps(): number;
   /** Runs autocannon with these options against the server, from the server's own load generator (its own process). */
   load(options: Record<string, unknown>): Promise<LoadResult>;
   stop(): Promise<void>;
@@ -107,6 +109,10 @@ function serverProcess(args: string[], what: string): Promise<ServerProcess> {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
         const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
         return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+      },
+      sleeps() {
+        // The main thread's own count (/proc/PID/status is the thread group leader's).
+        return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
       },
       load(options) {
         return (generator ??= new LoadGenerator()).run(options);
@@ -201,6 +207,13 @@ export interface LoadResult {
   timeouts: number;
   bytes: number;
   p99Ms: number;
+  /**
+   * How often the server's event loop went to sleep, per request: near 0 when the server is the side the
+   * load waits on (every loop turn finds requests ready), up to 1 when it waits on the client. A server
+   * that sleeps pays a wake-up per answer it writes to a sleeping client, so its CPU per request depends
+   * on which side is faster (docs/decisions/benchmarks-from-outside-the-process.md).
+   */
+  sleepsPerRequest: number;
 }
 
 /**
@@ -245,6 +258,13 @@ export interface Round {
   /** Requests per second of wall-clock time. */
   rps: number;
   p99Ms: number;
+  /**
+   * How often the server's event loop went to sleep, per request: near 0 when the server is the side the
+   * load waits on (every loop turn finds requests ready), up to 1 when it waits on the client. A server
+   * that sleeps pays a wake-up per answer it writes to a sleeping client, so its CPU per request depends
+   * on which side is faster (docs/decisions/benchmarks-from-outside-the-process.md).
+   */
+  sleepsPerRequest: number;
 }
 
 /**
@@ -253,15 +273,17 @@ export interface Round {
  */
 export async function measure(server: ServerProcess, options: Record<string, unknown>, expectBytes?: number): Promise<Round> {
   const cpu0 = server.cpuMs();
+  const sleeps0 = server.sleeps();
   const t0 = performance.now();
   const r = await server.load(options);
   const ms = performance.now() - t0;
   const cpu = server.cpuMs() - cpu0;
+  const sleeps = server.sleeps() - sleeps0;
   if (r.ok !== r.requests || r.errors || r.timeouts || r.non2xx) throw new Error(`failed requests: ${JSON.stringify(r)}`);
   if (expectBytes !== undefined && Math.abs(r.bytes / r.requests - expectBytes) > expectBytes * 0.05 + 300) {
     throw new Error(`answers of ${(r.bytes / r.requests).toFixed(0)} bytes on average, expected about ${expectBytes} (+ headers)`);
   }
-  return { cpuUs: (cpu * 1000) / r.requests, rps: (r.requests * 1000) / ms, p99Ms: r.p99Ms };
+  return { cpuUs: (cpu * 1000) / r.requests, rps: (r.requests * 1000) / ms, p99Ms: r.p99Ms, sleepsPerRequest: sleeps / r.requests };
 }
 
 export const median = (xs: number[]): number => {

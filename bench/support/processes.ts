@@ -207,13 +207,6 @@ export interface LoadResult {
   timeouts: number;
   bytes: number;
   p99Ms: number;
-  /**
-   * How often the server's event loop went to sleep, per request: near 0 when the server is the side the
-   * load waits on (every loop turn finds requests ready), up to 1 when it waits on the client. A server
-   * that sleeps pays a wake-up per answer it writes to a sleeping client, so its CPU per request depends
-   * on which side is faster (docs/decisions/benchmarks-from-outside-the-process.md).
-   */
-  sleepsPerRequest: number;
 }
 
 /**

@@ -252,10 +252,10 @@ export interface Round {
   rps: number;
   p99Ms: number;
   /**
-   * How often the server's event loop went to sleep, per request: near 0 when the server is the side the
-   * load waits on (every loop turn finds requests ready), up to 1 when it waits on the client. A server
-   * that sleeps pays a wake-up per answer it writes to a sleeping client, so its CPU per request depends
-   * on which side is faster (docs/decisions/benchmarks-from-outside-the-process.md).
+   * How often the server's event loop went to sleep, per request: about 1 when each wake-up finds one
+   * request, near 0 when each finds several (the server is the side the load waits on, or the requests
+   * come in bursts). A server that answers one request a wake-up also wakes the client once an answer,
+   * so its CPU per request depends on which side is faster (docs/decisions/benchmarks-from-outside-the-process.md).
    */
   sleepsPerRequest: number;
 }
